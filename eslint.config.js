@@ -1,0 +1,37 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeImports = {
+  patterns: [
+    { group: ['node:*'], message: 'Browser and shared code must not import Node built-ins.' },
+    {
+      group: ['**/node/**', '../node', '../../node'],
+      message: 'Browser and shared code must not import build-only code (src/node).',
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'manifest/', '**/*.staging-*/', 'test/fixtures/', 'test-results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/client/**/*.{ts,tsx}', 'src/shared/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', nodeImports],
+    },
+  },
+);
