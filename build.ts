@@ -1,0 +1,62 @@
+/**
+ * `npm run build [-- --content DIR --manifest DIR --out DIR --no-strict]`
+ * Thin command line around src/node/build.ts: parse options, print diagnostics and one summary line.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from './src/node/build';
+import { formatDiagnostic } from './src/node/diagnostics';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        content: { type: 'string', default: 'content' },
+        manifest: { type: 'string', default: 'manifest' },
+        out: { type: 'string', default: 'dist' },
+        strict: { type: 'boolean', default: true },
+        'no-strict': { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(
+      `build: ${(error as Error).message}\nusage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--no-strict]`,
+    );
+    return 2;
+  }
+  if (values.help) {
+    console.log('usage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--no-strict]');
+    return 0;
+  }
+  const contentDir = path.resolve(values.content);
+  const result = await build({
+    contentDir,
+    manifestDir: path.resolve(values.manifest),
+    outDir: path.resolve(values.out),
+    strict: !values['no-strict'],
+    cacheDir: path.join(root, 'node_modules/.cache/docs-build'),
+    srcDir: path.join(root, 'src'),
+    log: (line) => console.log(line),
+  });
+  for (const d of result.diagnostics) (d.severity === 'error' ? console.error : console.warn)(formatDiagnostic(d));
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = result.diagnostics.length - errors;
+  const status = result.ok ? 'built' : 'build failed:';
+  console.log(
+    `${status} ${result.pages} pages, ${warnings} warnings, ${errors} errors in ${result.seconds.toFixed(2)}s`,
+  );
+  if (!result.ok) console.log('the previous manifest/ and dist/ were left untouched');
+  return result.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`build: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(70);
+  },
+);

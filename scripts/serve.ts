@@ -1,0 +1,21 @@
+/** `npm run preview`: serves the built dist/ under /docs/ exactly as production hosting would. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createSiteServer } from '../src/node/serve/server';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const distDir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+if (!existsSync(path.join(distDir, 'index.html'))) {
+  console.error(`serve: ${distDir} has no built site; run "npm run build" first`);
+  process.exit(1);
+}
+const port = Number(process.env['PORT'] ?? 4173);
+const host = process.env['HOST'] ?? '127.0.0.1';
+createSiteServer({ distDir })
+  .on('error', (error) => {
+    console.error(`serve: ${error.message}`);
+    process.exit(1);
+  })
+  .listen(port, host, () =>
+    console.log(`Serving ${path.relative(process.cwd(), distDir) || '.'} at http://${host}:${port}/docs/`),
+  );

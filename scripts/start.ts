@@ -1,0 +1,28 @@
+/** `npm start`: builds the site when the build is missing or older than its sources, then serves it. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+const builtAt = existsSync(path.join(root, 'dist/index.html'))
+  ? statSync(path.join(root, 'dist/index.html')).mtimeMs
+  : 0;
+const sourcesAt = Math.max(newest(path.join(root, 'content')), newest(path.join(root, 'src')));
+if (builtAt < sourcesAt) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'build.ts')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+await import('./serve');

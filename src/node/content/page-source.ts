@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
+import type { PageFrontmatter, PageMeta } from '../../shared/types';
+import { positionAt, type DiagnosticList } from '../diagnostics';
+import type { PageAnalysis } from '../markdown/analyze';
+import type { CodeHighlighter } from '../markdown/highlight';
+import { renderMarkdown } from '../markdown/pipeline';
+import { splitFrontmatter } from './frontmatter';
+import type { ContentFile } from './scan';
+
+/** Everything the build knows about one page; only `toPageMeta` decides what ships. */
+export interface PageSource {
+  file: ContentFile;
+  route: string;
+  key: string;
+  frontmatter: PageFrontmatter;
+  title: string;
+  description: string;
+  /** Fragment HTML, without the load markers. */
+  html: string;
+  analysis: PageAnalysis;
+  /** Content hash of the fragment, for its file name. */
+  hash: string;
+}
+
+export interface SiteContext {
+  base: string;
+  constants: Readonly<Record<string, string>>;
+  highlighter: CodeHighlighter;
+  strict: boolean;
+  diagnostics: DiagnosticList;
+}
+
+/** Pages larger than this are refused: a writer's file of this size is a mistake, not a page. */
+const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+
+/** Reads one markdown file into a page; problems go to the diagnostics, never thrown. */
+export async function loadPage(file: ContentFile, site: SiteContext): Promise<PageSource | undefined> {
+  const { diagnostics } = site;
+  const { size } = await stat(file.absolutePath);
+  if (size > MAX_PAGE_BYTES) {
+    diagnostics.error(file.relativePath, 1, 1, `file is ${(size / 1048576).toFixed(1)} MB; pages are limited to 8 MB`);
+    return undefined;
+  }
+  const bytes = await readFile(file.absolutePath);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    const { line, column } = firstInvalidUtf8(bytes);
+    diagnostics.error(file.relativePath, line, column, 'file is not valid UTF-8: save it with UTF-8 encoding');
+    return undefined;
+  }
+  const route = routeFromRelativePath(file.relativePath);
+  const { frontmatter, body, bodyLineOffset } = splitFrontmatter(text, file.relativePath, diagnostics);
+  const { html, analysis } = renderMarkdown(body, {
+    file: file.relativePath,
+    absoluteDir: path.dirname(file.absolutePath),
+    route,
+    base: site.base,
+    lineOffset: bodyLineOffset,
+    constants: site.constants,
+    highlighter: site.highlighter,
+    strict: site.strict,
+    diagnostics,
+  });
+  const title = frontmatter.title ?? analysis.h1;
+  if (!title) {
+    diagnostics.error(file.relativePath, 1, 1, 'page has no title: add "title:" to the frontmatter or a "# Heading"');
+    return undefined;
+  }
+  const description = frontmatter.description ?? truncate(analysis.firstParagraph, 200);
+  return {
+    file,
+    route,
+    key: keyFromRoute(route),
+    frontmatter,
+    title,
+    description,
+    html,
+    analysis,
+    hash: createHash('sha256').update(html).digest('hex').slice(0, 8),
+  };
+}
+
+/** The one mapping from the build's page to the record that ships in the manifest. */
+export function toPageMeta(page: PageSource, base: string): PageMeta {
+  return {
+    title: page.title,
+    frontmatter: page.frontmatter,
+    regularPath: page.route,
+    relativePath: page.file.relativePath,
+    key: page.key,
+    path: page.route,
+    headers: page.analysis.headers,
+    description: page.description,
+    fragment: `${base}assets/js/${fragmentFileName(page)}`,
+  };
+}
+
+export function fragmentFileName(page: PageSource): string {
+  return `page.${page.key}.${page.hash}.html`;
+}
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 20))}…`;
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let low = 0;
+  let high = bytes.length;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    try {
+      decoder.decode(bytes.subarray(0, mid));
+      low = mid;
+    } catch {
+      high = mid;
+    }
+  }
+  const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, low));
+  return positionAt(prefix, prefix.length);
+}

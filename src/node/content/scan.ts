@@ -1,0 +1,59 @@
+import { readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { DiagnosticList } from '../diagnostics';
+
+/** A markdown file of the content tree that is a page. */
+export interface ContentFile {
+  /** Absolute path on disk. */
+  absolutePath: string;
+  /** Path relative to the content folder, with forward slashes. */
+  relativePath: string;
+}
+
+/** `_partials/`, `.drafts/`, `_site.yaml`: names starting with `_` or `.` are never pages. */
+function isHidden(name: string): boolean {
+  return name.startsWith('_') || name.startsWith('.');
+}
+
+/**
+ * Lists the page files of a content tree in a stable order. Follows symlinks but reports a link that
+ * leads back into a folder already being walked instead of looping forever.
+ */
+export async function scanContent(contentDir: string, diagnostics: DiagnosticList): Promise<ContentFile[]> {
+  const root = path.resolve(contentDir);
+  const files: ContentFile[] = [];
+  const walking = new Set<string>();
+
+  async function walk(dir: string): Promise<void> {
+    const real = await realpath(dir);
+    const relDir = path.relative(root, dir).split(path.sep).join('/');
+    if (walking.has(real)) {
+      diagnostics.error(relDir || '.', 1, 1, 'symbolic link loop: this folder links back to one of its parents');
+      return;
+    }
+    walking.add(real);
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (isHidden(entry.name)) continue;
+      const absolutePath = path.join(dir, entry.name);
+      const relativePath = path.relative(root, absolutePath).split(path.sep).join('/');
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = await stat(absolutePath);
+          if (target.isDirectory()) await walk(absolutePath);
+          else if (target.isFile() && /\.md$/i.test(entry.name)) files.push({ absolutePath, relativePath });
+        } catch {
+          diagnostics.error(relativePath, 1, 1, 'broken symbolic link');
+        }
+        continue;
+      }
+      if (entry.isDirectory()) await walk(absolutePath);
+      else if (entry.isFile() && /\.md$/i.test(entry.name)) files.push({ absolutePath, relativePath });
+    }
+    walking.delete(real);
+  }
+
+  await walk(root);
+  return files;
+}

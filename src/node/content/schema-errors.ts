@@ -1,0 +1,35 @@
+import type { Document, YAMLError } from 'yaml';
+import { isNode } from 'yaml';
+import type { z } from 'zod';
+import { positionAt, type DiagnosticList } from '../diagnostics';
+
+/** Line and column of a YAML parse error, shifted by the lines that precede the YAML in its file. */
+export function yamlErrorPosition(error: YAMLError, lineOffset: number): { line: number; column: number } {
+  const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
+  return { line: line + lineOffset, column };
+}
+
+/**
+ * Turns schema failures into `file:line:col` diagnostics, pointing at the offending YAML node
+ * (or its parent when the key is missing).
+ */
+export function reportSchemaIssues(
+  error: z.ZodError,
+  doc: Document,
+  yamlText: string,
+  lineOffset: number,
+  file: string,
+  diagnostics: DiagnosticList,
+): void {
+  for (const issue of error.issues) {
+    const keyPath = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    let node: unknown = doc.getIn(keyPath, true);
+    for (let depth = keyPath.length - 1; !isNode(node) && depth >= 0; depth--) {
+      node = depth === 0 ? doc.contents : doc.getIn(keyPath.slice(0, depth), true);
+    }
+    const offset = isNode(node) && node.range ? node.range[0] : 0;
+    const { line, column } = positionAt(yamlText, offset);
+    const where = keyPath.length > 0 ? `"${keyPath.join('.')}"` : 'frontmatter';
+    diagnostics.error(file, line + lineOffset, column, `${where} ${issue.message}`);
+  }
+}

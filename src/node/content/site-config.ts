@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import type { DiagnosticList } from '../diagnostics';
+import { reportSchemaIssues, yamlErrorPosition } from './schema-errors';
+
+/** The site configuration file, inside the content tree so writers own it. */
+export const SITE_CONFIG_FILE = '_site.yaml';
+
+const routePath = z.string().regex(/^\//, 'must be a route path starting with "/"');
+
+export const siteConfigSchema = z.strictObject({
+  title: z.string().min(1),
+  description: z.string().default(''),
+  base: z
+    .string()
+    .regex(/^\/([^/]+\/)*$/, 'must start and end with "/"')
+    .default('/docs/'),
+  siteUrl: z.url().default('http://localhost'),
+  lang: z.string().default('en-US'),
+  analyticsId: z.string().optional(),
+  versions: z
+    .array(
+      z.strictObject({
+        text: z.string(),
+        link: z.string(),
+        badge: z.string().optional(),
+        current: z.boolean().optional(),
+      }),
+    )
+    .default([]),
+  sidebar: z
+    .array(z.strictObject({ text: z.string(), items: z.array(routePath) }))
+    .optional(),
+  redirects: z.record(routePath, routePath).default({}),
+  constants: z.record(
+    z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'constant names are UPPER_SNAKE_CASE'),
+    z.union([z.string(), z.number()]).transform(String),
+  ).default({}),
+});
+
+export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+/** Reads and validates the site configuration; a tree without one gets the defaults. */
+export async function loadSiteConfig(
+  contentDir: string,
+  diagnostics: DiagnosticList,
+): Promise<SiteConfig> {
+  const file = path.join(contentDir, SITE_CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return siteConfigSchema.parse({ title: path.basename(path.resolve(contentDir)) });
+  }
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors) {
+      const { line, column } = yamlErrorPosition(error, 0);
+      diagnostics.error(SITE_CONFIG_FILE, line, column, `invalid YAML: ${error.message.split('\n')[0]}`);
+    }
+    return siteConfigSchema.parse({ title: 'Documentation' });
+  }
+  const result = siteConfigSchema.safeParse(doc.toJS() ?? {});
+  if (!result.success) {
+    reportSchemaIssues(result.error, doc, text, 0, SITE_CONFIG_FILE, diagnostics);
+    return siteConfigSchema.parse({ title: 'Documentation' });
+  }
+  return result.data;
+}

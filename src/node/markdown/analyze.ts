@@ -1,0 +1,290 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import nodePath from 'node:path';
+import GithubSlugger from 'github-slugger';
+import type { Token, Tokens } from 'marked';
+import type { PageHeader } from '../../shared/types';
+import { positionAt, type DiagnosticList } from '../diagnostics';
+import { parseLineRanges, type CodeHighlighter } from './highlight';
+import { resolveLink } from './links';
+import { childTokens, plainText } from './tokens';
+
+/** What the walk needs to know about the page and the site. */
+export interface PageContext {
+  /** Source path relative to the content folder. */
+  file: string;
+  /** Absolute folder of the source file, to find relative images. */
+  absoluteDir: string;
+  route: string;
+  base: string;
+  /** Lines before the markdown body (frontmatter), added to every reported line. */
+  lineOffset: number;
+  constants: Readonly<Record<string, string>>;
+  highlighter: CodeHighlighter;
+  strict: boolean;
+  diagnostics: DiagnosticList;
+}
+
+/** An internal link, kept for validation once every page's routes and slugs are known. */
+export interface LinkReference {
+  route: string;
+  hash: string;
+  line: number;
+  column: number;
+  written: string;
+}
+
+/** A local file a page refers to, copied into the output under a hashed name. */
+export interface PageAsset {
+  absolutePath: string;
+  /** URL with the base: `/docs/assets/img/diagram.1a2b3c4d.png`. */
+  url: string;
+}
+
+export interface SearchSection {
+  level: 1 | 2 | 3;
+  heading: string;
+  slug: string;
+  text: string;
+}
+
+export interface PageAnalysis {
+  h1?: string;
+  headers: PageHeader[];
+  /** Every heading id of the page, for anchor checks. */
+  anchors: string[];
+  firstParagraph: string;
+  links: LinkReference[];
+  assets: PageAsset[];
+  sections: SearchSection[];
+  hasRawHtml: boolean;
+}
+
+const DROPPED_ELEMENTS = /<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<(script|style)\b[^>]*\/?>/gi;
+
+/**
+ * The one walk over a page's tokens: gives every token its position, annotates the tokens the renderer
+ * needs (slugs, resolved links, highlighted code, constant values) and collects the page's metadata and
+ * search sections. Rendering afterwards reads only the annotations.
+ */
+export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): PageAnalysis {
+  const slugger = new GithubSlugger();
+  const result: PageAnalysis = {
+    headers: [],
+    anchors: [],
+    firstParagraph: '',
+    links: [],
+    assets: [],
+    sections: [{ level: 1, heading: '', slug: '', text: '' }],
+    hasRawHtml: false,
+  };
+  const tocTokens: Tokens.Generic[] = [];
+
+  const at = (offset: number) => {
+    const { line, column } = positionAt(body, offset);
+    return { line: line + ctx.lineOffset, column };
+  };
+  const report = (offset: number, message: string, severity: 'error' | 'warning' | 'problem') => {
+    const { line, column } = at(offset);
+    if (severity === 'warning') ctx.diagnostics.warn(ctx.file, line, column, message);
+    else if (severity === 'error') ctx.diagnostics.error(ctx.file, line, column, message);
+    else ctx.diagnostics.problem(ctx.strict, ctx.file, line, column, message);
+  };
+
+  function visit(token: Token, offset: number): void {
+    switch (token.type) {
+      case 'heading': {
+        const heading = token as Tokens.Heading & { slug?: string };
+        const title = plainText(heading.tokens);
+        heading.slug = slugger.slug(title || 'section');
+        result.anchors.push(heading.slug);
+        if (heading.depth === 1 && result.h1 === undefined) result.h1 = title;
+        if (heading.depth === 2 || heading.depth === 3) {
+          result.headers.push({ level: heading.depth, title, slug: heading.slug });
+        }
+        break;
+      }
+      case 'code':
+        annotateCode(token as Tokens.Code & Annotated, offset);
+        return;
+      case 'link':
+      case 'image':
+        annotateLink(token as (Tokens.Link | Tokens.Image) & Annotated, offset);
+        break;
+      case 'html': {
+        result.hasRawHtml = true;
+        const html = token as Tokens.HTML;
+        const cleaned = html.text.replace(DROPPED_ELEMENTS, '');
+        if (cleaned !== html.text) {
+          report(offset, '<script> and <style> elements are not allowed in pages and were removed', 'warning');
+          html.text = cleaned;
+        }
+        return;
+      }
+      case 'constant': {
+        const constant = token as Tokens.Generic;
+        const name = String(constant['name']);
+        const value = ctx.constants[name];
+        if (value === undefined) {
+          const known = Object.keys(ctx.constants).sort();
+          report(offset, `unknown constant "${name}"${closest(name, known)}`, 'error');
+        }
+        constant['value'] = value;
+        return;
+      }
+      case 'toc':
+        tocTokens.push(token as Tokens.Generic);
+        return;
+    }
+    visitChildren(token, offset);
+  }
+
+  function visitChildren(token: Token, offset: number): void {
+    let cursor = offset;
+    for (const child of childTokens(token)) {
+      const found = locate(body, child.raw, cursor, offset + token.raw.length);
+      visit(child, found);
+      if (found > cursor) cursor = found;
+    }
+  }
+
+  type Annotated = { html?: string; label?: string; resolved?: string | null; external?: boolean };
+
+  function annotateCode(code: Tokens.Code & Annotated, offset: number): void {
+    const info = (code.lang ?? '').trim();
+    const [lang = '', ...rest] = info.split(/\s+/);
+    const lines = parseLineRanges(rest.join('')) ?? new Set<number>();
+    if (/^(```|~~~)/.test(code.raw.trimStart()) && !isClosedFence(code.raw)) {
+      report(offset, 'code fence is never closed: add a closing ``` line', 'error');
+    }
+    let language = lang;
+    if (lang && !ctx.highlighter.knows(lang)) {
+      report(offset, `unknown code language "${lang}", shown as plain text`, 'warning');
+      language = 'text';
+    }
+    code.label = lang || 'text';
+    code.html = ctx.highlighter.highlight(code.text, language || 'text', lines);
+  }
+
+  function annotateLink(link: (Tokens.Link | Tokens.Image) & Annotated, offset: number): void {
+    const written = link.href;
+    if (link.type === 'image') {
+      const resolved = resolveLink(written, ctx.route, ctx.file);
+      if (resolved.kind === 'external') {
+        link.resolved = resolved.href;
+        return;
+      }
+      const absolutePath = nodePath.resolve(ctx.absoluteDir, decodeURI(written.split(/[?#]/)[0] ?? ''));
+      if (!written.startsWith('/') && existsSync(absolutePath)) {
+        const content = readFileSync(absolutePath);
+        const hash = createHash('sha256').update(content).digest('hex').slice(0, 8);
+        const ext = nodePath.extname(absolutePath);
+        const name = nodePath.basename(absolutePath, ext).replace(/[^a-zA-Z0-9_-]+/g, '-');
+        const url = `${ctx.base}assets/img/${name}.${hash}${ext.toLowerCase()}`;
+        result.assets.push({ absolutePath, url });
+        link.resolved = url;
+      } else {
+        report(offset, `image not found: ${written}`, 'error');
+        link.resolved = null;
+      }
+      return;
+    }
+    const resolved = resolveLink(written, ctx.route, ctx.file);
+    const { line, column } = at(offset);
+    switch (resolved.kind) {
+      case 'unsafe':
+        report(offset, `link "${written}" uses a scheme that is not allowed and was removed`, 'warning');
+        link.resolved = null;
+        break;
+      case 'external':
+        link.resolved = resolved.href;
+        link.external = true;
+        break;
+      case 'anchor':
+        result.links.push({ route: ctx.route, hash: resolved.hash, line, column, written });
+        link.resolved = `#${encodeURIComponent(resolved.hash)}`;
+        break;
+      case 'internal':
+        result.links.push({ route: resolved.route, hash: resolved.hash, line, column, written });
+        link.resolved =
+          ctx.base.replace(/\/$/, '') +
+          encodeURI(resolved.route) +
+          (resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '');
+        break;
+    }
+  }
+
+  let cursor = 0;
+  for (const token of tokens) {
+    const offset = locate(body, token.raw, cursor, body.length);
+    visit(token, offset);
+    if (offset >= cursor) cursor = offset + token.raw.length;
+    collectSection(token, result);
+  }
+  for (const toc of tocTokens) toc['headers'] = result.headers;
+  result.sections = result.sections.filter((s, i) => i > 0 || s.text !== '');
+  return result;
+}
+
+/** Adds a top-level token's text to the current search section, starting a new one at each h2/h3. */
+function collectSection(token: Token, result: PageAnalysis): void {
+  if (token.type === 'heading') {
+    const heading = token as Tokens.Heading & { slug: string };
+    if (heading.depth === 2 || heading.depth === 3) {
+      result.sections.push({ level: heading.depth, heading: plainText(heading.tokens), slug: heading.slug, text: '' });
+    }
+    return;
+  }
+  const text = plainText([token]);
+  if (!text) return;
+  if (token.type === 'paragraph' && result.firstParagraph === '') result.firstParagraph = text;
+  const section = result.sections[result.sections.length - 1];
+  if (section) section.text = section.text ? `${section.text} ${text}` : text;
+}
+
+/** Offset of a token's raw text in the body, searched from the cursor within its parent. */
+function locate(body: string, raw: string, from: number, to: number): number {
+  if (!raw) return from;
+  const exact = body.indexOf(raw, from);
+  if (exact >= 0 && exact < to) return exact;
+  const firstLine = raw.split('\n')[0]?.trim() ?? '';
+  const partial = firstLine ? body.indexOf(firstLine, from) : -1;
+  return partial >= 0 && partial < to ? partial : from;
+}
+
+function isClosedFence(raw: string): boolean {
+  const lines = raw.trimEnd().split('\n');
+  const open = /^\s*(`{3,}|~{3,})/.exec(lines[0] ?? '')?.[1] ?? '```';
+  const last = lines.length > 1 ? (lines[lines.length - 1] ?? '').trim() : '';
+  return last.startsWith(open) && /^(`+|~+)$/.test(last);
+}
+
+/** ` (did you mean "X"?)` for the closest known name, or nothing when none is close. */
+export function closest(name: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = Math.max(3, Math.floor(name.length / 3)) + 1;
+  for (const candidate of known) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best ? ` (did you mean "${best}"?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

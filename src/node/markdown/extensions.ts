@@ -1,0 +1,87 @@
+import type { TokenizerAndRendererExtension, Tokens } from 'marked';
+import type { PageHeader } from '../../shared/types';
+import { escapeHtml } from './escape';
+
+export const CONTAINER_KINDS = ['tip', 'warning', 'danger', 'details'] as const;
+export type ContainerKind = (typeof CONTAINER_KINDS)[number];
+
+const DEFAULT_TITLES: Record<ContainerKind, string> = {
+  tip: 'Tip',
+  warning: 'Warning',
+  danger: 'Danger',
+  details: 'Details',
+};
+
+/** `::: tip Optional title` … `:::` — body is markdown. */
+export const containerExtension: TokenizerAndRendererExtension = {
+  name: 'container',
+  level: 'block',
+  start: (src) => src.match(/^:::/m)?.index,
+  tokenizer(src) {
+    const match = /^::: *(tip|warning|danger|details)(?:[ \t]+([^\n]*))?\n([\s\S]*?)(?:^|\n):::[ \t]*(?:\n+|$)/.exec(
+      src,
+    );
+    if (!match) return undefined;
+    const kind = match[1] as ContainerKind;
+    const body = match[3] ?? '';
+    return {
+      type: 'container',
+      raw: match[0],
+      kind,
+      title: match[2]?.trim() || DEFAULT_TITLES[kind],
+      tokens: this.lexer.blockTokens(body, []),
+    };
+  },
+  renderer(token) {
+    const kind = token['kind'] as ContainerKind;
+    const title = escapeHtml(String(token['title']));
+    const body = this.parser.parse(token.tokens ?? []);
+    if (kind === 'details') {
+      return `<details class="container details"><summary>${title}</summary>${body}</details>\n`;
+    }
+    return `<div class="container ${kind}" role="note"><p class="container-title">${title}</p>${body}</div>\n`;
+  },
+};
+
+/** `[[toc]]` on its own line; the analysis walk attaches the page's headers to the token. */
+export const tocExtension: TokenizerAndRendererExtension = {
+  name: 'toc',
+  level: 'block',
+  start: (src) => src.match(/^\[\[toc\]\]/im)?.index,
+  tokenizer(src) {
+    const match = /^\[\[toc\]\][ \t]*(?:\n+|$)/i.exec(src);
+    return match ? { type: 'toc', raw: match[0], headers: [] as PageHeader[] } : undefined;
+  },
+  renderer(token) {
+    const headers = token['headers'] as PageHeader[];
+    if (headers.length === 0) return '';
+    // h3 entries nest inside the list item of the h2 before them, so lists only ever contain items.
+    let html = '<nav class="table-of-contents" aria-label="Table of contents"><ul>';
+    headers.forEach((h, i) => {
+      const next = headers[i + 1];
+      html += `<li><a href="#${escapeHtml(h.slug)}">${escapeHtml(h.title)}</a>`;
+      if (h.level === 2 && next?.level === 3) html += '<ul>';
+      else if (h.level === 3 && next?.level !== 3)
+        html += i > 0 && headers.slice(0, i).some((p) => p.level === 2) ? '</li></ul></li>' : '</li>';
+      else html += '</li>';
+    });
+    return `${html}</ul></nav>\n`;
+  },
+};
+
+/** `{{ NAME }}` in prose; the analysis walk resolves the value (or reports an unknown name). */
+export const constantExtension: TokenizerAndRendererExtension = {
+  name: 'constant',
+  level: 'inline',
+  start: (src) => (src.indexOf('{{') >= 0 ? src.indexOf('{{') : undefined),
+  tokenizer(src) {
+    const match = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/.exec(src);
+    return match ? { type: 'constant', raw: match[0], name: match[1], value: undefined } : undefined;
+  },
+  renderer(token) {
+    const value = token['value'] as string | undefined;
+    return value === undefined ? escapeHtml(token.raw) : escapeHtml(value);
+  },
+};
+
+export type ConstantToken = Tokens.Generic & { name: string; value: string | undefined };

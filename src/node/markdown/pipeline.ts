@@ -1,0 +1,28 @@
+import { Marked } from 'marked';
+import { analyzeTokens, type PageAnalysis, type PageContext } from './analyze';
+import { constantExtension, containerExtension, tocExtension } from './extensions';
+import { renderer } from './renderer';
+import { sanitizeFragment } from './sanitize';
+
+export interface RenderedPage {
+  html: string;
+  analysis: PageAnalysis;
+}
+
+/** One marked instance for the whole build: CommonMark + GFM with our extensions. */
+const markdown = new Marked({
+  gfm: true,
+  renderer,
+  extensions: [containerExtension, tocExtension, constantExtension],
+});
+
+/** Markdown body → fragment HTML and page metadata, from a single lex. */
+export function renderMarkdown(body: string, ctx: PageContext): RenderedPage {
+  const source = body.replace(/\r\n?/g, '\n');
+  const tokens = markdown.lexer(source);
+  const analysis = analyzeTokens(tokens, source, ctx);
+  let html = markdown.parser(tokens);
+  html = html.replace(/<table>/g, '<div class="table-wrap"><table>').replace(/<\/table>/g, '</table></div>');
+  if (analysis.hasRawHtml) html = sanitizeFragment(html);
+  return { html, analysis };
+}

@@ -1,0 +1,39 @@
+import type { RendererObject, Tokens } from 'marked';
+import { escapeHtml } from './escape';
+
+type Annotated = { slug?: string; html?: string; label?: string; resolved?: string | null; external?: boolean };
+
+/** Marked renderer overrides; every value they print was prepared by the analysis walk. */
+export const renderer: RendererObject = {
+  heading(token) {
+    const { slug = '' } = token as Tokens.Heading & Annotated;
+    const inner = this.parser.parseInline(token.tokens);
+    const id = escapeHtml(slug);
+    return `<h${token.depth} id="${id}" tabindex="-1">${inner}<a class="header-anchor" href="#${id}" aria-label="Permalink to this section">#</a></h${token.depth}>\n`;
+  },
+  code(token) {
+    const { html = escapeHtml(token.text), label = 'text' } = token as Tokens.Code & Annotated;
+    return (
+      `<div class="code-block"><div class="code-head"><span class="code-lang">${escapeHtml(label)}</span>` +
+      `<button type="button" class="copy-code" aria-label="Copy code">Copy</button></div>` +
+      `<pre class="shiki"><code>${html}</code></pre></div>\n`
+    );
+  },
+  link(token) {
+    const { resolved, external } = token as Tokens.Link & Annotated;
+    const inner = this.parser.parseInline(token.tokens);
+    if (resolved === null || resolved === undefined) return `<span class="broken-link">${inner}</span>`;
+    const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+    const rel = external ? ' rel="noopener" class="external"' : '';
+    return `<a href="${escapeHtml(resolved)}"${title}${rel}>${inner}</a>`;
+  },
+  image(token) {
+    const { resolved } = token as Tokens.Image & Annotated;
+    if (!resolved) return escapeHtml(token.text);
+    const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+    return `<img src="${escapeHtml(resolved)}" alt="${escapeHtml(token.text)}"${title} loading="lazy">`;
+  },
+  html(token) {
+    return token.text;
+  },
+};

@@ -1,0 +1,60 @@
+import type { Token, Tokens } from 'marked';
+import { decodeEntities } from './escape';
+
+/** The child tokens of any token, including list items and table cells, in document order. */
+export function childTokens(token: Token): Token[] {
+  switch (token.type) {
+    case 'list':
+      return (token as Tokens.List).items;
+    case 'table': {
+      const table = token as Tokens.Table;
+      return [...table.header, ...table.rows.flat()].flatMap((cell) => cell.tokens);
+    }
+    default:
+      return 'tokens' in token && Array.isArray(token.tokens) ? token.tokens : [];
+  }
+}
+
+/** Plain text of a token tree: what a reader reads, without markup. */
+export function plainText(tokens: readonly Token[]): string {
+  let out = '';
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'code':
+        out += `${(token as Tokens.Code).text}\n`;
+        break;
+      case 'codespan':
+      case 'escape':
+        out += decodeEntities((token as Tokens.Codespan).text);
+        break;
+      case 'constant':
+        out += String((token as Tokens.Generic)['value'] ?? token.raw);
+        break;
+      case 'html':
+        out += ' ';
+        break;
+      case 'br':
+      case 'space':
+      case 'hr':
+        out += ' ';
+        break;
+      case 'text': {
+        const t = token as Tokens.Text;
+        out += t.tokens ? plainText(t.tokens) : decodeEntities(t.text);
+        break;
+      }
+      default: {
+        const children = childTokens(token);
+        if (children.length > 0) {
+          out += plainText(children);
+          if (token.type !== 'link' && token.type !== 'strong' && token.type !== 'em' && token.type !== 'del') {
+            out += ' ';
+          }
+        } else if ('text' in token && typeof token.text === 'string') {
+          out += decodeEntities(token.text);
+        }
+      }
+    }
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}

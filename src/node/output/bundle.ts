@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+
+export interface ClientAssets {
+  /** Files to write into `dist/assets/js`, by file name. */
+  files: Map<string, Uint8Array>;
+  /** File names (under assets/js) of the main entry, the theme boot script and the search worker. */
+  entry: string;
+  theme: string;
+  worker: string;
+  /** Chunks the entry imports statically, for modulepreload. */
+  preload: string[];
+}
+
+const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+/** Fails the bundle when browser code reaches Node code or a Node built-in (the boundary is real). */
+const browserBoundary: esbuild.Plugin = {
+  name: 'browser-boundary',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (NODE_BUILTINS.has(args.path)) {
+        return { errors: [{ text: `browser code imports the Node built-in "${args.path}" (from ${args.importer})` }] };
+      }
+      if (args.kind !== 'entry-point' && /[\\/]src[\\/]node[\\/]/.test(path.resolve(args.resolveDir, args.path))) {
+        return { errors: [{ text: `browser code imports build-only code "${args.path}" (from ${args.importer})` }] };
+      }
+      return undefined;
+    });
+  },
+};
+
+const common: esbuild.BuildOptions = {
+  bundle: true,
+  minify: true,
+  write: false,
+  platform: 'browser',
+  target: ['chrome110', 'firefox115', 'safari16'],
+  define: { 'process.env.NODE_ENV': process.env['DOCS_DEBUG_BUNDLE'] ? '"development"' : '"production"' },
+  legalComments: 'none',
+  logLevel: 'silent',
+  plugins: [browserBoundary],
+  jsx: 'automatic',
+};
+
+/** Bundles the reader app: code-split ESM, content-hashed names, plus the classic theme boot script. */
+export async function bundleClient(srcDir: string): Promise<ClientAssets> {
+  const [app, theme] = await Promise.all([
+    esbuild.build({
+      ...common,
+      entryPoints: {
+        entry: path.join(srcDir, 'client/entry.tsx'),
+        'search-worker': path.join(srcDir, 'client/search/worker.ts'),
+      },
+      outdir: '/assets/js',
+      format: 'esm',
+      splitting: true,
+      entryNames: '[name].[hash]',
+      chunkNames: 'chunk.[hash]',
+      metafile: true,
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: { theme: path.join(srcDir, 'client/app/theme-boot.ts') },
+      outdir: '/assets/js',
+      format: 'iife',
+      entryNames: '[name].[hash]',
+    }),
+  ]);
+  const files = new Map<string, Uint8Array>();
+  for (const file of [...(app.outputFiles ?? []), ...(theme.outputFiles ?? [])])
+    files.set(path.basename(file.path), file.contents);
+  const outputs = app.metafile.outputs;
+  const find = (prefix: string) => {
+    const name = [...files.keys()].find((f) => f.startsWith(prefix) && f.endsWith('.js'));
+    if (!name) throw new Error(`bundle is missing its ${prefix} output`);
+    return name;
+  };
+  const entry = find('entry.');
+  const entryMeta = outputs[`/assets/js/${entry}`];
+  const preload = (entryMeta?.imports ?? [])
+    .filter((i) => i.kind === 'import-statement')
+    .map((i) => path.basename(i.path));
+  return { files, entry, theme: find('theme.'), worker: find('search-worker.'), preload };
+}
+
+/** The stylesheet: the app's CSS and the code colours the fragments use, minified, content-hashed. */
+export async function bundleCss(srcDir: string, highlightCss: string): Promise<{ name: string; css: Uint8Array }> {
+  const result = await esbuild.build({
+    entryPoints: [path.join(srcDir, 'client/styles/app.css')],
+    bundle: true,
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+    outfile: '/app.css',
+  });
+  const appCss = result.outputFiles[0]?.text ?? '';
+  const highlight = await esbuild.transform(highlightCss, { loader: 'css', minify: true });
+  const css = new TextEncoder().encode(appCss + highlight.code);
+  const hash = createHash('sha256').update(css).digest('hex').slice(0, 8);
+  return { name: `app.${hash}.css`, css };
+}
+
+/** Bundles the prerender entry for Node, next to node_modules so its packages resolve. */
+export async function bundlePrerender(srcDir: string, outFile: string): Promise<void> {
+  await esbuild.build({
+    entryPoints: [path.join(srcDir, 'client/prerender.tsx')],
+    outfile: outFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'silent',
+  });
+}

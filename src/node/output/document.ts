@@ -1,0 +1,51 @@
+import type { HeadData } from '../../shared/head';
+import { escapeHtml } from '../markdown/escape';
+
+export interface DocumentAssets {
+  base: string;
+  css: string;
+  entry: string;
+  theme: string;
+  preload: string[];
+  manifest: string;
+}
+
+/** The tag manager's origin, the one third party the CSP allows when analytics is configured. */
+export const ANALYTICS_ORIGIN = 'https://www.googletagmanager.com';
+
+/** A complete prerendered HTML document for one route; `appHtml` is the server-rendered React tree. */
+export function renderDocument(head: HeadData, appHtml: string, assets: DocumentAssets, analyticsId?: string): string {
+  const js = `${assets.base}assets/js/`;
+  const meta = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}">`,
+    head.canonical
+      ? `<link rel="canonical" href="${escapeHtml(head.canonical)}">`
+      : '<meta name="robots" content="noindex">',
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(head.description)}">`,
+    head.canonical ? `<meta property="og:url" content="${escapeHtml(head.canonical)}">` : '',
+    `<meta name="docs-manifest" content="${escapeHtml(assets.manifest)}">`,
+    `<link rel="preload" href="${escapeHtml(assets.manifest)}" as="fetch" crossorigin="anonymous">`,
+    `<link rel="icon" href="${assets.base}favicon.svg" type="image/svg+xml">`,
+    `<script src="${js}${assets.theme}"></script>`,
+    `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
+    ...assets.preload.map((chunk) => `<link rel="modulepreload" href="${js}${chunk}">`),
+    `<script type="module" src="${js}${assets.entry}"></script>`,
+    analyticsId ? `<script async src="${ANALYTICS_ORIGIN}/gtm.js?id=${encodeURIComponent(analyticsId)}"></script>` : '',
+  ].filter(Boolean);
+  return `<!doctype html>\n<html lang="${escapeHtml(head.lang)}">\n<head>\n${meta.join('\n')}\n</head>\n<body>\n<div id="app">${appHtml}</div>\n</body>\n</html>\n`;
+}
+
+/** The site icon: a small mark in the brand colour, shipped as a file (no inline data under the CSP). */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b6bcb"/><path d="M9 22V10h7a5 5 0 0 1 0 10h-3v2z" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>\n';
+
+/** A static redirect page for hosts without server-side redirects. */
+export function renderRedirectStub(target: string, canonical: string): string {
+  const t = escapeHtml(target);
+  return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Redirecting…</title>\n<meta name="robots" content="noindex">\n<link rel="canonical" href="${escapeHtml(canonical)}">\n<meta http-equiv="refresh" content="0; url=${t}">\n</head>\n<body>\n<p>This page has moved to <a href="${t}">${t}</a>.</p>\n</body>\n</html>\n`;
+}

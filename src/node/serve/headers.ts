@@ -1,0 +1,35 @@
+import { ANALYTICS_ORIGIN } from '../output/document';
+
+/**
+ * Security headers for every response. The CSP allows no inline script and no third-party origin
+ * except the tag manager, and only when the site configures an analytics id.
+ */
+export function securityHeaders(analytics: boolean): Record<string, string> {
+  const third = analytics ? ` ${ANALYTICS_ORIGIN}` : '';
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self'${third}`,
+    "style-src 'self'",
+    "img-src 'self' data: https:",
+    `connect-src 'self'${third}`,
+    "worker-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  };
+}
+
+/** Hashed assets never change; everything else (HTML, version.json, _redirects) is revalidated. */
+export function cacheControl(pathname: string, base: string): string {
+  const hashed = pathname.startsWith(`${base}assets/`) && /\.[A-Za-z0-9]{8}\.[a-z0-9]+$/.test(pathname);
+  return hashed ? 'public, max-age=31536000, immutable' : 'no-cache';
+}

@@ -1,0 +1,151 @@
+import { canonicalRoute } from '../../shared/paths';
+import type { SidebarGroup } from '../../shared/types';
+import { closest } from '../markdown/analyze';
+import type { SiteConfig } from '../content/site-config';
+import { SITE_CONFIG_FILE } from '../content/site-config';
+import type { PageSource } from '../content/page-source';
+import type { DiagnosticList } from '../diagnostics';
+
+export interface AssembledSite {
+  pages: PageSource[];
+  byRoute: Map<string, PageSource>;
+  sidebar: SidebarGroup[];
+  redirects: Record<string, string>;
+}
+
+/**
+ * Puts the pages together as a site and checks what only the whole site can tell: two files on one
+ * route, links and anchors that lead nowhere, sidebar entries and redirects without a page.
+ */
+export function assembleSite(
+  loaded: PageSource[],
+  config: SiteConfig,
+  configText: string,
+  strict: boolean,
+  diagnostics: DiagnosticList,
+): AssembledSite {
+  const byRoute = new Map<string, PageSource>();
+  for (const page of loaded) {
+    const other = byRoute.get(page.route);
+    if (other) {
+      diagnostics.error(
+        page.file.relativePath,
+        1,
+        1,
+        `route ${page.route} is already claimed by ${other.file.relativePath}: rename or remove one of them`,
+      );
+      continue;
+    }
+    byRoute.set(page.route, page);
+  }
+  const pages = [...byRoute.values()];
+  assignUniqueKeys(pages);
+  const routes = [...byRoute.keys()];
+
+  for (const page of pages) {
+    for (const link of page.analysis.links) {
+      const target = byRoute.get(link.route);
+      const where = [page.file.relativePath, link.line, link.column] as const;
+      if (!target) {
+        diagnostics.problem(
+          strict,
+          ...where,
+          `broken link "${link.written}": no page at ${link.route}${closest(link.route, routes)}`,
+        );
+      } else if (link.hash && !target.analysis.anchors.includes(link.hash)) {
+        diagnostics.problem(
+          strict,
+          ...where,
+          `broken anchor "${link.written}": ${target.route} has no heading #${link.hash}${closest(link.hash, target.analysis.anchors)}`,
+        );
+      }
+    }
+  }
+
+  const configLine = (needle: string) => {
+    const index = configText.indexOf(needle);
+    return index < 0 ? 1 : configText.slice(0, index).split('\n').length;
+  };
+
+  const redirects: Record<string, string> = {};
+  for (const [from, to] of Object.entries(config.redirects)) {
+    const source = canonicalRoute(from);
+    const target = canonicalRoute(to);
+    if (!byRoute.has(target)) {
+      diagnostics.problem(
+        strict,
+        SITE_CONFIG_FILE,
+        configLine(from),
+        1,
+        `redirect ${from} leads to ${to}, which is not a page${closest(target, routes)}`,
+      );
+      continue;
+    }
+    if (byRoute.has(source)) {
+      diagnostics.problem(
+        strict,
+        SITE_CONFIG_FILE,
+        configLine(from),
+        1,
+        `redirect ${from} would hide the page at ${source}`,
+      );
+      continue;
+    }
+    redirects[source] = target;
+  }
+
+  let sidebar: SidebarGroup[];
+  if (config.sidebar) {
+    sidebar = config.sidebar.map((group) => ({
+      text: group.text,
+      items: group.items.flatMap((item) => {
+        const page = byRoute.get(canonicalRoute(item));
+        if (!page) {
+          diagnostics.problem(
+            strict,
+            SITE_CONFIG_FILE,
+            configLine(item),
+            1,
+            `sidebar entry ${item} is not a page${closest(item, routes)}`,
+          );
+          return [];
+        }
+        return [{ text: page.title, link: page.route }];
+      }),
+    }));
+  } else {
+    sidebar = sidebarFromTree(pages, config.title);
+  }
+  return { pages, byRoute, sidebar, redirects };
+}
+
+/** Without a configured sidebar: one group for the top-level pages, then one per top-level folder. */
+function sidebarFromTree(pages: PageSource[], siteTitle: string): SidebarGroup[] {
+  const groups = new Map<string, SidebarGroup>();
+  const sorted = [...pages].sort((a, b) => a.route.localeCompare(b.route));
+  for (const page of sorted) {
+    const segments = page.route.split('/').filter(Boolean);
+    const folder = segments.length <= 1 && !page.file.relativePath.includes('/') ? '' : (segments[0] ?? '');
+    let group = groups.get(folder);
+    if (!group) {
+      const indexPage = pages.find((p) => p.route === `/${folder}/`);
+      group = { text: folder === '' ? siteTitle : (indexPage?.title ?? folder), items: [] };
+      groups.set(folder, group);
+    }
+    group.items.push({ text: page.title, link: page.route });
+  }
+  return [...groups.values()];
+}
+
+/** Keys come from routes; two routes that flatten to one key (`/a-b/`, `/a/b/`) get a route-hash suffix. */
+function assignUniqueKeys(pages: PageSource[]): void {
+  const seen = new Map<string, number>();
+  for (const page of pages) seen.set(page.key, (seen.get(page.key) ?? 0) + 1);
+  for (const page of pages) {
+    if ((seen.get(page.key) ?? 0) > 1) {
+      let hash = 0;
+      for (const ch of page.route) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+      page.key = `${page.key}-${hash.toString(36)}`;
+    }
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Shared by the build (src/node) and the reader app (src/client): keep it free of Node and DOM APIs.
+ * These are the records that ship to the browser; build-only data lives in src/node/content/page-source.ts.
+ */
+
+/** One h2 or h3 of a page, as listed in its table of contents. */
+export interface PageHeader {
+  /** Heading level: only h2 and h3 are listed. */
+  level: 2 | 3;
+  /** Heading text as plain text (markup stripped). */
+  title: string;
+  /** Anchor id, GitHub-style, unique within the page. */
+  slug: string;
+}
+
+/** Link override from frontmatter: `false` hides the link, a route path points it elsewhere. */
+export type NeighbourOverride = false | string;
+
+/** Frontmatter as written by the writer: the known keys are validated, any other key is kept as is. */
+export interface PageFrontmatter {
+  title?: string;
+  description?: string;
+  prev?: NeighbourOverride;
+  next?: NeighbourOverride;
+  lang?: string;
+  [key: string]: unknown;
+}
+
+/** The metadata of one page, exactly the record of SPEC §3 plus what the app needs to show it. */
+export interface PageMeta {
+  /** Page title: frontmatter `title`, else the first h1. */
+  title: string;
+  /** Page settings from the frontmatter. */
+  frontmatter: PageFrontmatter;
+  /** Public path without the base, with a trailing slash: `/api/auth/`. */
+  regularPath: string;
+  /** Source file path relative to the content folder: `api/auth/README.md`. */
+  relativePath: string;
+  /** Stable, unique, file-name-safe page key: `api.auth`. */
+  key: string;
+  /** Route path the router matches, without the base: `/api/auth/`. */
+  path: string;
+  /** Every h2 and h3, in document order. */
+  headers: PageHeader[];
+  /** Frontmatter description, else the first paragraph as plain text. */
+  description: string;
+  /** URL of the page's HTML fragment, with the base: `/docs/assets/js/page.api.auth.1a2b3c4d.html`. */
+  fragment: string;
+}
+
+/** A link in the sidebar. */
+export interface SidebarLink {
+  text: string;
+  /** Route path without the base. */
+  link: string;
+}
+
+/** A titled group of links in the sidebar. */
+export interface SidebarGroup {
+  text: string;
+  items: SidebarLink[];
+}
+
+/** An entry of the docs version menu. */
+export interface VersionLink {
+  text: string;
+  /** Absolute URL, or a route path for the current version. */
+  link: string;
+  /** Short badge shown beside the entry, such as "New". */
+  badge?: string;
+  /** True for the version this site documents. */
+  current?: boolean;
+}
+
+/** Site-wide settings the app needs at run time. */
+export interface SiteSettings {
+  title: string;
+  description: string;
+  /** Base path the site is served under, with slashes: `/docs/`. */
+  base: string;
+  /** Origin used for canonical links: `https://example.com`. */
+  siteUrl: string;
+  lang: string;
+  versions: VersionLink[];
+  /** Tag-manager container id; analytics stays off when absent. */
+  analyticsId?: string;
+}
+
+/** Everything the app knows about the site, fetched once as one content-hashed file. */
+export interface Manifest {
+  /** Content hash of this manifest; changes with every deployment that changes content. */
+  hash: string;
+  site: SiteSettings;
+  sidebar: SidebarGroup[];
+  /** Redirect table: old route path → new route path, both without the base. */
+  redirects: Record<string, string>;
+  /** URL of the search data (with the base). */
+  search: string;
+  /** URL of the search worker script (with the base). */
+  searchWorker: string;
+  pages: PageMeta[];
+}
+
+/** The small, unhashed file that names the current manifest, so an open tab can find a new deployment. */
+export interface DeploymentPointer {
+  manifest: string;
+  hash: string;
+}
+
+/** One searchable section: the page intro or one h2/h3 with the text under it. */
+export interface SearchRecord {
+  /** Page title. */
+  t: string;
+  /** Section heading; empty for the page intro. */
+  h: string;
+  /** Route path with the section's `#slug`, without the base. */
+  u: string;
+  /** Plain text of the section, trimmed to a bounded length. */
+  x: string;
+  /** Heading level of the section: 1 for the intro, else 2 or 3. */
+  l: 1 | 2 | 3;
+}
+
+/** The search data file: the records and the Fuse index over their short fields, built ahead of time. */
+export interface SearchData {
+  records: SearchRecord[];
+  /** Serialised `Fuse.createIndex` output over the `t` and `h` fields. */
+  index: unknown;
+}
+
+/** Why a chunk failed to load (SPEC §8). */
+export type ChunkLoadErrorType = 'missing' | 'timeout' | 'error';
