@@ -1,0 +1,70 @@
+import { useEffect, useState, type RefObject } from 'react';
+import { SCROLL_THROTTLE_MS } from '../../shared/constants';
+import type { PageHeader } from '../../shared/types';
+import { HEADING_CHOSEN_EVENT } from './links';
+
+/** Headings whose top is within this distance of the viewport top count as being read. */
+const READING_LINE_PX = 96;
+
+/**
+ * Tracks the heading being read (SPEC §2): scroll handling throttled to 300 ms; the URL hash follows
+ * with history.replaceState (never a new entry); at the top the hash is cleared; at the bottom the last
+ * heading is active; a heading chosen from the table of contents wins until the scroll it started ends.
+ */
+export function useActiveHeading(content: RefObject<HTMLElement | null>, headers: PageHeader[]): string {
+  const [active, setActive] = useState('');
+
+  useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    let chosen: string | undefined;
+    let chosenUntil = 0;
+
+    const update = () => {
+      pending = undefined;
+      const root = content.current;
+      if (!root || headers.length === 0) return;
+      let current = '';
+      if (chosen && Date.now() < chosenUntil) {
+        current = chosen;
+      } else {
+        chosen = undefined;
+        const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+        if (atBottom) current = headers[headers.length - 1]?.slug ?? '';
+        else {
+          for (const h of headers) {
+            const element = document.getElementById(h.slug);
+            if (element && element.getBoundingClientRect().top <= READING_LINE_PX) current = h.slug;
+            else if (element) break;
+          }
+        }
+      }
+      setActive(current);
+      const hash = current ? `#${encodeURIComponent(current)}` : '';
+      if (window.location.hash !== hash) {
+        const url = window.location.pathname + window.location.search + hash;
+        history.replaceState(history.state, '', url);
+      }
+    };
+
+    const onScroll = () => {
+      if (pending === undefined) pending = setTimeout(update, SCROLL_THROTTLE_MS);
+    };
+    const onChosen = (event: Event) => {
+      chosen = (event as CustomEvent<string>).detail;
+      chosenUntil = Date.now() + SCROLL_THROTTLE_MS * 3;
+      setActive(chosen);
+    };
+
+    const first = requestAnimationFrame(update);
+    window.addEventListener('scroll', onScroll, { passive: true });
+    window.addEventListener(HEADING_CHOSEN_EVENT, onChosen);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      window.removeEventListener(HEADING_CHOSEN_EVENT, onChosen);
+      if (pending !== undefined) clearTimeout(pending);
+      cancelAnimationFrame(first);
+    };
+  }, [content, headers]);
+
+  return active;
+}

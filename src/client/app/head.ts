@@ -1,0 +1,37 @@
+import { useEffect } from 'react';
+import { headFor } from '../../shared/head';
+import type { PageMeta, SiteSettings } from '../../shared/types';
+
+/** Keeps <title>, <html lang>, the description, canonical link and Open Graph tags on the current page. */
+export function usePageHead(site: SiteSettings, page: PageMeta | undefined): void {
+  useEffect(() => {
+    const head = headFor(site, page);
+    document.title = head.title;
+    document.documentElement.lang = head.lang;
+    setMeta('name', 'description', head.description);
+    setMeta('property', 'og:title', head.title);
+    setMeta('property', 'og:description', head.description);
+    setMeta('property', 'og:url', head.canonical ?? '');
+    let canonical = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
+    if (head.canonical) {
+      if (!canonical) {
+        canonical = document.createElement('link');
+        canonical.rel = 'canonical';
+        document.head.append(canonical);
+      }
+      canonical.href = head.canonical;
+    } else {
+      canonical?.remove();
+    }
+  }, [site, page]);
+}
+
+function setMeta(attribute: 'name' | 'property', key: string, content: string): void {
+  let meta = document.head.querySelector<HTMLMetaElement>(`meta[${attribute}="${key}"]`);
+  if (!meta) {
+    meta = document.createElement('meta');
+    meta.setAttribute(attribute, key);
+    document.head.append(meta);
+  }
+  meta.content = content;
+}

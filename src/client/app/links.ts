@@ -1,0 +1,88 @@
+import { useEffect } from 'react';
+import { withoutBase } from '../../shared/paths';
+import type { AppRouter } from './router';
+import { track } from './analytics';
+
+/** The internal route (with search and hash) an anchor points to, or undefined when it leaves the app. */
+export function internalTarget(anchor: HTMLAnchorElement, base: string): string | undefined {
+  if (anchor.target && anchor.target !== '_self') return undefined;
+  if (anchor.hasAttribute('download') || anchor.origin !== window.location.origin) return undefined;
+  const route = withoutBase(base, anchor.pathname);
+  return route === undefined ? undefined : route + anchor.search + anchor.hash;
+}
+
+/**
+ * One delegated handler turns every same-site link — sidebar, content, prev/next — into a client-side
+ * navigation, and prefetches the page behind a link under the pointer or keyboard focus.
+ */
+export function useLinkInterception(router: AppRouter, base: string): void {
+  useEffect(() => {
+    const anchorOf = (event: Event) => (event.target instanceof Element ? event.target.closest('a[href]') : null);
+
+    const onClick = (event: MouseEvent) => {
+      const anchor = anchorOf(event);
+      if (!(anchor instanceof HTMLAnchorElement) || event.defaultPrevented) return;
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const target = internalTarget(anchor, base);
+      if (target === undefined) {
+        if (anchor.origin !== window.location.origin) track('outbound_link', { url: anchor.href });
+        return;
+      }
+      event.preventDefault();
+      const here = window.location;
+      // Duplicate navigation (SPEC §4): the current URL again does nothing — no refetch, no history entry.
+      if (anchor.href === here.href && !anchor.hash) return;
+      if (anchor.pathname === here.pathname && anchor.search === here.search && anchor.hash) {
+        scrollToHash(anchor.hash, anchor.hasAttribute('data-toc-link'));
+        if (anchor.hash !== here.hash) history.pushState(history.state, '', anchor.hash);
+        return;
+      }
+      navigateTo(router, target);
+    };
+
+    const prefetched = new Set<string>();
+    const prefetch = (event: Event) => {
+      const anchor = anchorOf(event);
+      if (!(anchor instanceof HTMLAnchorElement)) return;
+      const target = internalTarget(anchor, base);
+      if (target === undefined || anchor.pathname === window.location.pathname) return;
+      const path = target.replace(/[?#].*$/, '');
+      if (prefetched.has(path)) return;
+      prefetched.add(path);
+      router.preloadRoute(routeLocation(path)).catch(() => prefetched.delete(path));
+    };
+
+    document.addEventListener('click', onClick);
+    document.addEventListener('pointerover', prefetch, { passive: true });
+    document.addEventListener('focusin', prefetch);
+    return () => {
+      document.removeEventListener('click', onClick);
+      document.removeEventListener('pointerover', prefetch);
+      document.removeEventListener('focusin', prefetch);
+    };
+  }, [router, base]);
+}
+
+/** Typed navigation options for a route path (with optional `#hash`): every page is the splat route. */
+export function routeLocation(route: string) {
+  const hashAt = route.indexOf('#');
+  const path = (hashAt >= 0 ? route.slice(0, hashAt) : route).replace(/\?.*$/, '');
+  const hash = hashAt >= 0 ? route.slice(hashAt + 1) : undefined;
+  return { to: '/$', params: { _splat: path.replace(/^\//, '') }, hash } as const;
+}
+
+export function navigateTo(router: AppRouter, route: string): void {
+  void router.navigate(routeLocation(route));
+}
+
+/** Event the active-heading tracker listens to, so a clicked table-of-contents link wins over scrolling. */
+export const HEADING_CHOSEN_EVENT = 'docs:heading-chosen';
+
+export function scrollToHash(hash: string, fromToc = false): void {
+  const id = decodeURIComponent(hash.replace(/^#/, ''));
+  const element = id ? document.getElementById(id) : null;
+  if (!element) return;
+  if (fromToc) window.dispatchEvent(new CustomEvent(HEADING_CHOSEN_EVENT, { detail: id }));
+  element.scrollIntoView();
+  element.focus({ preventScroll: true });
+}

@@ -1,0 +1,78 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { isChunkLoadError } from '../../shared/chunk-error';
+import { indexManifest } from '../../shared/resolve';
+import type { PageMeta } from '../../shared/types';
+import { fetchChunk } from '../data/fetch-chunk';
+import { parseManifest, parsePointer } from '../data/parse';
+import { currentManifest, fragmentQuery, manifestLocation, manifestQuery } from '../data/queries';
+
+const RELOAD_GUARD_KEY = 'docs-recovery-reload';
+
+/**
+ * Loads a page's fragment for the router. A newer navigation aborts the signal, which cancels the fetch.
+ * When the fragment is gone (a new deployment replaced it), the tab recovers by itself: it re-reads the
+ * deployment pointer, switches to the new manifest and loads the page's new fragment; only if that
+ * fails does it reload the page once, guarded so it can never loop.
+ */
+export async function loadFragment(
+  queryClient: QueryClient,
+  page: PageMeta,
+  signal: AbortSignal,
+): Promise<{ page: PageMeta; html: string }> {
+  try {
+    return { page, html: await ensureFragment(queryClient, page, signal) };
+  } catch (error) {
+    if (signal.aborted || !isChunkLoadError(error) || error.type !== 'missing') throw error;
+    const previous = currentManifest(queryClient).hash;
+    const updated = await switchToNewDeployment(queryClient, signal).catch(() => undefined);
+    // Same deployment: the file is really missing, so the reader gets the explanation and Retry.
+    if (!updated || updated.hash === previous) throw error;
+    const fresh = indexManifest(updated).byRoute.get(page.path);
+    if (!fresh) throw error;
+    try {
+      return { page: fresh, html: await ensureFragment(queryClient, fresh, signal) };
+    } catch (retryError) {
+      if (!signal.aborted && reloadOnce(updated.site.base.replace(/\/$/, '') + page.path, updated.hash)) {
+        await new Promise(() => {}); // the reload replaces this document
+      }
+      throw retryError;
+    }
+  }
+}
+
+async function ensureFragment(queryClient: QueryClient, page: PageMeta, signal: AbortSignal): Promise<string> {
+  const options = fragmentQuery(page);
+  const cancel = () => void queryClient.cancelQueries({ queryKey: options.queryKey });
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return await queryClient.ensureQueryData(options);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+/** Re-reads the unhashed deployment pointer; returns the new manifest when the deployment changed. */
+async function switchToNewDeployment(queryClient: QueryClient, signal: AbortSignal) {
+  const manifest = currentManifest(queryClient);
+  const pointer = await fetchChunk(`${manifest.site.base}version.json`, 'version', signal, parsePointer, {
+    cache: 'no-cache',
+  });
+  if (pointer.hash === manifest.hash) return manifest;
+  const next = await fetchChunk(pointer.manifest, 'manifest', signal, parseManifest);
+  manifestLocation.url = pointer.manifest;
+  queryClient.setQueryData(manifestQuery().queryKey, next);
+  return next;
+}
+
+/** One full reload per target and deployment; a second failure shows the error instead of looping. */
+function reloadOnce(url: string, deploymentHash: string): boolean {
+  const token = `${url}@${deploymentHash}`;
+  try {
+    if (sessionStorage.getItem(RELOAD_GUARD_KEY) === token) return false;
+    sessionStorage.setItem(RELOAD_GUARD_KEY, token);
+  } catch {
+    return false; // without storage there is no guard, so never reload
+  }
+  window.location.assign(url);
+  return true;
+}

@@ -1,0 +1,24 @@
+import { useEffect } from 'react';
+import { useUi } from '../data/store';
+import { track } from './analytics';
+import type { AppRouter } from './router';
+
+/**
+ * After each client-side navigation: close the sidebar drawer, move focus to the new page's heading,
+ * announce the page to screen readers and record a page view. The first load is left alone.
+ */
+export function useNavigationEffects(router: AppRouter): void {
+  useEffect(() => {
+    return router.subscribe('onResolved', (event) => {
+      const { setSidebarOpen, announce } = useUi.getState();
+      setSidebarOpen(false);
+      if (!event.pathChanged) return;
+      requestAnimationFrame(() => {
+        const heading = document.querySelector<HTMLElement>('#main-content h1');
+        if (!window.location.hash) heading?.focus({ preventScroll: true });
+        announce(document.title);
+        track('page_view', { page_path: window.location.pathname, page_title: document.title });
+      });
+    });
+  }, [router]);
+}

@@ -1,0 +1,76 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  notFound,
+  redirect,
+  type RouterHistory,
+} from '@tanstack/react-router';
+import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
+import { indexManifest, resolveRoute } from '../../shared/resolve';
+import type { PageMeta } from '../../shared/types';
+import { Layout } from '../components/Layout';
+import { NotFound } from '../components/NotFound';
+import { PageError } from '../components/PageError';
+import { PageView } from '../components/PageView';
+import { currentManifest } from '../data/queries';
+import { loadFragment } from './load-fragment';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Layout,
+  notFoundComponent: NotFound,
+});
+
+/** Every documentation page is data, so one splat route serves them all. */
+const pageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$',
+  beforeLoad: ({ context, location }) => {
+    const manifest = currentManifest(context.queryClient);
+    const resolution = resolveRoute(manifest, indexManifest(manifest), location.pathname);
+    if (resolution.kind === 'redirect') {
+      throw redirect({ to: resolution.to, hash: location.hash || undefined, replace: true });
+    }
+    if (resolution.kind === 'not-found') throw notFound();
+    return { page: resolution.page };
+  },
+  loader: async ({ context, abortController }): Promise<{ page: PageMeta; html: string }> =>
+    loadFragment(context.queryClient, context.page, abortController.signal),
+  component: PageView,
+  errorComponent: PageError,
+  notFoundComponent: NotFound,
+});
+
+const routeTree = rootRoute.addChildren([pageRoute]);
+
+export function createAppRouter(base: string, queryClient: QueryClient, history?: RouterHistory, isServer = false) {
+  return createRouter({
+    routeTree,
+    history,
+    basepath: base.replace(/\/$/, ''),
+    trailingSlash: 'preserve',
+    context: { queryClient },
+    isServer,
+    scrollRestoration: !isServer,
+    defaultStaleTime: Infinity,
+    defaultPreloadStaleTime: Infinity,
+    // The current page stays on screen until the next one is ready (or has failed): never a blank pending view.
+    defaultPendingMs: CHUNK_LOAD_TIMEOUT_MS * 2,
+    defaultPreload: false,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+export { pageRoute };
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

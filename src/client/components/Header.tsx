@@ -1,0 +1,31 @@
+import type { SiteSettings } from '../../shared/types';
+import { useUi } from '../data/store';
+import { SearchButton } from '../search/SearchButton';
+import { ThemeToggle } from './ThemeToggle';
+import { VersionMenu } from './VersionMenu';
+
+export function Header({ site }: { site: SiteSettings }) {
+  const sidebarOpen = useUi((s) => s.sidebarOpen);
+  const setSidebarOpen = useUi((s) => s.setSidebarOpen);
+  return (
+    <header className="header">
+      <button
+        type="button"
+        className="menu-button"
+        aria-label={sidebarOpen ? 'Close navigation' : 'Open navigation'}
+        aria-expanded={sidebarOpen}
+        aria-controls="sidebar"
+        onClick={() => setSidebarOpen(!sidebarOpen)}
+      >
+        <span aria-hidden="true">☰</span>
+      </button>
+      <a className="site-title" href={site.base}>
+        {site.title}
+      </a>
+      <VersionMenu versions={site.versions} />
+      <div className="header-spacer" />
+      <SearchButton />
+      <ThemeToggle />
+    </header>
+  );
+}

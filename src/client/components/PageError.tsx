@@ -1,0 +1,40 @@
+import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
+import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
+
+/** A page that failed to load: what failed, why in plain words, and a Retry that works. */
+export function PageError({ error, reset }: ErrorComponentProps) {
+  const router = useRouter();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus({ preventScroll: true }), []);
+  const chunk = isChunkLoadError(error) ? error : undefined;
+  return (
+    <div className="page">
+      <article className="article">
+        <div className="content page-error" role="alert" data-error-type={chunk?.type ?? 'unknown'}>
+          <h1 ref={heading} tabIndex={-1}>
+            This page could not be loaded
+          </h1>
+          <p>{chunk ? describeChunkError(chunk) : 'Something went wrong while showing this page.'}</p>
+          {chunk && (
+            <p className="error-detail">
+              <code>{chunk.message}</code> <span>({chunk.type})</span> <code>{chunk.request}</code>
+            </p>
+          )}
+          <p>
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                reset();
+                void router.invalidate();
+              }}
+            >
+              Retry
+            </button>
+          </p>
+        </div>
+      </article>
+    </div>
+  );
+}

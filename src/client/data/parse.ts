@@ -1,0 +1,40 @@
+import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
+import type { DeploymentPointer, Manifest, SearchData } from '../../shared/types';
+import { WrongContentError } from './fetch-chunk';
+
+/** A fragment file is `<!--docs-fragment-->…<!--/docs-fragment-->`; anything else is not ours. */
+export function parseFragment(text: string): string {
+  if (!text.startsWith(FRAGMENT_OPEN)) throw new WrongContentError(false);
+  const end = text.lastIndexOf(FRAGMENT_CLOSE);
+  if (end < 0) throw new WrongContentError(true);
+  return text.slice(FRAGMENT_OPEN.length, end);
+}
+
+function parseJson(text: string): unknown {
+  if (text.trimStart().startsWith('<')) throw new WrongContentError(false);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new WrongContentError(true);
+  }
+}
+
+export function parseManifest(text: string): Manifest {
+  const value = parseJson(text) as Partial<Manifest> | null;
+  if (!value || typeof value.hash !== 'string' || !Array.isArray(value.pages) || !value.site) {
+    throw new WrongContentError(false);
+  }
+  return value as Manifest;
+}
+
+export function parsePointer(text: string): DeploymentPointer {
+  const value = parseJson(text) as Partial<DeploymentPointer> | null;
+  if (!value || typeof value.manifest !== 'string') throw new WrongContentError(false);
+  return value as DeploymentPointer;
+}
+
+export function parseSearchData(text: string): SearchData {
+  const value = parseJson(text) as Partial<SearchData> | null;
+  if (!value || !Array.isArray(value.records)) throw new WrongContentError(false);
+  return value as SearchData;
+}

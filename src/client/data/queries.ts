@@ -1,0 +1,37 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { isChunkLoadError } from '../../shared/chunk-error';
+import type { Manifest, PageMeta } from '../../shared/types';
+import { fetchChunk } from './fetch-chunk';
+import { parseFragment, parseManifest } from './parse';
+
+/** One automatic retry for transient failures; a missing file or a timeout is shown at once. */
+export function retryTransient(failureCount: number, error: unknown): boolean {
+  return failureCount < 1 && isChunkLoadError(error) && error.type === 'error' && error.status !== undefined;
+}
+
+/** The manifest of the deployment this tab runs; its URL changes only when a new deployment is found. */
+export const manifestLocation = { url: '' };
+
+export const manifestQuery = () =>
+  queryOptions({
+    queryKey: ['manifest'],
+    queryFn: ({ signal }) => fetchChunk(manifestLocation.url, 'manifest', signal, parseManifest),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: retryTransient,
+  });
+
+export const fragmentQuery = (page: PageMeta) =>
+  queryOptions({
+    queryKey: ['fragment', page.fragment],
+    queryFn: ({ signal }) => fetchChunk(page.fragment, page.key, signal, parseFragment),
+    staleTime: Infinity,
+    gcTime: 30 * 60_000,
+    retry: retryTransient,
+  });
+
+export function currentManifest(queryClient: QueryClient): Manifest {
+  const manifest = queryClient.getQueryData<Manifest>(manifestQuery().queryKey);
+  if (!manifest) throw new Error('the manifest is read before it was loaded');
+  return manifest;
+}

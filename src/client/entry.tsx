@@ -1,0 +1,68 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
+import { indexManifest } from '../shared/resolve';
+import { enableAnalytics } from './app/analytics';
+import { createAppRouter } from './app/router';
+import { fragmentQuery, manifestLocation, manifestQuery, retryTransient } from './data/queries';
+
+/**
+ * Takes over the prerendered page: loads the manifest (preloaded by the HTML), seeds the current page's
+ * fragment from the DOM so it is not fetched again, then hydrates. Until then the page is plain HTML
+ * whose links work as ordinary links.
+ */
+async function start(): Promise<void> {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="docs-manifest"]');
+  if (!meta) return;
+  manifestLocation.url = meta.content;
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
+  let manifest;
+  try {
+    manifest = await queryClient.fetchQuery(manifestQuery());
+  } catch (error) {
+    showStartupError(error);
+    return;
+  }
+  enableAnalytics(manifest.site.analyticsId);
+  const content = document.getElementById('page-content');
+  const key = content?.dataset['pageKey'];
+  const page = key ? indexManifest(manifest).byKey.get(key) : undefined;
+  if (content && page) queryClient.setQueryData(fragmentQuery(page).queryKey, content.innerHTML);
+
+  const router = createAppRouter(manifest.site.base, queryClient);
+  await router.load();
+  const root = document.getElementById('app');
+  if (!root) return;
+  hydrateRoot(
+    root,
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+/** The page stays readable; the banner says that navigation falls back to full page loads. */
+function showStartupError(error: unknown): void {
+  const banner = document.createElement('div');
+  banner.className = 'startup-error';
+  banner.setAttribute('role', 'alert');
+  const reason = isChunkLoadError(error) ? describeChunkError(error) : 'The site data could not be read.';
+  const text = document.createElement('span');
+  text.textContent = `Site navigation could not start: ${reason} Links still work as normal page loads.`;
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'button';
+  retry.textContent = 'Retry';
+  retry.addEventListener('click', () => {
+    banner.remove();
+    void start();
+  });
+  banner.append(text, retry);
+  document.body.prepend(banner);
+}
+
+void start();

@@ -1,0 +1,9 @@
+import type { ChunkLoadErrorType } from '../../shared/types';
+import type { SearchResults } from './engine';
+
+export type WorkerRequest = { type: 'load'; url: string } | { type: 'query'; id: number; query: string };
+
+export type WorkerResponse =
+  | { type: 'ready'; records: number }
+  | { type: 'failed'; errorType: ChunkLoadErrorType; request: string; message: string }
+  | { type: 'results'; id: number; query: string; results: SearchResults; ms: number };

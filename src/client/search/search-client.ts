@@ -1,0 +1,95 @@
+import type { ChunkLoadErrorType } from '../../shared/types';
+import type { SearchResults } from './engine';
+import type { WorkerRequest, WorkerResponse } from './protocol';
+
+export type IndexState =
+  | { status: 'loading' }
+  | { status: 'ready'; records: number }
+  | { status: 'failed'; errorType: ChunkLoadErrorType; request: string; message: string };
+
+type Listener = (state: IndexState) => void;
+
+/**
+ * The page's connection to the search worker. It outlives the dialog so the index is loaded once per
+ * visit and search keeps working offline; a failed load is retried on the next request.
+ */
+export class SearchClient {
+  private worker: Worker | undefined;
+  private state: IndexState = { status: 'loading' };
+  private readonly listeners = new Set<Listener>();
+  private readonly pending = new Map<number, (results: SearchResults, ms: number) => void>();
+  private nextId = 1;
+
+  constructor(
+    private readonly workerUrl: string,
+    private readonly dataUrl: string,
+  ) {}
+
+  /** Starts the worker and the index download, or retries a failed one. */
+  load(): void {
+    if (this.state.status === 'ready' || (this.worker && this.state.status === 'loading')) return;
+    this.setState({ status: 'loading' });
+    if (!this.worker) {
+      try {
+        this.worker = new Worker(this.workerUrl, { type: 'module', name: 'search' });
+      } catch {
+        this.setState({
+          status: 'failed',
+          errorType: 'error',
+          request: this.workerUrl,
+          message: 'Loading chunk search-worker failed.',
+        });
+        return;
+      }
+      this.worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.receive(event.data);
+      this.worker.onerror = () => {
+        this.worker?.terminate();
+        this.worker = undefined;
+        this.setState({
+          status: 'failed',
+          errorType: 'error',
+          request: this.workerUrl,
+          message: 'Loading chunk search-worker failed.',
+        });
+      };
+    }
+    this.post({ type: 'load', url: this.dataUrl });
+  }
+
+  query(query: string, onResults: (results: SearchResults, ms: number) => void): void {
+    const id = this.nextId++;
+    this.pending.clear(); // only the newest query's answer is drawn
+    this.pending.set(id, onResults);
+    this.post({ type: 'query', id, query });
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    listener(this.state);
+    return () => this.listeners.delete(listener);
+  }
+
+  private post(message: WorkerRequest): void {
+    this.worker?.postMessage(message);
+  }
+
+  private receive(message: WorkerResponse): void {
+    if (message.type === 'ready') this.setState({ status: 'ready', records: message.records });
+    else if (message.type === 'failed')
+      this.setState({
+        status: 'failed',
+        errorType: message.errorType,
+        request: message.request,
+        message: message.message,
+      });
+    else {
+      this.pending.get(message.id)?.(message.results, message.ms);
+      this.pending.delete(message.id);
+    }
+  }
+
+  private setState(state: IndexState): void {
+    this.state = state;
+    for (const listener of this.listeners) listener(state);
+  }
+}
