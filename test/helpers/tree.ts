@@ -1,0 +1,35 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build, type BuildOptions, type BuildResult } from '../../src/node/build';
+import { formatDiagnostic } from '../../src/node/diagnostics';
+
+export const projectRoot = path.resolve(__dirname, '../..');
+
+/** Writes a content tree into a fresh temporary folder and returns its path. */
+export async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'docs-test-'));
+  for (const [name, contents] of Object.entries(files)) {
+    const file = path.join(root, 'content', name);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, contents);
+  }
+  return root;
+}
+
+/** Builds `<root>/content` into `<root>/manifest` and `<root>/dist` with the real build. */
+export function buildTree(root: string, options: Partial<BuildOptions> = {}): Promise<BuildResult> {
+  return build({
+    contentDir: path.join(root, 'content'),
+    manifestDir: path.join(root, 'manifest'),
+    outDir: path.join(root, 'dist'),
+    strict: true,
+    cacheDir: path.join(root, '.cache'),
+    srcDir: path.join(projectRoot, 'src'),
+    ...options,
+  });
+}
+
+export function messages(result: BuildResult): string[] {
+  return result.diagnostics.map(formatDiagnostic);
+}

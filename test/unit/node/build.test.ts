@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Manifest } from '../../../src/shared/types';
+import { buildTree, makeTree, messages } from '../../helpers/tree';
+
+const SITE = `title: Test Docs
+description: A small site.
+siteUrl: https://docs.example.com
+sidebar:
+  - text: Guide
+    items: [/, /guide/, /guide/setup/]
+redirects:
+  /old: /guide/
+constants:
+  LIMIT: 512KB
+`;
+
+const GOOD = {
+  '_site.yaml': SITE,
+  'README.md': '# Home\n\nWelcome. See the [guide](guide/README.md) and [setup](/guide/setup/#install).\n',
+  'guide/README.md': '---\ntitle: Guide\ndescription: The guide.\n---\n\n# Guide\n\nThe limit is {{ LIMIT }}.\n',
+  'guide/setup.md': '# Setup\n\n## Install\n\nRun it.\n\n![diagram](./diagram.png)\n',
+  'guide/diagram.png': new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+  '_drafts/hidden.md': '# Not a page\n',
+};
+
+/** Every file of a folder with its content hash, to compare outputs exactly. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = path.join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = createHash('sha1').update(readFileSync(full)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('build', () => {
+  it('turns a content tree into manifest/ and a deployable dist/', async () => {
+    const root = await makeTree(GOOD);
+    const result = await buildTree(root);
+    expect(messages(result)).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.pages).toBe(3);
+
+    const manifest = JSON.parse(readFileSync(path.join(root, 'manifest/manifest.json'), 'utf8')) as Manifest;
+    const setup = manifest.pages.find((p) => p.path === '/guide/setup/');
+    expect(setup).toMatchObject({
+      title: 'Setup',
+      regularPath: '/guide/setup/',
+      relativePath: 'guide/setup.md',
+      key: 'guide.setup',
+      headers: [{ level: 2, title: 'Install', slug: 'install' }],
+      description: 'Run it.',
+    });
+    expect(setup?.fragment).toMatch(/^\/docs\/assets\/js\/page\.guide\.setup\.[0-9a-f]{8}\.html$/);
+    expect(manifest.redirects).toEqual({ '/old/': '/guide/' });
+    expect(manifest.sidebar[0]?.items.map((i) => i.text)).toEqual(['Home', 'Guide', 'Setup']);
+
+    const dist = path.join(root, 'dist');
+    for (const file of [
+      'index.html',
+      'guide/index.html',
+      'guide/setup/index.html',
+      '404.html',
+      'old/index.html',
+      '_redirects',
+      'sitemap.xml',
+      'version.json',
+    ]) {
+      expect(existsSync(path.join(dist, file)), file).toBe(true);
+    }
+    expect(existsSync(path.join(dist, '_drafts'))).toBe(false);
+    const guideHtml = readFileSync(path.join(dist, 'guide/index.html'), 'utf8');
+    expect(guideHtml).toContain('The limit is 512KB.');
+    expect(guideHtml).toContain('<link rel="canonical" href="https://docs.example.com/docs/guide/">');
+    expect(guideHtml).not.toMatch(/<script>(?!<\/script>)/); // no inline script
+    const home = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    expect(home).toContain('href="/docs/guide/"');
+    expect(home).toContain('href="/docs/guide/setup/#install"');
+    const images = readdirSync(path.join(dist, 'assets/img'));
+    expect(images).toEqual([expect.stringMatching(/^diagram\.[0-9a-f]{8}\.png$/)]);
+    expect(readFileSync(path.join(dist, 'old/index.html'), 'utf8')).toContain('url=/docs/guide/');
+    expect(readFileSync(path.join(dist, '_redirects'), 'utf8')).toContain('/docs/old /docs/guide/ 301');
+  });
+
+  it('reports every content error with file, line and column, and fails', async () => {
+    const root = await makeTree({
+      '_site.yaml': `${SITE.replace('/guide/setup/]', '/guide/setup/, /guide/missing/]').replace('/old: /guide/', '/old: /nowhere/')}`,
+      'README.md': '# Home\n\nA [broken](/guide/setpu/) link and a [bad anchor](/guide/setup/#instal).\n',
+      'guide/README.md': '# Guide\n\nUnknown {{ LIMT }} here.\n\n![missing](./nope.png)\n',
+      'guide/setup.md': '# Setup\n\n## Install\n',
+      'guide/setup/README.md': '# Setup again\n',
+      'bad-yaml.md': '---\ntitle: "unterminated\n---\n# Bad\n',
+      'latin1.md': new Uint8Array([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a]),
+    });
+    const result = await buildTree(root);
+    expect(result.ok).toBe(false);
+    expect(messages(result)).toMatchInlineSnapshot(`
+      [
+        "_site.yaml:6:1 sidebar entry /guide/missing/ is not a page",
+        "_site.yaml:8:1 redirect /old leads to /nowhere/, which is not a page",
+        "bad-yaml.md:2:1 invalid frontmatter YAML: Missing closing "quote",
+        "guide/README.md:3:9 unknown constant "LIMT" (did you mean "LIMIT"?)",
+        "guide/README.md:5:1 image not found: ./nope.png",
+        "guide/setup.md:1:1 route /guide/setup/ is already claimed by guide/setup/README.md: rename or remove one of them",
+        "latin1.md:1:6 file is not valid UTF-8: save it with UTF-8 encoding",
+        "README.md:3:3 broken link "/guide/setpu/": no page at /guide/setpu/ (did you mean "/guide/setup/"?)",
+        "README.md:3:38 broken anchor "/guide/setup/#instal": /guide/setup/ has no heading #instal",
+      ]
+    `);
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
+  });
+
+  it('reports a symbolic link loop instead of hanging', async () => {
+    const root = await makeTree({ 'README.md': '# Home\n', 'a/README.md': '# A\n' });
+    await symlink(path.join(root, 'content'), path.join(root, 'content/a/loop'));
+    const result = await buildTree(root);
+    expect(messages(result)).toEqual(['a/loop:1:1 symbolic link loop: this folder links back to one of its parents']);
+  });
+
+  it('turns content problems into warnings with --no-strict and still builds', async () => {
+    const root = await makeTree({ 'README.md': '# Home\n\n[gone](/missing/)\n' });
+    const result = await buildTree(root, { strict: false });
+    expect(result.ok).toBe(true);
+    expect(messages(result)).toEqual(['README.md:3:1 warning: broken link "/missing/": no page at /missing/']);
+  });
+
+  it('leaves the previous manifest/ and dist/ untouched when a build fails', async () => {
+    const root = await makeTree(GOOD);
+    expect((await buildTree(root)).ok).toBe(true);
+    const before = { dist: snapshot(path.join(root, 'dist')), manifest: snapshot(path.join(root, 'manifest')) };
+    await writeFile(path.join(root, 'content/guide/README.md'), '# Guide\n\n[broken](/nowhere/)\n');
+    const failed = await buildTree(root);
+    expect(failed.ok).toBe(false);
+    expect(snapshot(path.join(root, 'dist'))).toEqual(before.dist);
+    expect(snapshot(path.join(root, 'manifest'))).toEqual(before.manifest);
+    expect(readdirSync(root).filter((n) => n.includes('.staging-') || n.includes('.old-'))).toEqual([]);
+  });
+
+  it('produces identical output for identical input', async () => {
+    const root = await makeTree(GOOD);
+    await buildTree(root);
+    const first = snapshot(path.join(root, 'dist'));
+    await buildTree(root, { outDir: path.join(root, 'dist2'), manifestDir: path.join(root, 'manifest2') });
+    expect(snapshot(path.join(root, 'dist2'))).toEqual(first);
+  });
+});

@@ -1,0 +1,44 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadPage, toPageMeta } from '../../../src/node/content/page-source';
+import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
+import { CodeHighlighter } from '../../../src/node/markdown/highlight';
+
+/**
+ * Golden files for the markdown pipeline: each `fixtures/markdown/x.md` has `x.html` (the fragment),
+ * `x.json` (the page record and search sections) and `x.diagnostics.txt`. Run with UPDATE_GOLDEN=1
+ * to rewrite them after an intended change, then review the diff.
+ */
+const dir = path.resolve(__dirname, '../../fixtures/markdown');
+const update = process.env['UPDATE_GOLDEN'] === '1';
+const constants = { HTTP_PAYLOAD_LIMIT: '512KB', DEFAULT_MEMORY: '256MB' };
+
+let highlighter: CodeHighlighter;
+beforeAll(async () => {
+  highlighter = await CodeHighlighter.create();
+});
+
+function golden(file: string, actual: string): void {
+  const target = path.join(dir, file);
+  if (update || !existsSync(target)) writeFileSync(target, actual);
+  expect(actual).toBe(readFileSync(target, 'utf8'));
+}
+
+describe('markdown pipeline golden files', () => {
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.md'))) {
+    it(name, async () => {
+      const diagnostics = new DiagnosticList();
+      const page = await loadPage(
+        { absolutePath: path.join(dir, name), relativePath: `guide/${name}` },
+        { base: '/docs/', constants, highlighter, strict: true, diagnostics },
+      );
+      const stem = name.replace(/\.md$/, '');
+      golden(`${stem}.diagnostics.txt`, diagnostics.sorted().map(formatDiagnostic).join('\n') + '\n');
+      if (!page) return;
+      golden(`${stem}.html`, page.html);
+      const record = { meta: toPageMeta(page, '/docs/'), sections: page.analysis.sections, links: page.analysis.links };
+      golden(`${stem}.json`, `${JSON.stringify(record, null, 2)}\n`);
+    });
+  }
+});
