@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, SiteSettings } from '../shared/types';
@@ -12,6 +12,8 @@ import { commit, discard, stage } from './output/swap';
 import { contentHash, writeDist, writeManifestFolder } from './output/write-site';
 import { assembleSite } from './site/assemble';
 import { buildSearchData } from './site/search-index';
+
+let buildCount = 0;
 
 export interface BuildOptions {
   contentDir: string;
@@ -75,7 +77,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   };
   const searchData = buildSearchData(assembled.pages);
   const searchJson = JSON.stringify(searchData);
-  const prerenderFile = path.join(options.cacheDir, 'prerender.mjs');
+  // One prerender bundle per build, so builds running side by side never import each other's file.
+  const prerenderFile = path.join(options.cacheDir, `prerender.${process.pid}.${++buildCount}.mjs`);
   const [client] = await Promise.all([bundleClient(options.srcDir), bundlePrerender(options.srcDir, prerenderFile)]);
   const base = config.base;
   const unhashed: Omit<Manifest, 'hash'> = {
@@ -89,9 +92,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const manifest: Manifest = { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
   const manifestJson = JSON.stringify(manifest);
   const css = await bundleCss(options.srcDir, highlightCss(assembled.pages.map((p) => p.html)));
-  const { renderRoute } = (await import(`${pathToFileURL(prerenderFile).href}?v=${Date.now()}`)) as {
+  const { renderRoute } = (await import(pathToFileURL(prerenderFile).href)) as {
     renderRoute: Parameters<typeof writeDist>[1]['renderRoute'];
   };
+  await rm(prerenderFile, { force: true });
 
   const folders = [await stage(options.manifestDir), await stage(options.outDir)];
   try {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createHighlighter, type BundledLanguage, type Highlighter } from 'shiki';
 import { escapeHtml } from './escape';
@@ -109,7 +109,10 @@ export class CodeHighlighter {
   async save(): Promise<void> {
     if (!this.cacheFile) return;
     await mkdir(path.dirname(this.cacheFile), { recursive: true });
-    await writeFile(this.cacheFile, JSON.stringify(Object.fromEntries(this.used)));
+    // Written aside and renamed, so concurrent builds never read a half-written cache.
+    const partial = `${this.cacheFile}.${process.pid}.${Date.now()}`;
+    await writeFile(partial, JSON.stringify(Object.fromEntries(this.used)));
+    await rename(partial, this.cacheFile);
   }
 }
 
