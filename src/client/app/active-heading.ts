@@ -1,18 +1,20 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { SCROLL_THROTTLE_MS } from '../../shared/constants';
 import type { PageHeader } from '../../shared/types';
-import { HEADING_CHOSEN_EVENT } from './links';
+import { useRouter } from '@tanstack/react-router';
+import { HEADING_CHOSEN_EVENT, routeLocation } from './links';
 
 /** Headings whose top is within this distance of the viewport top count as being read. */
 const READING_LINE_PX = 96;
 
 /**
  * Tracks the heading being read (SPEC §2): scroll handling throttled to 300 ms; the URL hash follows
- * with history.replaceState (never a new entry); at the top the hash is cleared; at the bottom the last
+ * with a replacing navigation (never a new entry); at the top the hash is cleared; at the bottom the last
  * heading is active; a heading chosen from the table of contents wins until the scroll it started ends.
  */
 export function useActiveHeading(content: RefObject<HTMLElement | null>, headers: PageHeader[]): string {
   const [active, setActive] = useState('');
+  const router = useRouter();
 
   useEffect(() => {
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -39,10 +41,15 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
         }
       }
       setActive(current);
-      const hash = current ? `#${encodeURIComponent(current)}` : '';
-      if (window.location.hash !== hash) {
-        const url = window.location.pathname + window.location.search + hash;
-        history.replaceState(history.state, '', url);
+      if (decodeURIComponent(window.location.hash.slice(1)) !== current) {
+        // Through the router, so its location, history state and scroll restoration stay in step.
+        void router.navigate({
+          ...routeLocation(router.state.location.pathname),
+          hash: current || undefined,
+          replace: true,
+          resetScroll: false,
+          hashScrollIntoView: false,
+        });
       }
     };
 
@@ -64,7 +71,7 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
       if (pending !== undefined) clearTimeout(pending);
       cancelAnimationFrame(first);
     };
-  }, [content, headers]);
+  }, [content, headers, router]);
 
   return active;
 }

@@ -33,8 +33,14 @@ export function useLinkInterception(router: AppRouter, base: string): void {
       // Duplicate navigation (SPEC §4): the current URL again does nothing — no refetch, no history entry.
       if (anchor.href === here.href && !anchor.hash) return;
       if (anchor.pathname === here.pathname && anchor.search === here.search && anchor.hash) {
-        scrollToHash(anchor.hash, anchor.hasAttribute('data-toc-link'));
-        if (anchor.hash !== here.hash) history.pushState(history.state, '', anchor.hash);
+        if (anchor.hasAttribute('data-toc-link')) {
+          window.dispatchEvent(
+            new CustomEvent(HEADING_CHOSEN_EVENT, { detail: decodeURIComponent(anchor.hash.slice(1)) }),
+          );
+        }
+        if (anchor.hash === here.hash)
+          document.getElementById(decodeURIComponent(anchor.hash.slice(1)))?.scrollIntoView();
+        else navigateTo(router, target);
         return;
       }
       navigateTo(router, target);
@@ -77,12 +83,3 @@ export function navigateTo(router: AppRouter, route: string): void {
 
 /** Event the active-heading tracker listens to, so a clicked table-of-contents link wins over scrolling. */
 export const HEADING_CHOSEN_EVENT = 'docs:heading-chosen';
-
-export function scrollToHash(hash: string, fromToc = false): void {
-  const id = decodeURIComponent(hash.replace(/^#/, ''));
-  const element = id ? document.getElementById(id) : null;
-  if (!element) return;
-  if (fromToc) window.dispatchEvent(new CustomEvent(HEADING_CHOSEN_EVENT, { detail: id }));
-  element.scrollIntoView();
-  element.focus({ preventScroll: true });
-}
