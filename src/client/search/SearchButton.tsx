@@ -1,12 +1,16 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { importChunk } from '../app/lazy-chunk';
+import { ChunkBoundary } from '../components/ChunkBoundary';
 import { useUi } from '../data/store';
 
-const SearchDialog = lazy(() => import('./SearchDialog'));
+const lazyDialog = () => lazy(() => importChunk('search-dialog', () => import('./SearchDialog')));
 
 /** The header's search box: opens the dialog, whose code and index load on first use. */
 export function SearchButton() {
   const open = useUi((s) => s.searchOpen);
   const setOpen = useUi((s) => s.setSearchOpen);
+  // React.lazy remembers a failed import for good, so each Retry starts a fresh one.
+  const [SearchDialog, setSearchDialog] = useState(lazyDialog);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -28,9 +32,13 @@ export function SearchButton() {
         <kbd className="search-button-key">/</kbd>
       </button>
       {open && (
-        <Suspense fallback={null}>
-          <SearchDialog onClose={() => setOpen(false)} />
-        </Suspense>
+        <div className="search-overlay-host">
+          <ChunkBoundary what="Search" onRetry={() => setSearchDialog(lazyDialog)}>
+            <Suspense fallback={null}>
+              <SearchDialog onClose={() => setOpen(false)} />
+            </Suspense>
+          </ChunkBoundary>
+        </div>
       )}
     </>
   );

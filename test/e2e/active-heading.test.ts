@@ -1,0 +1,67 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hydrated, useBrowser } from './browser';
+
+const { open, base } = useBrowser();
+
+async function openWithClock(path: string): Promise<Page> {
+  const { page } = await open();
+  await page.clock.install();
+  await page.goto(base() + path);
+  await page.clock.runFor(50);
+  await hydrated(page);
+  await page.clock.runFor(50);
+  return page;
+}
+
+const hash = (page: Page) => page.evaluate(() => decodeURIComponent(location.hash));
+const activeToc = (page: Page) =>
+  page.evaluate(() => document.querySelector('.toc a.active')?.getAttribute('href') ?? null);
+
+async function scrollToHeading(page: Page, id: string): Promise<void> {
+  await page.evaluate((i) => {
+    const top = document.getElementById(i)!.getBoundingClientRect().top + window.scrollY;
+    window.scrollTo(0, top - 40);
+  }, id);
+}
+
+describe('active heading', () => {
+  it('follows the heading being read, throttled to 300 ms, replacing the URL hash', async () => {
+    const page = await openWithClock('/docs/limits/');
+    const length = await page.evaluate(() => history.length);
+    await scrollToHeading(page, 'memory');
+    await page.clock.runFor(250);
+    expect(await hash(page)).toBe('');
+    await page.clock.runFor(100);
+    await page.waitForFunction(() => location.hash === '#memory');
+    expect(await activeToc(page)).toBe('#memory');
+    await scrollToHeading(page, 'daily-invocations');
+    await page.clock.runFor(350);
+    await page.waitForFunction(() => location.hash === '#daily-invocations');
+    expect(await page.evaluate(() => history.length)).toBe(length);
+  });
+
+  it('clears the hash at the top and marks the last heading at the bottom', async () => {
+    const page = await openWithClock('/docs/limits/');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.clock.runFor(350);
+    await page.waitForFunction(() => location.hash === '#time-and-rate-limits');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.clock.runFor(350);
+    await page.waitForFunction(() => location.hash === '');
+    expect(await activeToc(page)).toBeNull();
+  });
+
+  it('lets a clicked table-of-contents link win over the scroll handler', async () => {
+    const page = await openWithClock('/docs/limits/');
+    // The second-to-last heading sits near the bottom, where scrolling alone would mark the last one.
+    const target = await page.evaluate(() => {
+      const links = [...document.querySelectorAll('.toc a')];
+      return links[links.length - 2]!.getAttribute('href')!;
+    });
+    await page.click(`.toc a[href="${target}"]`);
+    await page.clock.runFor(350);
+    await page.waitForFunction((t) => location.hash === t, target);
+    expect(await activeToc(page)).toBe(target);
+  });
+});

@@ -1,0 +1,148 @@
+import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hydrated, useBrowser } from './browser';
+
+const { open, base } = useBrowser();
+
+const PRICING = /\/docs\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/;
+
+async function h1Becomes(page: Page, title: string): Promise<void> {
+  await page.waitForFunction(
+    (t) => document.querySelector('#main-content h1')?.textContent?.replace(/#$/, '') === t,
+    title,
+  );
+}
+
+type Fault = (route: Route) => Promise<void>;
+
+const FAULTS: [name: string, expected: 'missing' | 'error' | 'timeout', fault: Fault][] = [
+  ['404', 'missing', (r) => r.fulfill({ status: 404, body: 'Not found' })],
+  ['500', 'error', (r) => r.fulfill({ status: 500, body: 'Server error' })],
+  ['connection reset', 'error', (r) => r.abort('connectionreset')],
+  [
+    'SPA fallback page',
+    'missing',
+    (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body>App</body></html>' }),
+  ],
+  [
+    'truncated body',
+    'error',
+    (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!--docs-fragment--><h1>Pri' }),
+  ],
+];
+
+describe('a page fragment that fails to load', () => {
+  for (const [name, expected, fault] of FAULTS) {
+    it(`explains a ${name} as "${expected}" with a Retry that works`, async () => {
+      const { page } = await open('/docs/limits/');
+      await hydrated(page);
+      await page.route(PRICING, fault);
+      await page.click('nav#sidebar a[href="/docs/pricing/"]');
+      const panel = page.locator('.page-error');
+      await panel.waitFor();
+      expect(await panel.getAttribute('data-error-type')).toBe(expected);
+      expect(await panel.textContent()).toMatch(/Loading chunk pricing failed\./);
+      await expect(page.locator('nav#sidebar a').count()).resolves.toBeGreaterThan(100);
+      await page.waitForSelector('.progress-bar[data-phase="idle"]', { state: 'attached' });
+      await page.unroute(PRICING);
+      await page.click('.page-error button');
+      await h1Becomes(page, 'Pricing');
+      await page.click('nav#sidebar a[href="/docs/errors/"]');
+      await h1Becomes(page, 'Errors');
+    });
+  }
+
+  it('times out after 120000 ms with a "timeout" error', async () => {
+    const { page } = await open();
+    await page.clock.install();
+    await page.goto(`${base()}/docs/limits/`);
+    await hydrated(page);
+    await page.route(PRICING, () => {}); // never answers
+    await page.click('nav#sidebar a[href="/docs/pricing/"]');
+    await page.clock.runFor(119_000);
+    expect(await page.locator('.page-error').count()).toBe(0);
+    await page.clock.runFor(1_500);
+    await page.locator('.page-error').waitFor();
+    expect(await page.getAttribute('.page-error', 'data-error-type')).toBe('timeout');
+  });
+});
+
+describe('startup and script chunks', () => {
+  it('keeps the prerendered page readable when the manifest cannot load, and Retry starts the app', async () => {
+    const { page } = await open();
+    let failing = true;
+    await page.route(/manifest\.[0-9a-f]{8}\.json$/, (r) =>
+      failing ? r.fulfill({ status: 503, body: 'busy' }) : r.continue(),
+    );
+    await page.goto(`${base()}/docs/limits/`);
+    await page.locator('.startup-error').waitFor();
+    expect(await page.textContent('#main-content h1')).toContain('Limits');
+    failing = false;
+    await page.click('.startup-error button');
+    await hydrated(page);
+    await page.click('nav#sidebar a[href="/docs/pricing/"]');
+    await h1Becomes(page, 'Pricing');
+  });
+
+  it('explains a search chunk that fails to load, and Retry loads it', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.route(/\/assets\/js\/chunk\.[A-Z0-9]+\.js$/, (r) => r.fulfill({ status: 404, body: 'Not found' }));
+    await page.keyboard.press('/');
+    const box = page.locator('.chunk-error');
+    await box.waitFor();
+    expect(await box.getAttribute('data-error-type')).toBe('missing');
+    await page.unroute(/\/assets\/js\/chunk\.[A-Z0-9]+\.js$/);
+    await page.click('.chunk-error button');
+    await page.locator('.search-dialog input').waitFor();
+  });
+});
+
+describe('a new deployment while the tab is open', () => {
+  it('switches to the new manifest and shows the page from it, without a reload', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
+    const manifest = await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl);
+    const pricing = manifest.pages.find((p: { path: string }) => p.path === '/pricing/');
+    pricing.fragment = pricing.fragment.replace(/\.[0-9a-f]{8}\.html$/, '.deadbeef.html');
+    manifest.hash = 'deadbeef';
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.route(PRICING, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.route(/version\.json$/, (r) =>
+      r.fulfill({ json: { manifest: '/docs/assets/js/manifest.deadbeef.json', hash: 'deadbeef' } }),
+    );
+    await page.route(/manifest\.deadbeef\.json$/, (r) => r.fulfill({ json: manifest }));
+    await page.route(/page\.pricing\.deadbeef\.html$/, (r) =>
+      r.fulfill({
+        contentType: 'text/html',
+        body: '<!--docs-fragment--><h1 id="pricing">Pricing</h1><p>From the new deployment.</p><!--/docs-fragment-->',
+      }),
+    );
+    await page.click('nav#sidebar a[href="/docs/pricing/"]');
+    await page.waitForFunction(() =>
+      document.querySelector('#page-content')?.textContent?.includes('From the new deployment.'),
+    );
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
+
+  it('falls back to one full reload when the new deployment cannot serve the page either, never a loop', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    let documentLoads = 0;
+    page.on('request', (r) => r.resourceType() === 'document' && documentLoads++);
+    await page.route(/page\.pricing\./, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.route(/version\.json$/, (r) =>
+      r.fulfill({ json: { manifest: '/docs/assets/js/manifest.0badf00d.json', hash: '0badf00d' } }),
+    );
+    const manifestUrl = new URL((await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '', base()).href;
+    await page.route(/manifest\.0badf00d\.json$/, async (r) => {
+      const current = await (await r.fetch({ url: manifestUrl })).json();
+      await r.fulfill({ json: { ...current, hash: '0badf00d' } });
+    });
+    await page.click('nav#sidebar a[href="/docs/pricing/"]');
+    await page.waitForTimeout(2500);
+    expect(documentLoads).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/docs/pricing/');
+  });
+});
