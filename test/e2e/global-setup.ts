@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,20 +7,32 @@ import { build } from '../../src/node/build';
 import { formatDiagnostic } from '../../src/node/diagnostics';
 import { createSiteServer } from '../../src/node/serve/server';
 import { ensureChromium } from './chromium';
+import { ensureNginx, startNginx } from './nginx';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     chromiumPath: string;
     distDir: string;
+    /** A file next to dist/ (outside the served folder) whose contents no request may ever return. */
+    outsideFile: { path: string; marker: string };
     servers: { name: string; url: string }[];
   }
 }
 
 const root = path.resolve(__dirname, '../..');
 
-/** Builds the real site once, serves it, and hands the browser path and URLs to every test file. */
+/** Which server the project tests: `env: { E2E_SERVER: 'nginx' }` in vitest.config.ts, else the preview server. */
+function serverKind(project: TestProject): 'preview' | 'nginx' {
+  const kind = project.config.env?.['E2E_SERVER'] ?? 'preview';
+  if (kind !== 'preview' && kind !== 'nginx') throw new Error(`E2E_SERVER must be "preview" or "nginx", not "${kind}"`);
+  return kind;
+}
+
+/** Builds the real site once per project, serves it, and hands the browser path and URL to every test file. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const kind = serverKind(project);
   const chromiumPath = ensureChromium();
+  const nginx = kind === 'nginx' ? ensureNginx() : undefined;
   const work = await mkdtemp(path.join(tmpdir(), 'docs-e2e-'));
   const distDir = path.join(work, 'dist');
   const result = await build({
@@ -32,15 +44,33 @@ export default async function setup(project: TestProject): Promise<() => Promise
     srcDir: path.join(root, 'src'),
   });
   if (!result.ok) throw new Error(`the site does not build:\n${result.diagnostics.map(formatDiagnostic).join('\n')}`);
+  const outsideFile = { path: path.join(work, 'outside-dist.txt'), marker: `outside-dist-${path.basename(work)}` };
+  await writeFile(outsideFile.path, `${outsideFile.marker}\n`);
 
-  const server = createSiteServer({ distDir });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  let url: string;
+  let stop: () => Promise<void>;
+  if (nginx) {
+    // nginx started as root reads files as its unprivileged worker user; mkdtemp made the folder private.
+    await chmod(work, 0o755);
+    const template = await readFile(path.join(root, 'deploy/nginx.conf'), 'utf8');
+    const running = await startNginx({ nginx, template, distDir });
+    url = running.url;
+    stop = running.stop;
+  } else {
+    const server = createSiteServer({ distDir });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stop = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    };
+  }
   project.provide('chromiumPath', chromiumPath);
   project.provide('distDir', distDir);
-  project.provide('servers', [{ name: 'preview', url: `http://127.0.0.1:${port}` }]);
+  project.provide('outsideFile', outsideFile);
+  project.provide('servers', [{ name: kind, url }]);
   return async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await stop();
+    await rm(work, { recursive: true, force: true });
   };
 }

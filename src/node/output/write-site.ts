@@ -8,6 +8,7 @@ import type { DeploymentPointer, Manifest, SearchData } from '../../shared/types
 import { fragmentFileName, type PageSource } from '../content/page-source';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
+import { renderNginxRedirects } from './nginx-redirects';
 
 type RenderRoute = (
   manifest: Manifest,
@@ -104,6 +105,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     redirectLines.push(`${source.replace(/\/$/, '')} ${target} 301`, `${source} ${target} 301`);
   }
   await put(path.join(dir, '_redirects'), `${redirectLines.join('\n')}\n`);
+  await put(path.join(dir, '_redirects.nginx'), renderNginxRedirects(redirectLines));
   const urls = pages.map((p) => `  <url><loc>${siteUrl}${withBase(site.base, p.route)}</loc></url>`);
   await put(
     path.join(dir, 'sitemap.xml'),

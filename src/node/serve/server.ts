@@ -42,15 +42,26 @@ export function createSiteServer(options: ServeOptions): http.Server {
     // Looks files up per request, so a rebuild (which swaps dist/) is served at once without a restart.
     dev: true,
     etag: true,
-    extensions: ['html'],
+    // The handler below resolves every request to one exact file, so sirv never guesses: no `x` → `x.html`
+    // (which answered /docs/404 and /docs/404/ with the not-found page and status 200).
+    extensions: [],
     dotfiles: false,
-    setHeaders: (res, pathname) =>
-      res.setHeader('Cache-Control', cacheControl(base + pathname.replace(/^\//, ''), base)),
+    setHeaders: (res, pathname) => {
+      res.setHeader('Cache-Control', cacheControl(base + pathname.replace(/^\//, ''), base));
+      if (/\/_redirects(\.nginx)?$/.test(pathname)) res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    },
   });
 
   const isDir = (p: string) => {
     try {
       return statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const isFile = (p: string) => {
+    try {
+      return statSync(p).isFile();
     } catch {
       return false;
     }
@@ -112,7 +123,7 @@ export function createSiteServer(options: ServeOptions): http.Server {
     const table = redirects.get(pathname);
     if (table) return redirect(res, table + search);
     const inDist = path.join(root, pathname.slice(base.length));
-    if (!inDist.startsWith(root)) return send(res, 400, 'Bad request');
+    if (inDist !== root && !inDist.startsWith(root + path.sep)) return send(res, 400, 'Bad request');
     if (/\/index\.html$/.test(pathname) && pathname !== `${base}404.html`) {
       return redirect(res, pathname.replace(/index\.html$/, '') + search);
     }
@@ -122,7 +133,11 @@ export function createSiteServer(options: ServeOptions): http.Server {
     }
     if (!pathname.endsWith('/') && isDir(inDist)) return redirect(res, `${pathname}/${search}`);
 
-    req.url = rawPath.slice(base.length - 1) + search;
+    // A folder is its index.html, anything else the file itself; dot files are never served.
+    const file = pathname.endsWith('/') ? path.join(inDist, 'index.html') : inDist;
+    const relative = path.relative(root, file).split(path.sep);
+    if (relative.some((segment) => segment.startsWith('.')) || !isFile(file)) return notFound(req, res);
+    req.url = `/${relative.map(encodeURIComponent).join('/')}${search}`;
     compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
       files(req, res, () => notFound(req, res));
     });

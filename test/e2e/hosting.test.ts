@@ -1,0 +1,263 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, inject, it } from 'vitest';
+import { securityHeaders } from '../../src/node/serve/headers';
+
+/**
+ * HTTP-level checks of the hosting rules (redirects, 404s, caching, compression, security headers, path
+ * traversal, methods) against the server of this project: the preview server or nginx with deploy/nginx.conf.
+ */
+const server = inject('servers')[0];
+if (!server) throw new Error('no server was started by the global setup');
+const { hostname, port } = new URL(server.url);
+const distDir = inject('distDir');
+const outside = inject('outsideFile');
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A raw request: the path goes on the wire exactly as written (no client-side normalisation or encoding). */
+function request(rawPath: string, options: { method?: string; headers?: Record<string, string> } = {}) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = http.request(
+      { hostname, port, path: rawPath, method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer to ${rawPath} within 10 s`)));
+    req.end();
+  });
+}
+
+/** The first built file in dist/<folder> whose name matches. */
+function builtFile(folder: string, pattern: RegExp): string {
+  const name = readdirSync(path.join(distDir, folder)).find((n) => pattern.test(n));
+  if (!name) throw new Error(`no file matching ${pattern} in dist/${folder}`);
+  return `${folder}/${name}`;
+}
+
+async function expectAlive(): Promise<void> {
+  const answer = await request('/docs/limits/');
+  expect(answer.status).toBe(200);
+  expect(answer.body.toString()).toContain('Limits');
+}
+
+describe(`hosting rules (${server.name})`, () => {
+  describe('redirects', () => {
+    it.each([
+      ['/', '/docs/'],
+      ['/docs', '/docs/'],
+      ['/docs/limits', '/docs/limits/'],
+      ['/docs/limits/index.html', '/docs/limits/'],
+      ['/docs/index.html', '/docs/'],
+      ['/docs/limits.html', '/docs/limits/'],
+      ['/docs/cron', '/docs/workflows/steps/triggers/'],
+      ['/docs/cron/', '/docs/workflows/steps/triggers/'],
+      ['/docs/what-is-pipedream/', '/docs/'],
+      ['/docs/what-is-pipedream', '/docs/'],
+    ])('%s answers 301 to %s', async (from, to) => {
+      const answer = await request(from);
+      expect(answer.status).toBe(301);
+      expect(answer.headers.location).toBe(to);
+    });
+
+    it('keep the query string', async () => {
+      expect((await request('/?q=1')).headers.location).toBe('/docs/?q=1');
+      expect((await request('/docs/limits?q=1')).headers.location).toBe('/docs/limits/?q=1');
+      expect((await request('/docs/limits/index.html?q=1')).headers.location).toBe('/docs/limits/?q=1');
+      expect((await request('/docs/cron?q=1')).headers.location).toBe('/docs/workflows/steps/triggers/?q=1');
+    });
+
+    it('follow every line of the redirect table the build wrote (dist/_redirects)', async () => {
+      const lines = readFileSync(path.join(distDir, '_redirects'), 'utf8').trim().split('\n');
+      expect(lines.length).toBeGreaterThan(10);
+      for (const line of lines) {
+        const [from = '', to] = line.split(/\s+/);
+        const answer = await request(from);
+        expect([from, answer.status, answer.headers.location]).toEqual([from, 301, to]);
+      }
+    });
+  });
+
+  describe('pages and the 404 page', () => {
+    it('serves a page folder as HTML with status 200, and HEAD without a body', async () => {
+      const answer = await request('/docs/limits/');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      expect(answer.body.toString()).toContain('<title>Limits | Pipedream Docs</title>');
+      const head = await request('/docs/limits/', { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+    });
+
+    it.each(['/docs/nope/', '/docs/nope', '/docs/nope.html', '/docs/404', '/docs/404/', '/docs/assets/', '/nope'])(
+      '%s is the not-found page with status 404',
+      async (pathname) => {
+        const answer = await request(pathname);
+        expect(answer.status).toBe(404);
+        expect(answer.headers['content-type']).toMatch(/^text\/html/);
+        expect(answer.headers['cache-control']).toBe('no-cache');
+        expect(answer.body.toString()).toContain('<title>Page not found | Pipedream Docs</title>');
+      },
+    );
+
+    it('answers a missing hashed chunk with 404, never with a cacheable page', async () => {
+      const answer = await request('/docs/assets/js/missing.abcdef12.js');
+      expect(answer.status).toBe(404);
+      expect(answer.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('never serves dot files', async () => {
+      expect((await request('/docs/.env')).status).toBe(404);
+    });
+  });
+
+  describe('caching', () => {
+    it.each([
+      () => builtFile('assets/js', /^entry\.[A-Za-z0-9]{8}\.js$/),
+      () => builtFile('assets/css', /^app\.[0-9a-f]{8}\.css$/),
+      () => builtFile('assets/js', /^page\.limits\.[0-9a-f]{8}\.html$/),
+      () => builtFile('assets/js', /^manifest\.[0-9a-f]{8}\.json$/),
+    ])('hashed asset %# is immutable for a year', async (file) => {
+      const answer = await request(`/docs/${file()}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    });
+
+    it.each(['/docs/', '/docs/limits/', '/docs/version.json', '/docs/_redirects', '/docs/sitemap.xml'])(
+      '%s is revalidated (no-cache)',
+      async (pathname) => {
+        const answer = await request(pathname);
+        expect(answer.status).toBe(200);
+        expect(answer.headers['cache-control']).toBe('no-cache');
+      },
+    );
+
+    it('sends version.json as JSON and _redirects as text', async () => {
+      const version = await request('/docs/version.json');
+      expect(version.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(version.body.toString())).toHaveProperty('hash');
+      expect((await request('/docs/_redirects')).headers['content-type']).toMatch(/^text\/plain/);
+    });
+  });
+
+  describe('compression', () => {
+    it('gzips JavaScript when the client asks, and only then', async () => {
+      const file = builtFile('assets/js', /^entry\.[A-Za-z0-9]{8}\.js$/);
+      const onDisk = readFileSync(path.join(distDir, file));
+      const zipped = await request(`/docs/${file}`, { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(zipped.status).toBe(200);
+      expect(zipped.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(zipped.body.length).toBeLessThan(onDisk.length);
+      expect(gunzipSync(zipped.body).equals(onDisk)).toBe(true);
+      const plain = await request(`/docs/${file}`);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.equals(onDisk)).toBe(true);
+    });
+
+    it('gzips HTML', async () => {
+      const answer = await request('/docs/limits/', { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(answer.body).toString()).toContain('Limits');
+    });
+  });
+
+  describe('security headers', () => {
+    const expected = securityHeaders(false);
+    it.each([
+      ['200', '/docs/limits/'],
+      ['200 asset', '/docs/version.json'],
+      ['301', '/docs/cron'],
+      ['301 to the slash', '/docs/limits'],
+      ['404', '/docs/nope/'],
+      ['404 asset', '/docs/assets/js/missing.abcdef12.js'],
+    ])('are the ones of headers.ts on a %s response', async (_kind, pathname) => {
+      const answer = await request(pathname);
+      for (const [name, value] of Object.entries(expected)) {
+        expect([name, answer.headers[name.toLowerCase()]]).toEqual([name, value]);
+      }
+      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(answer.headers['content-security-policy']).not.toContain('unsafe-inline');
+    });
+  });
+
+  describe('path traversal', () => {
+    // The marker file sits next to dist/ (see global-setup.ts): reachable only by stepping out of it.
+    const name = path.basename(outside.path);
+    const attempts = [
+      `/docs/../${name}`,
+      '/docs/../package.json',
+      `/docs/%2e%2e/${name}`,
+      '/docs/%2e%2e/%2e%2e/etc/passwd',
+      '/docs/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+      `/docs/.%2e/${name}`,
+      `/docs/..%2f${name}`,
+      '/docs/..%2fpackage.json',
+      `/docs/%2e%2e%2f${name}`,
+      `/docs/%252e%252e/${name}`,
+      '/docs/%252e%252e/',
+      `/docs/..\\${name}`,
+      `/docs/..%5c${name}`,
+      '/docs/%00',
+      `/docs/%00/../../${name}`,
+      `/docs/limits%00.html`,
+      `/docs/assets/../../${name}`,
+      `/docs/assets/js/..%2f..%2f..%2f${name}`,
+      `/docs//../${name}`,
+      // The classic nginx alias slip (`location /docs` with `alias …/dist/`) would serve these.
+      `/docs../${name}`,
+      `/docs..%2f${name}`,
+      '/docs../package.json',
+    ];
+    it.each(attempts)('%s is refused without a byte from outside dist/', async (attempt) => {
+      const answer = await request(attempt);
+      expect([400, 404]).toContain(answer.status);
+      const body = answer.body.toString('latin1');
+      expect(body).not.toContain(outside.marker);
+      expect(body).not.toMatch(/root:.*:0:0:/);
+      expect(body).not.toContain('"name": "platform-docs"');
+    });
+
+    it('leaves the server answering', expectAlive);
+  });
+
+  describe('requests the site does not take', () => {
+    it('refuses a 10 KB URL cleanly and stays up', async () => {
+      const answer = await request(`/docs/${'a'.repeat(10 * 1024)}`);
+      expect(answer.status).toBe(414);
+      await expectAlive();
+    });
+
+    it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('answers %s with 405 and Allow, and stays up', async (method) => {
+      const answer = await request('/docs/limits/', { method, headers: { 'Content-Length': '0' } });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      await expectAlive();
+    });
+
+    it('answers OPTIONS with 204 and Allow', async () => {
+      const answer = await request('/docs/limits/', { method: 'OPTIONS' });
+      expect(answer.status).toBe(204);
+      expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
+    });
+
+    it('sends no Allow header on ordinary responses', async () => {
+      expect((await request('/docs/limits/')).headers.allow).toBeUndefined();
+    });
+  });
+});
