@@ -1,0 +1,45 @@
+/**
+ * The search data of a content tree from the build's own render stages (scan, render, assemble, search
+ * index), without bundling or prerendering. Only used when a full build was stopped at the bench's time
+ * cap, so the search figures of a large tree are still measured; the bench labels them as such.
+ *
+ *   node --import tsx bench/search-data.ts <content dir> <cache dir> <out file>
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadPage, type PageSource } from '../src/node/content/page-source';
+import { scanContent } from '../src/node/content/scan';
+import { loadSiteConfig } from '../src/node/content/site-config';
+import { DiagnosticList } from '../src/node/diagnostics';
+import { CodeHighlighter } from '../src/node/markdown/highlight';
+import { assembleSite } from '../src/node/site/assemble';
+import { buildSearchData } from '../src/node/site/search-index';
+
+async function main(contentDir: string, cacheDir: string, outFile: string): Promise<void> {
+  const diagnostics = new DiagnosticList();
+  const config = await loadSiteConfig(contentDir, diagnostics);
+  const files = await scanContent(contentDir, diagnostics);
+  const highlighter = await CodeHighlighter.create(path.join(cacheDir, 'highlight.json'));
+  const site = { base: config.base, constants: config.constants, highlighter, strict: true, diagnostics };
+  const loaded: PageSource[] = [];
+  for (const file of files) {
+    const page = await loadPage(file, site);
+    if (page) loaded.push(page);
+  }
+  const assembled = assembleSite(loaded, config, '', true, diagnostics);
+  if (diagnostics.errors.length > 0) throw new Error(`the tree has ${diagnostics.errors.length} errors`);
+  await writeFile(outFile, JSON.stringify(buildSearchData(assembled.pages)));
+}
+
+const [contentDir, cacheDir, outFile] = process.argv.slice(2);
+if (!contentDir || !cacheDir || !outFile) {
+  console.error('usage: bench/search-data.ts <content dir> <cache dir> <out file>');
+  process.exit(2);
+}
+main(contentDir, cacheDir, outFile).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : error);
+    process.exit(1);
+  },
+);
