@@ -107,25 +107,50 @@ export interface DeploymentPointer {
   hash: string;
 }
 
-/** One searchable section: the page intro or one h2/h3 with the text under it. */
-export interface SearchRecord {
+/** A page in the search data file. */
+export interface SearchPage {
   /** Page title. */
   t: string;
+  /** Route path, without the base. */
+  u: string;
+  /** Number of its sections: they follow the previous pages' sections in `SearchData.records`. */
+  n: number;
+}
+
+/** One searchable section: the page intro or one h2/h3 with the text under it. */
+export interface SearchRecord {
   /** Section heading; empty for the page intro. */
   h: string;
-  /** Route path with the section's `#slug`, without the base. */
-  u: string;
-  /** Plain text of the section, trimmed to a bounded length. */
+  /** Heading id (the URL's `#slug`), only when it is not `simpleSlug(h)`; the intro has none. */
+  a?: string;
+  /** Plain-text excerpt: the start of the section (the page description for the intro), cut at a word. */
   x: string;
   /** Heading level of the section: 1 for the intro, else 2 or 3. */
   l: 1 | 2 | 3;
 }
 
-/** The search data file: the records and the Fuse index over their short fields, built ahead of time. */
+/**
+ * The search data file, built with the fragments and loaded when the reader opens search. Titles, headings
+ * and excerpts are indexed by the engine when it loads; the rest of each section's text ships as index
+ * terms only.
+ */
 export interface SearchData {
+  /** Format version. */
+  v: 2;
+  pages: SearchPage[];
+  /** Sections, page by page (see `SearchPage.n`), each page's in document order, its intro first. */
   records: SearchRecord[];
-  /** Serialised `Fuse.createIndex` output over the `t` and `h` fields. */
-  index: unknown;
+  /**
+   * The distinctive words of each section's text beyond its excerpt: `w` the sorted stemmed terms,
+   * space-separated; `p` their record-id posting lists in the same order, space-separated, each written
+   * with `encodePostings`.
+   */
+  terms: { w: string; p: string };
+  /**
+   * Serialised `Fuse.createIndex` outputs over the distinct words of titles, headings and routes,
+   * one per first letter.
+   */
+  index: Record<string, unknown>;
 }
 
 /** Why a chunk failed to load (SPEC §8). */

@@ -26,7 +26,15 @@ export function SearchButton() {
 
   return (
     <>
-      <button type="button" className="search-button" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      {/* Named even when narrow screens hide the label; the shortcuts are announced with it. */}
+      <button
+        type="button"
+        className="search-button"
+        aria-label="Search"
+        aria-keyshortcuts="/ Control+K Meta+K"
+        aria-haspopup="dialog"
+        onClick={() => setOpen(true)}
+      >
         <span aria-hidden="true">⌕</span>
         <span className="search-button-label">Search</span>
         <kbd className="search-button-key">/</kbd>

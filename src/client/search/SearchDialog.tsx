@@ -1,162 +1,203 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { describeChunkError } from '../../shared/chunk-error';
-import { ChunkLoadError } from '../../shared/chunk-error';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { track } from '../app/analytics';
 import { navigateTo } from '../app/links';
 import { manifestQuery } from '../data/queries';
-import { useUi } from '../data/store';
 import type { SearchResults } from './engine';
 import { Highlight } from './Highlight';
 import { getSearchClient } from './search-client-instance';
 import type { IndexState } from './search-client';
 
 const EMPTY: SearchResults = { groups: [], terms: [], total: 0 };
+const FOCUSABLE = 'input, button, [tabindex="0"]';
 
-/** The search dialog: a combobox over grouped section results, operable entirely by keyboard. */
+/**
+ * The search dialog: a combobox over results grouped by page, operable entirely by keyboard. Queries
+ * run in the search worker; the dialog only draws the newest answer.
+ */
 export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const { data: manifest } = useSuspenseQuery(manifestQuery());
   const router = useRouter();
-  const announce = useUi((s) => s.announce);
   const client = useMemo(() => getSearchClient(manifest), [manifest]);
   const [index, setIndex] = useState<IndexState>({ status: 'loading' });
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<SearchResults>(EMPTY);
+  const [answer, setAnswer] = useState<{ query: string; results: SearchResults }>({ query: '', results: EMPTY });
   const [selected, setSelected] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const listId = useId();
   const titleId = useId();
 
   useEffect(() => client.subscribe(setIndex), [client]);
-  useEffect(() => {
-    client.load();
-    input.current?.focus();
+
+  // Focus moves into the dialog and back to where it was when the dialog closes. The element is taken
+  // before the input is focused (layout effect), or the input itself would be "where it was".
+  useLayoutEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    return () => previous?.focus({ preventScroll: true });
-  }, [client]);
+    input.current?.focus();
+    return () => {
+      if (previous?.isConnected) previous.focus({ preventScroll: true });
+    };
+  }, []);
+
+  useEffect(() => client.load(), [client]);
 
   useEffect(() => {
     if (index.status !== 'ready' || query.trim() === '') return;
-    client.query(query, (next) => {
-      setResults(next);
+    client.query(query, (results) => {
+      setAnswer({ query, results });
       setSelected(0);
-      announce(next.total === 0 ? 'No results' : `${next.total} result${next.total === 1 ? '' : 's'}`);
     });
-  }, [client, index.status, query, announce]);
+  }, [client, index.status, query]);
 
-  // Results of an older query are never shown for an empty query or while the index is unavailable.
-  const shown = index.status === 'ready' && query.trim() !== '' ? results : EMPTY;
+  // Nothing from an older query is shown for an empty query or while the index is unavailable.
+  const shown = index.status === 'ready' && query.trim() !== '' && answer.query !== '' ? answer.results : EMPTY;
+  const answered = index.status === 'ready' && query.trim() !== '' && answer.query === query;
   const flat = shown.groups.flatMap((g) => g.hits);
   const firstPositions = shown.groups.map((_, i) => shown.groups.slice(0, i).reduce((n, g) => n + g.hits.length, 0));
+  const expanded = flat.length > 0;
+
   const open = (position: number) => {
     const hit = flat[position];
     if (!hit) return;
-    track('search', { query, result: hit.record.u });
+    track('search', { query, result: hit.u });
     onClose();
-    navigateTo(router, hit.record.u);
+    navigateTo(router, hit.u);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose();
+    } else if (event.key === 'Tab') {
+      // Focus stays in the dialog, going round its field, buttons and the scrollable results.
+      event.preventDefault();
+      const stops = [...(box.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+      const at = stops.indexOf(document.activeElement as HTMLElement);
+      stops[(at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length]?.focus();
+    } else if (event.target === input.current && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
       event.preventDefault();
       if (flat.length === 0) return;
       const step = event.key === 'ArrowDown' ? 1 : -1;
       setSelected((s) => (s + step + flat.length) % flat.length);
-    } else if (event.key === 'Enter') {
+    } else if (event.target === input.current && event.key === 'Enter') {
       event.preventDefault();
       open(selected);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      onClose();
-    } else if (event.key === 'Tab') {
-      event.preventDefault(); // focus stays in the dialog; results are reached with the arrow keys
     }
   };
 
   useEffect(() => {
     document.getElementById(`${listId}-${selected}`)?.scrollIntoView({ block: 'nearest' });
-  }, [listId, selected]);
+  }, [listId, selected, shown]);
+
+  const status =
+    index.status === 'failed'
+      ? 'The search index could not be loaded.'
+      : index.status === 'loading' && query.trim() !== ''
+        ? 'Loading the search index…'
+        : answered
+          ? shown.total === 0
+            ? 'No results'
+            : `${shown.total} result${shown.total === 1 ? '' : 's'}`
+          : '';
 
   return (
     <div className="search-overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="search-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <div
+        ref={box}
+        className="search-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        onKeyDown={onKeyDown}
+      >
         <h2 id={titleId} className="visually-hidden">
           Search the documentation
         </h2>
+        {/* Inside the modal dialog, so screen readers that silence the page behind it still hear the count. */}
+        <p className="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+          {status}
+        </p>
         <div className="search-field">
           <input
             ref={input}
             type="search"
             role="combobox"
-            aria-expanded={flat.length > 0}
-            aria-controls={listId}
+            aria-expanded={expanded}
+            aria-controls={expanded ? listId : undefined}
             aria-autocomplete="list"
-            aria-activedescendant={flat.length > 0 ? `${listId}-${selected}` : undefined}
+            aria-activedescendant={expanded ? `${listId}-${selected}` : undefined}
             aria-label="Search the documentation"
             placeholder="Search the docs"
             autoComplete="off"
             spellCheck={false}
+            enterKeyHint="go"
+            maxLength={200}
             value={query}
             onChange={(e) => setQuery(e.target.value)}
-            onKeyDown={onKeyDown}
           />
           <button type="button" className="search-close" onClick={onClose}>
             Close
           </button>
         </div>
-        <div className="search-body">
+        {/* Focusable, so the results can be scrolled from the keyboard when they do not fit. */}
+        <div className="search-body" tabIndex={0} role="region" aria-label="Search results">
           {index.status === 'failed' ? (
             <div className="search-state search-failed" role="alert">
               <p>
                 The search index could not be loaded.{' '}
-                {describeChunkError(new ChunkLoadError('search', index.errorType, index.request))}
+                {describeChunkError(new ChunkLoadError('search', index.errorType, index.request, index.httpStatus))}
               </p>
               <button type="button" className="button" onClick={() => client.load()}>
                 Retry
               </button>
             </div>
-          ) : index.status === 'loading' && query ? (
+          ) : index.status === 'loading' && query.trim() !== '' ? (
             <p className="search-state">Loading the search index…</p>
           ) : query.trim() === '' ? (
-            <p className="search-state">Type to search every page and section.</p>
-          ) : shown.total === 0 && index.status === 'ready' ? (
-            <p className="search-state">
+            <p className="search-state search-empty">Type to search every page and section.</p>
+          ) : answered && shown.total === 0 ? (
+            <p className="search-state search-none">
               No results for “<strong>{query}</strong>”.
             </p>
           ) : null}
-          <ul id={listId} role="listbox" aria-label="Search results" className="search-results">
-            {shown.groups.map((group, groupIndex) => (
-              <li key={group.title + (group.hits[0]?.record.u ?? '')} role="presentation" className="search-group">
-                <p className="search-group-title" role="presentation">
-                  {group.title}
-                </p>
-                <ul role="presentation">
-                  {group.hits.map((hit, hitIndex) => {
-                    const mine = (firstPositions[groupIndex] ?? 0) + hitIndex;
-                    return (
-                      <li
-                        key={hit.record.u}
-                        id={`${listId}-${mine}`}
-                        role="option"
-                        aria-selected={mine === selected}
-                        className={mine === selected ? 'search-hit selected' : 'search-hit'}
-                        onMouseMove={() => setSelected(mine)}
-                        onClick={() => open(mine)}
-                      >
-                        <span className="search-hit-heading">
-                          <Highlight text={hit.record.h || hit.record.t} terms={shown.terms} />
-                        </span>
-                        <span className="search-hit-excerpt">
-                          <Highlight text={hit.record.x} terms={shown.terms} />
-                        </span>
-                      </li>
-                    );
-                  })}
-                </ul>
-              </li>
-            ))}
-          </ul>
+          {expanded && (
+            <ul id={listId} role="listbox" aria-label="Matching sections" className="search-results">
+              {shown.groups.map((group, groupIndex) => (
+                <li key={group.url} role="group" aria-label={group.title} className="search-group">
+                  <p className="search-group-title" aria-hidden="true">
+                    {group.title}
+                  </p>
+                  <ul role="presentation">
+                    {group.hits.map((hit, hitIndex) => {
+                      const position = (firstPositions[groupIndex] ?? 0) + hitIndex;
+                      return (
+                        <li
+                          key={hit.u}
+                          id={`${listId}-${position}`}
+                          role="option"
+                          aria-selected={position === selected}
+                          className={position === selected ? 'search-hit selected' : 'search-hit'}
+                          data-url={hit.u}
+                          onMouseMove={() => setSelected(position)}
+                          onClick={() => open(position)}
+                        >
+                          <span className="search-hit-heading">
+                            <Highlight text={hit.h || hit.t} terms={shown.terms} />
+                          </span>
+                          <span className="search-hit-excerpt">
+                            <Highlight text={hit.x} terms={shown.terms} />
+                          </span>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       </div>
     </div>

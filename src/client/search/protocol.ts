@@ -5,5 +5,5 @@ export type WorkerRequest = { type: 'load'; url: string } | { type: 'query'; id:
 
 export type WorkerResponse =
   | { type: 'ready'; records: number }
-  | { type: 'failed'; errorType: ChunkLoadErrorType; request: string; message: string }
+  | { type: 'failed'; errorType: ChunkLoadErrorType; request: string; status?: number; message: string }
   | { type: 'results'; id: number; query: string; results: SearchResults; ms: number };

@@ -5,7 +5,7 @@ import type { WorkerRequest, WorkerResponse } from './protocol';
 export type IndexState =
   | { status: 'loading' }
   | { status: 'ready'; records: number }
-  | { status: 'failed'; errorType: ChunkLoadErrorType; request: string; message: string };
+  | { status: 'failed'; errorType: ChunkLoadErrorType; request: string; httpStatus?: number; message: string };
 
 type Listener = (state: IndexState) => void;
 
@@ -80,6 +80,7 @@ export class SearchClient {
         status: 'failed',
         errorType: message.errorType,
         request: message.request,
+        ...(message.status ? { httpStatus: message.status } : {}),
         message: message.message,
       });
     else {

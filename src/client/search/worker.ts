@@ -2,11 +2,13 @@
 import { isChunkLoadError } from '../../shared/chunk-error';
 import { fetchChunk } from '../data/fetch-chunk';
 import { parseSearchData } from '../data/parse';
-import { SearchEngine } from './engine';
+import { SearchEngine, type SearchResults } from './engine';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
 /** Queries run here, off the main thread, so typing never stutters. */
 declare const self: DedicatedWorkerGlobalScope;
+
+const NO_RESULTS: SearchResults = { groups: [], terms: [], total: 0 };
 
 let engine: SearchEngine | undefined;
 let loading: Promise<void> | undefined;
@@ -14,6 +16,10 @@ let loading: Promise<void> | undefined;
 const reply = (message: WorkerResponse) => self.postMessage(message);
 
 function load(url: string): Promise<void> {
+  if (engine) {
+    reply({ type: 'ready', records: engine.size });
+    return Promise.resolve();
+  }
   loading ??= fetchChunk(url, 'search', undefined, parseSearchData)
     .then((data) => {
       engine = new SearchEngine(data);
@@ -26,6 +32,7 @@ function load(url: string): Promise<void> {
         type: 'failed',
         errorType: chunk?.type ?? 'error',
         request: chunk?.request ?? url,
+        ...(chunk?.status ? { status: chunk.status } : {}),
         message: error instanceof Error ? error.message : String(error),
       });
     });
@@ -38,8 +45,12 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     void load(message.url);
     return;
   }
-  if (!engine) return;
+  // Queries are only sent once the index is ready; one that raced a reload gets an empty answer.
   const started = performance.now();
+  if (!engine) {
+    reply({ type: 'results', id: message.id, query: message.query, results: NO_RESULTS, ms: 0 });
+    return;
+  }
   const results = engine.search(message.query);
   reply({ type: 'results', id: message.id, query: message.query, results, ms: performance.now() - started });
 };

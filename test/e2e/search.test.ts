@@ -1,0 +1,187 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hydrated, useBrowser } from './browser';
+
+const { open } = useBrowser();
+
+/** The search data file; the worker fetches it when the dialog first opens. */
+const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json$/;
+
+const dialog = (page: Page) => page.locator('.search-dialog');
+const input = (page: Page) => page.locator('.search-dialog input[role="combobox"]');
+const hitUrls = (page: Page) =>
+  page.locator('.search-hit').evaluateAll((hits) => hits.map((h) => h.getAttribute('data-url')));
+
+/** Types a query and waits until the results (or the no-result state) for it are drawn. */
+async function search(page: Page, query: string): Promise<void> {
+  await input(page).fill(query);
+  await page.waitForFunction((q) => {
+    const status = document.querySelector('.search-dialog [role="status"]')?.textContent ?? '';
+    const field = document.querySelector<HTMLInputElement>('.search-dialog input');
+    return field?.value === q && /result/i.test(status);
+  }, query);
+}
+
+async function statusText(page: Page): Promise<string> {
+  return (await page.locator('.search-dialog [role="status"]').textContent()) ?? '';
+}
+
+describe('search', () => {
+  it('opens with "/", finds the section, and Enter opens it at its heading', async () => {
+    const { page, problems } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.keyboard.press('/');
+    await input(page).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+    expect(await page.locator('.search-empty').textContent()).toContain('Type to search');
+
+    await search(page, 'pagination');
+    const urls = await hitUrls(page);
+    const target = urls.indexOf('/api/rest/#pagination');
+    expect(target, urls.join(' ')).toBeGreaterThanOrEqual(0);
+    expect(target).toBeLessThan(3);
+    expect(await statusText(page)).toBe(`${urls.length} results`);
+    expect(await page.locator('.search-hit mark').first().textContent()).toMatch(/^paginat/i);
+    expect(await page.locator('.search-group-title').first().textContent()).not.toBe('');
+
+    for (let i = 0; i < target; i++) await page.keyboard.press('ArrowDown');
+    const selected = page.locator('.search-hit[aria-selected="true"]');
+    expect(await selected.getAttribute('data-url')).toBe('/api/rest/#pagination');
+    expect(await input(page).getAttribute('aria-activedescendant')).toBe(await selected.getAttribute('id'));
+    await page.keyboard.press('Enter');
+
+    await page.waitForURL('**/docs/api/rest/#pagination');
+    expect(await dialog(page).count()).toBe(0);
+    await page.waitForFunction(() => {
+      const heading = document.getElementById('pagination');
+      const box = heading?.getBoundingClientRect();
+      return !!box && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('moves through results with the arrow keys, wrapping around', async () => {
+    const { page } = await open('/docs/');
+    await hydrated(page);
+    await page.keyboard.press('/');
+    await search(page, 'okta');
+    const count = (await hitUrls(page)).length;
+    expect(count).toBeGreaterThan(1);
+    const selectedIndex = () =>
+      page
+        .locator('.search-hit')
+        .evaluateAll((hits) => hits.findIndex((h) => h.getAttribute('aria-selected') === 'true'));
+    expect(await selectedIndex()).toBe(0);
+    await page.keyboard.press('ArrowDown');
+    expect(await selectedIndex()).toBe(1);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await selectedIndex()).toBe(count - 1);
+  });
+
+  it('opens with Ctrl+K, closes with Escape and gives focus back', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.locator('button.search-button').focus();
+    await page.keyboard.press('Control+k');
+    await input(page).waitFor();
+    await input(page).fill('memory');
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('search-button'))).toBe(true);
+    expect(page.url()).toMatch(/\/docs\/limits\/$/);
+
+    // Escape also closes it from the Close button, and "/" typed in the field is text, not a shortcut.
+    await page.keyboard.press('Control+k');
+    await input(page).pressSequentially('a/b');
+    expect(await input(page).inputValue()).toBe('a/b');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Close');
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'detached' });
+  });
+
+  it('opens a result with a click', async () => {
+    const { page } = await open('/docs/');
+    await hydrated(page);
+    await page.click('button.search-button');
+    await search(page, 'daily invocations');
+    await page.locator('.search-hit[data-url="/limits/#daily-invocations"]').click();
+    await page.waitForURL('**/docs/limits/#daily-invocations');
+    await page.waitForFunction(() => document.querySelector('#main-content h1')?.textContent?.includes('Limits'));
+    expect(await dialog(page).count()).toBe(0);
+  });
+
+  it('says so when nothing matches', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.keyboard.press('/');
+    await search(page, 'xyzzyqq');
+    expect(await page.locator('.search-none').textContent()).toBe('No results for “xyzzyqq”.');
+    expect(await statusText(page)).toBe('No results');
+    expect(await page.locator('.search-hit').count()).toBe(0);
+    expect(await input(page).getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('shows a query with HTML in it as text', async () => {
+    const { page, problems } = await open('/docs/limits/');
+    await hydrated(page);
+    let alerted = false;
+    page.on('dialog', (d) => {
+      alerted = true;
+      void d.dismiss();
+    });
+    await page.keyboard.press('/');
+    const query = '<img src=x onerror=alert(1)>';
+    await search(page, query);
+    expect(await dialog(page).locator('img').count()).toBe(0);
+    const none = page.locator('.search-none strong');
+    if ((await none.count()) > 0) expect(await none.textContent()).toBe(query);
+    for (const mark of await page.locator('.search-hit mark').allTextContents()) expect(mark).not.toMatch(/[<>]/);
+    await search(page, '.*(');
+    expect(alerted).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('explains an index that fails to load, and Retry loads it', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.context().route(SEARCH_DATA, (r) => r.fulfill({ status: 500, body: 'Internal Server Error' }));
+    await page.keyboard.press('/');
+    const failed = page.locator('.search-failed');
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain('The search index could not be loaded.');
+    expect(await failed.textContent()).toContain('HTTP 500');
+    expect(await failed.getAttribute('role')).toBe('alert');
+
+    await page.context().unroute(SEARCH_DATA);
+    await failed.locator('button', { hasText: 'Retry' }).click();
+    await search(page, 'okta');
+    expect((await hitUrls(page))[0]).toBe('/orgs/sso/okta/');
+  });
+
+  it('keeps answering offline once the index has loaded', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.keyboard.press('/');
+    await search(page, 'webhooks');
+    await page.context().setOffline(true);
+    await search(page, 'cron schedule');
+    expect((await hitUrls(page)).length).toBeGreaterThan(0);
+    // Closed and opened again, still offline: the dialog and the worker's index are still there.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    await search(page, 'okat');
+    expect((await hitUrls(page))[0]).toBe('/orgs/sso/okta/');
+    await page.context().setOffline(false);
+  });
+
+  it('fills a narrow screen', async () => {
+    const { page } = await open('/docs/limits/', { viewport: { width: 375, height: 740 } });
+    await hydrated(page);
+    await page.click('button.search-button');
+    await input(page).waitFor();
+    const box = await dialog(page).boundingBox();
+    expect(box).toEqual({ x: 0, y: 0, width: 375, height: 740 });
+  });
+});

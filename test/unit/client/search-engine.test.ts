@@ -1,0 +1,295 @@
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchData } from '../../../src/shared/types';
+import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
+// Browser code sits outside the Node TypeScript project (tsconfig.node.json does not reference
+// tsconfig.client.json), which `tsc -b` reports as TS6307 at the import; the types themselves resolve.
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment
+// @ts-ignore TS6307 until tsconfig.node.json references tsconfig.client.json
+import { SearchEngine, type SearchResults } from '../../../src/client/search/engine';
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment
+// @ts-ignore TS6307, as above
+import { keystrokes, measureQueries, sampleQueries } from '../../../src/client/search/measure';
+
+/**
+ * The relevance set: what a reader types, and the section (or page intro) that must be among the first
+ * three results in display order. A list names equally right answers. Typos, unfinished words,
+ * multi-word queries, code-like spellings and run-together words are all here.
+ */
+const RELEVANCE: [query: string, expected: string | string[]][] = [
+  // The topics of the issue.
+  ['rate limit', '/limits/#time-and-rate-limits'],
+  ['okta', '/orgs/sso/okta/'],
+  ['cron schedule', '/workflows/examples/cron-job/'],
+  ['SSE', '/api/sse/'],
+  ['S3 destination', '/destinations/s3/'],
+  ['Python version', '/limits/#runtime-versions'],
+  ['chunk error', '/workflows/examples/add-multiple-rows-to-google-sheets/#troubleshooting'],
+  ['daily invocations', '/limits/#daily-invocations'],
+  ['environment variables', '/environment-variables/'],
+  ['pagination', '/api/rest/#pagination'],
+  // Typos of one or two letters.
+  ['webhok', '/api/rest/webhooks/'],
+  ['paginaton', '/api/rest/#pagination'],
+  ['pagnation', '/api/rest/#pagination'],
+  ['okat', '/orgs/sso/okta/'],
+  ['enviroment variables', '/environment-variables/'],
+  ['webhok delivery', '/api/rest/webhooks/#how-webhook-delivery-works'],
+  ['concurency', '/workflows/concurrency-and-throttling/'],
+  ['pyhton', '/code/python/'],
+  // Unfinished words, as the reader types.
+  ['schedul', '/quickstart/run-workflow-on-a-schedule/'],
+  ['python env var', ['/code/python/#environment-variables', '/environment-variables/#reading-variables-in-python']],
+  // Several words.
+  ['invocation quota exceeded', '/errors/#invocations-quota-exceeded'],
+  ['out of memory', '/errors/#out-of-memory'],
+  ['npm packages', '/code/nodejs/#importing-npm-packages'],
+  ['install the cli', '/cli/install/'],
+  ['global error workflow', '/workflows/error-handling/global-error-workflow/'],
+  ['replay events', '/workflows/events/replay/'],
+  ['cold start', '/workflows/events/cold-starts/'],
+  ['api key', '/api/auth/#api-key'],
+  ['http payload size', '/limits/#http-payload-size'],
+  ['static ip', ['/workflows/networking/#ip-allowlisting', '/workflows/networking/#static-egress-addresses']],
+  ['two factor', '/user-settings/#two-factor-authentication'],
+  ['pgp key', '/privacy-and-security/pgp-key/'],
+  ['delete a webhook', '/api/rest/#delete-a-webhook'],
+  ['exponential backoff', '/code/nodejs/http-requests/#retries-with-exponential-backoff'],
+  ['zoho crm', '/apps/zoho-crm/'],
+  ['sql destination', '/destinations/sql/'],
+  ['github source', '/sources/github/'],
+  ['webhook signature', '/workflows/steps/triggers/#verifying-webhook-signatures'],
+  ['runtime quota', '/errors/#runtime-quota-exceeded'],
+  ['cancel plan', '/pricing/#how-do-i-change-or-cancel-my-plan'],
+  ['event queue full', '/errors/#event-queue-full'],
+  ['organization billing', '/orgs/#billing-at-the-organization-level'],
+  ['memory limit', '/limits/#memory'],
+  ['go modules', '/code/go/#importing-go-modules'],
+  // Single words and names.
+  ['airtable', '/workflows/examples/add-record-to-airtable/'],
+  ['athena', '/destinations/s3/#querying-the-archive-with-athena'],
+  ['idempotency', '/workflows/events/replay/#idempotency-making-replays-safe'],
+  ['concurrency', '/workflows/concurrency-and-throttling/'],
+  ['sso', '/orgs/sso/okta/'],
+  ['pypi', '/code/python/#using-pypi-packages'],
+  ['deduplication', '/sources/#deduplication'],
+  ['axios', '/pipedream-axios/'],
+  ['subprocessors', '/subprocessors/'],
+  // Exact titles.
+  ['Hello, world', '/quickstart/hello-world/'],
+  ['service status', '/status/'],
+  ['public workflows', '/public-workflows/'],
+  ['workflow settings', '/workflows/settings/'],
+  // Code-like spellings and words run together.
+  ['pd deploy', '/cli/reference/#pd-deploy'],
+  ['$.respond', '/code/nodejs/#responding-to-http-requests-with-respond'],
+  ['pd.flow.exit', '/code/python/#ending-the-workflow-early-with-pdflowexit'],
+  ['last-event-id', '/api/sse/#reconnection-with-last-event-id'],
+  ['Promise.all', '/code/nodejs/async/#promiseall'],
+  ['$.export', '/code/nodejs/#exporting-named-values-with-export'],
+  ['nodejs', '/code/nodejs/'],
+  ['timezone', '/workflows/steps/triggers/#time-zones'],
+  ['ratelimit', ['/limits/#time-and-rate-limits', '/api/overview/#rate-limits']],
+];
+
+let root: string;
+let data: SearchData;
+let engine: SearchEngine;
+
+beforeAll(async () => {
+  root = await makeTree({});
+  const result = await buildTree(root, { contentDir: path.join(projectRoot, 'content') });
+  expect(messages(result).filter((m) => !m.includes('warning'))).toEqual([]);
+  data = JSON.parse(await readFile(path.join(root, 'manifest', 'search.json'), 'utf8')) as SearchData;
+  engine = new SearchEngine(data);
+}, 180_000);
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+/** Result URLs in display order: groups in rank order, each group's sections in order. */
+function urls(results: SearchResults): string[] {
+  return results.groups.flatMap((g) => g.hits.map((h) => h.u));
+}
+
+describe('relevance', () => {
+  it('has a set of at least 30 queries', () => {
+    expect(RELEVANCE.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(RELEVANCE)('"%s" puts %j in the first three results', (query, expected) => {
+    const wanted = Array.isArray(expected) ? expected : [expected];
+    const top = urls(engine.search(query)).slice(0, 3);
+    expect(
+      top.filter((u) => wanted.includes(u)),
+      `top three: ${top.join(', ')}`,
+    ).not.toEqual([]);
+  });
+
+  it('finds every expected URL in the index (no stale expectations)', () => {
+    const known = new Set(allUrls());
+    for (const [, expected] of RELEVANCE) {
+      for (const url of Array.isArray(expected) ? expected : [expected]) expect(known, url).toContain(url);
+    }
+  });
+});
+
+/** Every section URL of the index. */
+function allUrls(): string[] {
+  let record = 0;
+  const out: string[] = [];
+  for (const page of data.pages) {
+    for (let i = 0; i < page.n; i++, record++) {
+      const r = data.records[record];
+      if (!r) continue;
+      out.push(r.l === 1 ? page.u : `${page.u}#${r.a ?? slug(r.h)}`);
+    }
+  }
+  return out;
+}
+
+function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
+}
+
+describe('ranking', () => {
+  it('puts an exact page title first, before sections with the same heading', () => {
+    expect(urls(engine.search('Environment variables'))[0]).toBe('/environment-variables/');
+    expect(urls(engine.search('troubleshooting'))[0]).toBe('/troubleshooting/');
+    expect(urls(engine.search('limits'))[0]).toBe('/limits/');
+  });
+
+  it('puts exact headings before headings and text that only contain the words', () => {
+    const hits = engine.search('pagination').groups.flatMap((g) => g.hits);
+    const exact = hits.filter((h) => h.h === 'Pagination').map((h) => h.u);
+    expect(exact).toEqual(expect.arrayContaining(['/api/overview/#pagination', '/api/rest/#pagination']));
+    const firstOther = hits.findIndex((h) => h.h !== 'Pagination' && h.u.split('#')[0] !== '/api/rest/');
+    expect(firstOther).toBeGreaterThan(hits.findIndex((h) => h.u === '/api/rest/#pagination'));
+  });
+
+  it('ranks a section whose heading holds the words above one whose text does', () => {
+    const order = urls(engine.search('daily invocations'));
+    expect(order[0]).toBe('/limits/#daily-invocations');
+  });
+
+  it('groups sections under their page, each page once, led by the intro when the title matches', () => {
+    const results = engine.search('okta');
+    const pages = results.groups.map((g) => g.url);
+    expect(new Set(pages).size).toBe(pages.length);
+    for (const group of results.groups) {
+      expect(group.hits.length).toBeGreaterThan(0);
+      expect(group.hits.length).toBeLessThanOrEqual(4);
+      for (const hit of group.hits) {
+        expect(hit.u.split('#')[0]).toBe(group.url);
+        expect(hit.t).toBe(group.title);
+      }
+    }
+    expect(results.groups[0]?.url).toBe('/orgs/sso/okta/');
+    expect(results.groups[0]?.hits[0]?.u).toBe('/orgs/sso/okta/');
+    expect(results.total).toBe(results.groups.reduce((n, g) => n + g.hits.length, 0));
+  });
+
+  it('returns at most 20 results, with the words to highlight', () => {
+    const results = engine.search('workflow');
+    expect(results.total).toBeLessThanOrEqual(20);
+    expect(results.total).toBeGreaterThan(10);
+    expect(results.terms).toContain('workflow');
+  });
+
+  it('tells which word a typo was corrected to, for highlighting', () => {
+    expect(engine.search('webhok').terms).toEqual(expect.arrayContaining(['webhok', 'webhook']));
+    expect(engine.search('okat').terms).toContain('okta');
+  });
+
+  it('corrects typos of words found only in section text', () => {
+    expect(engine.search('credentails').total).toBeGreaterThan(0);
+    expect(engine.search('credentails').terms).toContain('credential');
+  });
+
+  it('does not correct a word into an unrelated one', () => {
+    expect(engine.search('xyzzyq').total).toBe(0);
+    expect(engine.search('qwertyuiop').total).toBe(0);
+  });
+});
+
+describe('queries', () => {
+  it('answers an empty or blank query with nothing', () => {
+    for (const query of ['', '   ', '\n\t', '!!!', '—', '...']) {
+      expect(engine.search(query)).toEqual({ groups: [], terms: [], total: 0 });
+    }
+  });
+
+  it('treats regular expression and HTML characters as text', () => {
+    for (const query of [
+      '(',
+      '[',
+      ')',
+      ']',
+      '.*',
+      '*',
+      '+',
+      '?',
+      '\\',
+      '^$',
+      '{1,2}',
+      '|',
+      '<script>',
+      '"><img src=x>',
+    ]) {
+      expect(() => engine.search(query), query).not.toThrow();
+    }
+    const script = engine.search('<script>alert(1)</script>');
+    for (const term of script.terms) expect(term).toMatch(/^[\p{L}\p{N}]+$/u);
+    expect(urls(engine.search('(okta)'))[0]).toBe('/orgs/sso/okta/');
+    expect(urls(engine.search('[pagination]')).slice(0, 3)).toContain('/api/rest/#pagination');
+  });
+
+  it('ignores accents and case', () => {
+    const plain = urls(engine.search('zoe'));
+    expect(plain.length).toBeGreaterThan(0);
+    expect(urls(engine.search('Zoë'))).toEqual(plain);
+    expect(urls(engine.search('ZOË'))).toEqual(plain);
+    expect(plain[0]?.startsWith('/workflows/events/test/')).toBe(true);
+    expect(urls(engine.search('ångström'))[0]).toBe(urls(engine.search('angstrom'))[0]);
+    expect(urls(engine.search('pâginátion')).slice(0, 3)).toContain('/api/rest/#pagination');
+  });
+
+  it('survives long and many-word queries', () => {
+    expect(() => engine.search('a'.repeat(5000))).not.toThrow();
+    const words = 'how do i send an email from a workflow when a webhook arrives with a large json payload and retries';
+    expect(engine.search(words).total).toBeGreaterThan(0);
+  });
+
+  it('answers every keystroke of a query', () => {
+    for (const prefix of keystrokes(['environment variables'])) {
+      expect(engine.search(prefix).total, prefix).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('measureQueries', () => {
+  it('times every query of every round and reports median and 95th percentile', () => {
+    const queries = RELEVANCE.map(([q]) => q);
+    const timings = measureQueries(engine, queries, { rounds: 2 });
+    expect(timings.count).toBe(queries.length * 2);
+    expect(timings.median).toBeGreaterThan(0);
+    expect(timings.p95).toBeGreaterThanOrEqual(timings.median);
+    expect(timings.max).toBeGreaterThanOrEqual(timings.p95);
+  });
+
+  it('draws answerable queries from an index', () => {
+    const queries = sampleQueries(data, 40);
+    expect(queries).toHaveLength(40);
+    const answered = queries.filter((q) => engine.search(q).total > 0);
+    expect(answered.length).toBeGreaterThanOrEqual(36);
+  });
+
+  it('spells out keystrokes', () => {
+    expect(keystrokes(['okta', 'a b'])).toEqual(['o', 'ok', 'okt', 'okta', 'a', 'a ', 'a b']);
+  });
+});
