@@ -389,16 +389,9 @@ export class SearchEngine {
       const allowed = fuzzyEdits(term.length);
       // A typo keeps its first letter, or swaps it with the second: those are the letters looked under.
       const letters = new Set([term[0] ?? '', term[1] ?? '']);
-      const distanceTo = (candidate: string) => {
-        let distance = editDistance(term, candidate);
-        // An unfinished word: compare it with the candidate's beginning of about its length too.
-        for (let k = term.length - 1; last && k <= term.length + 1 && k < candidate.length; k++) {
-          distance = Math.min(distance, editDistance(term, candidate.slice(0, k)));
-        }
-        return distance;
-      };
       const correct = (candidate: string, v: number) => {
-        const distance = distanceTo(candidate);
+        // An unfinished last word is also compared with the candidate's beginning of about its length.
+        const distance = editDistance(term, candidate, allowed, last);
         if (distance === 0 || distance > allowed || this.vocabulary[v] !== candidate) return false;
         put(v, FUZZY[distance] ?? 0);
         highlight.add(candidate);
@@ -579,24 +572,37 @@ function dedupe(terms: QueryTerm[]): QueryTerm[] {
   return terms.filter((t) => !seen.has(t.term) && seen.add(t.term));
 }
 
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-export function editDistance(a: string, b: string): number {
+/**
+ * Optimal string alignment distance (insertions, deletions, substitutions, adjacent swaps) from `a` to `b`,
+ * or with `prefix` to the closest of `b`'s beginnings one shorter, as long or one longer than `a`. Gives
+ * `max + 1` as soon as the distance is known to exceed `max`.
+ */
+export function editDistance(a: string, b: string, max = 2, prefix = false): number {
   if (a === b) return 0;
-  if (Math.abs(a.length - b.length) > 2) return 3;
+  const columns = prefix ? Math.min(b.length, a.length + 1) : b.length;
+  if (!prefix && Math.abs(a.length - b.length) > max) return max + 1;
+  if (prefix && a.length - columns > max) return max + 1;
   let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let previous = Array.from({ length: columns + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) {
+    let least = i;
+    for (let j = 1; j <= columns; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
         value = Math.min(value, (before[j - 2] ?? 0) + 1);
       }
       row.push(value);
+      if (value < least) least = value;
     }
+    if (least > max) return max + 1;
     before = previous;
     previous = row;
   }
-  return previous[b.length] ?? 0;
+  if (!prefix) return Math.min(previous[columns] ?? max + 1, max + 1);
+  let best = max + 1;
+  for (let j = Math.max(0, a.length - 1); j <= columns; j++) best = Math.min(best, previous[j] ?? best);
+  if (columns === b.length) best = Math.min(best, previous[columns] ?? best);
+  return best;
 }

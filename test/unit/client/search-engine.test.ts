@@ -7,7 +7,7 @@ import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
 // tsconfig.client.json), which `tsc -b` reports as TS6307 at the import; the types themselves resolve.
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore TS6307 until tsconfig.node.json references tsconfig.client.json
-import { SearchEngine, type SearchResults } from '../../../src/client/search/engine';
+import { SearchEngine, editDistance, type SearchResults } from '../../../src/client/search/engine';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore TS6307, as above
 import { keystrokes, measureQueries, sampleQueries } from '../../../src/client/search/measure';
@@ -269,6 +269,24 @@ describe('queries', () => {
     for (const prefix of keystrokes(['environment variables'])) {
       expect(engine.search(prefix).total, prefix).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('editDistance', () => {
+  it('counts insertions, deletions, substitutions and swaps of neighbours as one edit each', () => {
+    expect(editDistance('okat', 'okta')).toBe(1);
+    expect(editDistance('pagnation', 'pagination')).toBe(1);
+    expect(editDistance('webhok', 'webhook')).toBe(1);
+    expect(editDistance('timout', 'timeout')).toBe(1);
+    expect(editDistance('credentails', 'credential')).toBe(2);
+  });
+
+  it('stops above the bound and can compare with the beginning of a longer word', () => {
+    expect(editDistance('abcd', 'wxyz', 2)).toBe(3);
+    expect(editDistance('webhok', 'webhooks', 1)).toBe(2);
+    expect(editDistance('webhok', 'webhooks', 1, true)).toBe(1);
+    expect(editDistance('envir', 'environment', 1, true)).toBe(0);
+    expect(editDistance('enviro', 'environment', 1, true)).toBe(0);
   });
 });
 
