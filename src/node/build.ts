@@ -2,15 +2,15 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, SiteSettings } from '../shared/types';
-import { loadPage, toPageMeta, type PageSource } from './content/page-source';
-import { scanContent } from './content/scan';
-import { loadSiteConfig, SITE_CONFIG_FILE } from './content/site-config';
+import { loadPage, toPageMeta, type PageSource, type SiteContext } from './content/page-source';
+import { scanContent, type ContentFile } from './content/scan';
+import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { CodeHighlighter, highlightCss } from './markdown/highlight';
-import { bundleClient, bundleCss, bundlePrerender } from './output/bundle';
+import { bundleClient, bundleCss, bundlePrerender, type ClientAssets } from './output/bundle';
 import { commit, discard, stage } from './output/swap';
-import { contentHash, writeDist, writeManifestFolder } from './output/write-site';
-import { assembleSite } from './site/assemble';
+import { contentHash, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
+import { assembleSite, type AssembledSite } from './site/assemble';
 import { buildSearchData } from './site/search-index';
 
 let buildCount = 0;
@@ -34,6 +34,84 @@ export interface BuildResult {
   seconds: number;
 }
 
+/** Renders one route's app HTML with the prerender bundle (the same components the browser hydrates). */
+export type RenderRoute = DistInput['renderRoute'];
+
+// The stages below are the build's own; the dev server (src/node/dev) runs the same ones incrementally.
+
+/** `_site.yaml`, parsed, and its text (for the line numbers of site-level problems). */
+export async function readSiteConfig(
+  contentDir: string,
+  diagnostics: DiagnosticList,
+): Promise<{ config: SiteConfig; configText: string }> {
+  const config = await loadSiteConfig(contentDir, diagnostics);
+  const configText = await readFile(path.join(contentDir, SITE_CONFIG_FILE), 'utf8').catch(() => '');
+  return { config, configText };
+}
+
+/** Renders every page file, 64 at a time; files with errors are left out (their problems are reported). */
+export async function loadPages(
+  files: ContentFile[],
+  site: SiteContext,
+  log: (line: string) => void = () => {},
+): Promise<PageSource[]> {
+  const loaded: PageSource[] = [];
+  for (let i = 0; i < files.length; i += 64) {
+    const batch = await Promise.all(files.slice(i, i + 64).map((file) => loadPage(file, site)));
+    for (const page of batch) if (page) loaded.push(page);
+    if (files.length > 300 && (i + 64) % 512 === 0)
+      log(`  rendered ${Math.min(i + 64, files.length)}/${files.length} pages`);
+  }
+  return loaded;
+}
+
+/** The site-wide settings that ship in the manifest. */
+export function siteSettings(config: SiteConfig): SiteSettings {
+  return {
+    title: config.title,
+    description: config.description,
+    base: config.base,
+    siteUrl: config.siteUrl,
+    lang: config.lang,
+    versions: config.versions,
+    ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
+  };
+}
+
+/** The manifest of an assembled site; its hash covers everything in it. */
+export function createManifest(
+  config: SiteConfig,
+  assembled: AssembledSite,
+  searchJson: string,
+  client: ClientAssets,
+): Manifest {
+  const base = config.base;
+  const unhashed: Omit<Manifest, 'hash'> = {
+    site: siteSettings(config),
+    sidebar: assembled.sidebar,
+    redirects: assembled.redirects,
+    search: `${base}assets/js/search.${contentHash(searchJson)}.json`,
+    searchWorker: `${base}assets/js/${client.worker}`,
+    pages: assembled.pages.map((page) => toPageMeta(page, base)),
+  };
+  return { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
+}
+
+/** The site's stylesheet: the app's CSS plus the code colours its fragments use. */
+export function siteCss(srcDir: string, pages: readonly PageSource[]): ReturnType<typeof bundleCss> {
+  return bundleCss(srcDir, highlightCss(pages.map((p) => p.html)));
+}
+
+/** Bundles the prerender entry into `cacheDir` (a file of its own per call) and imports its renderer. */
+export async function loadPrerender(srcDir: string, cacheDir: string): Promise<RenderRoute> {
+  // One prerender bundle per build, so builds running side by side never import each other's file.
+  const prerenderFile = path.join(cacheDir, `prerender.${process.pid}.${++buildCount}.mjs`);
+  await bundlePrerender(srcDir, prerenderFile);
+  const { renderRoute } = (await import(pathToFileURL(prerenderFile).href)) as { renderRoute: RenderRoute };
+  await rm(prerenderFile, { force: true });
+  return renderRoute;
+}
+
 /**
  * content/ → manifest/ + dist/. Every problem is collected and reported; the outputs are written to
  * staging folders and swapped in only when the build has no error.
@@ -49,53 +127,25 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     seconds: (performance.now() - started) / 1000,
   });
 
-  const config = await loadSiteConfig(options.contentDir, diagnostics);
-  const configText = await readFile(path.join(options.contentDir, SITE_CONFIG_FILE), 'utf8').catch(() => '');
+  const { config, configText } = await readSiteConfig(options.contentDir, diagnostics);
   const [files, highlighter] = await Promise.all([
     scanContent(options.contentDir, diagnostics),
     CodeHighlighter.create(path.join(options.cacheDir, 'highlight.json')),
   ]);
   const site = { base: config.base, constants: config.constants, highlighter, strict: options.strict, diagnostics };
-  const loaded: PageSource[] = [];
-  for (let i = 0; i < files.length; i += 64) {
-    const batch = await Promise.all(files.slice(i, i + 64).map((file) => loadPage(file, site)));
-    for (const page of batch) if (page) loaded.push(page);
-    if (files.length > 300 && (i + 64) % 512 === 0)
-      log(`  rendered ${Math.min(i + 64, files.length)}/${files.length} pages`);
-  }
+  const loaded = await loadPages(files, site, log);
   const assembled = assembleSite(loaded, config, configText, options.strict, diagnostics);
   if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
 
-  const settings: SiteSettings = {
-    title: config.title,
-    description: config.description,
-    base: config.base,
-    siteUrl: config.siteUrl,
-    lang: config.lang,
-    versions: config.versions,
-    ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
-  };
   const searchData = buildSearchData(assembled.pages);
   const searchJson = JSON.stringify(searchData);
-  // One prerender bundle per build, so builds running side by side never import each other's file.
-  const prerenderFile = path.join(options.cacheDir, `prerender.${process.pid}.${++buildCount}.mjs`);
-  const [client] = await Promise.all([bundleClient(options.srcDir), bundlePrerender(options.srcDir, prerenderFile)]);
-  const base = config.base;
-  const unhashed: Omit<Manifest, 'hash'> = {
-    site: settings,
-    sidebar: assembled.sidebar,
-    redirects: assembled.redirects,
-    search: `${base}assets/js/search.${contentHash(searchJson)}.json`,
-    searchWorker: `${base}assets/js/${client.worker}`,
-    pages: assembled.pages.map((page) => toPageMeta(page, base)),
-  };
-  const manifest: Manifest = { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
+  const [client, renderRoute] = await Promise.all([
+    bundleClient(options.srcDir),
+    loadPrerender(options.srcDir, options.cacheDir),
+  ]);
+  const manifest = createManifest(config, assembled, searchJson, client);
   const manifestJson = JSON.stringify(manifest);
-  const css = await bundleCss(options.srcDir, highlightCss(assembled.pages.map((p) => p.html)));
-  const { renderRoute } = (await import(pathToFileURL(prerenderFile).href)) as {
-    renderRoute: Parameters<typeof writeDist>[1]['renderRoute'];
-  };
-  await rm(prerenderFile, { force: true });
+  const css = await siteCss(options.srcDir, assembled.pages);
 
   const folders = [await stage(options.manifestDir), await stage(options.outDir)];
   try {
