@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
 import { indexManifest } from '../shared/resolve';
+import type { Manifest } from '../shared/types';
 import { enableAnalytics } from './app/analytics';
 import { createAppRouter } from './app/router';
 import { fragmentQuery, manifestLocation, manifestQuery, retryTransient } from './data/queries';
@@ -32,6 +33,15 @@ async function start(): Promise<void> {
   if (content && page) queryClient.setQueryData(fragmentQuery(page).queryKey, content.innerHTML);
 
   const router = createAppRouter(manifest.site.base, queryClient);
+  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuilt manifest re-renders the page in place.
+  if (document.documentElement.dataset['dev']) {
+    window.addEventListener('docs:dev-manifest', (event) => {
+      const { url, manifest: next } = (event as CustomEvent<{ url: string; manifest: Manifest }>).detail;
+      manifestLocation.url = url;
+      queryClient.setQueryData(manifestQuery().queryKey, next);
+      void router.invalidate();
+    });
+  }
   await router.load();
   const root = document.getElementById('app');
   if (!root) return;

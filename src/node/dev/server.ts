@@ -1,0 +1,106 @@
+import http from 'node:http';
+import type { Diagnostic } from '../diagnostics';
+import { createSiteServer } from '../serve/server';
+
+/** What the dev server tells the open tabs, one JSON object per Server-Sent Event. */
+export type DevMessage =
+  | { type: 'content'; path: string[]; manifest: string }
+  | { type: 'reload' }
+  | { type: 'error'; diagnostics: Diagnostic[] };
+
+export const DEV_EVENTS_PATH = '/__dev/events';
+export const DEV_SCRIPT_PATH = '/__dev/live.js';
+
+export interface DevServerOptions {
+  distDir: string;
+  base: string;
+  analytics?: boolean;
+  /** The bundled dev client (src/client/dev/live.ts). */
+  liveScript: () => string;
+}
+
+export interface DevServer {
+  server: http.Server;
+  /** Sends a message to every open tab; an 'error' is also replayed to tabs that connect later. */
+  broadcast(message: DevMessage): void;
+  /** Re-creates the static handler (it reads `_redirects` once), after the site configuration changed. */
+  refresh(): void;
+  clients(): number;
+  /** Ends the event streams and stops the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * The production static server (src/node/serve) with two extra dev-only paths in front of it: the
+ * Server-Sent Events stream at /__dev/events and the dev client at /__dev/live.js. Every other request is
+ * answered exactly as `npm run preview` would answer it, so the dev site behaves like the deployed one.
+ */
+export function createDevServer(options: DevServerOptions): DevServer {
+  const siteHandler = () => {
+    const site = createSiteServer({
+      distDir: options.distDir,
+      base: options.base,
+      analytics: options.analytics ?? false,
+    });
+    const [listener] = site.listeners('request') as http.RequestListener[];
+    if (!listener) throw new Error('the site server has no request handler');
+    return listener;
+  };
+  let site = siteHandler();
+  const streams = new Set<http.ServerResponse>();
+  let lastError: DevMessage | undefined;
+
+  const send = (res: http.ServerResponse, message: DevMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
+
+  const server = http.createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname === DEV_EVENTS_PATH && req.method === 'GET') {
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        Connection: 'keep-alive',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.write('retry: 500\n\n');
+      streams.add(res);
+      if (lastError) send(res, lastError);
+      req.on('close', () => streams.delete(res));
+      return;
+    }
+    if (pathname === DEV_SCRIPT_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end(req.method === 'HEAD' ? undefined : options.liveScript());
+      return;
+    }
+    site(req, res);
+  });
+  // Keeps idle event streams open (a comment line every 15 s) and lets close() end them.
+  const heartbeat = setInterval(() => {
+    for (const res of streams) res.write(': ping\n\n');
+  }, 15_000);
+  heartbeat.unref();
+
+  return {
+    server,
+    broadcast(message) {
+      lastError = message.type === 'error' ? message : undefined;
+      for (const res of streams) send(res, message);
+    },
+    refresh() {
+      site = siteHandler();
+    },
+    clients: () => streams.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(heartbeat);
+        for (const res of streams) res.end();
+        streams.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,217 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { formatDiagnostic } from '../diagnostics';
+import { DevBuilder, type DevResult } from './builder';
+import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
+
+export interface DevSessionOptions {
+  contentDir: string;
+  srcDir: string;
+  /** Highlight cache and prerender bundle; must be under the project's node_modules so packages resolve. */
+  cacheDir: string;
+  /** The dev output; a fresh temporary folder (removed by close) when not given. */
+  outDir?: string;
+  port?: number;
+  host?: string;
+  strict?: boolean;
+  /** Quiet period after a file event before rebuilding, so one save is one rebuild. */
+  debounceMs?: number;
+  /** Quiet period after an edit before the search data is rebuilt. */
+  searchDelayMs?: number;
+  /** Progress lines; `error` is set for the lines of content errors and failures. */
+  log?: (line: string, error?: boolean) => void;
+}
+
+export interface DevSession {
+  url: string;
+  outDir: string;
+  builder: DevBuilder;
+  server: DevServer;
+  /** Called after every rebuild, with what triggered it. */
+  onRebuild(listener: (result: DevResult, trigger: 'content' | 'src') => void): void;
+  close(): Promise<void>;
+}
+
+/** Bundles src/client/dev/live.ts for the browser: one classic script, not minified (it is for writers' eyes). */
+export async function bundleLiveClient(srcDir: string): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [path.join(srcDir, 'client/dev/live.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome110', 'firefox115', 'safari16'],
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text ?? '';
+}
+
+const toPosix = (p: string) => p.split(path.sep).join('/');
+
+/**
+ * `npm run dev`: one full build into the dev output, then the dev server and two watchers. A change under
+ * the content folder re-renders only what changed; a change under src/ rebundles and reloads the tabs.
+ * Rebuilds never overlap: events that arrive during one are collected for the next.
+ */
+export async function startDevSession(options: DevSessionOptions): Promise<DevSession> {
+  const log = options.log ?? (() => {});
+  const ownOut = !options.outDir;
+  const outDir = options.outDir ?? (await mkdtemp(path.join(tmpdir(), 'docs-dev-')));
+  let liveScript = await bundleLiveClient(options.srcDir);
+  const builder = await DevBuilder.create({
+    contentDir: options.contentDir,
+    outDir,
+    cacheDir: options.cacheDir,
+    srcDir: options.srcDir,
+    strict: options.strict ?? true,
+    devScript: DEV_SCRIPT_PATH,
+  });
+  const listeners: ((result: DevResult, trigger: 'content' | 'src') => void)[] = [];
+
+  const first = await builder.fullBuild();
+  report(first, 'built the site');
+  const base = builder.manifest?.site.base ?? '/docs/';
+  const dev = createDevServer({
+    distDir: outDir,
+    base,
+    analytics: Boolean(builder.manifest?.site.analyticsId),
+    liveScript: () => liveScript,
+  });
+  if (!first.ok) dev.broadcast({ type: 'error', diagnostics: first.diagnostics });
+
+  function report(result: DevResult, what: string): void {
+    for (const d of result.diagnostics) log(formatDiagnostic(d), d.severity === 'error');
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    if (!result.ok) log(`✗ ${errors} error${errors === 1 ? '' : 's'}: the browser keeps the last good page`, true);
+    else log(`✓ ${what} in ${Math.round(result.ms)} ms`);
+  }
+
+  // ---- the rebuild queue
+  const pendingContent = new Set<string>();
+  let pendingSrc = false;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  async function rebuild(): Promise<void> {
+    while ((pendingSrc || pendingContent.size > 0) && !closed) {
+      const src = pendingSrc;
+      // An event without a file name ("something changed") means: look at everything.
+      const changed = pendingContent.has('') ? [] : [...pendingContent];
+      pendingSrc = false;
+      pendingContent.clear();
+      try {
+        if (src) {
+          liveScript = await bundleLiveClient(options.srcDir);
+          const result = await builder.sourceChanged();
+          report(result, 'rebuilt the app bundle');
+          if (result.ok) dev.broadcast({ type: 'reload' });
+          else dev.broadcast({ type: 'error', diagnostics: result.diagnostics });
+          for (const listener of listeners) listener(result, 'src');
+        } else {
+          const result = await builder.contentChanged(changed);
+          const what = result.written.length
+            ? `rebuilt ${result.written.length === 1 ? result.written[0] : `${result.written.length} pages`}`
+            : `rebuilt (${changed.join(', ')})`;
+          report(result, what);
+          if (!result.ok) dev.broadcast({ type: 'error', diagnostics: result.diagnostics });
+          else if (result.reload) {
+            dev.refresh();
+            dev.broadcast({ type: 'reload' });
+          } else if (result.manifest) {
+            dev.broadcast({ type: 'content', path: result.written, manifest: result.manifest });
+            scheduleSearch();
+          }
+          for (const listener of listeners) listener(result, 'content');
+        }
+      } catch (error) {
+        log(`dev: rebuild failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, true);
+      }
+    }
+  }
+
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (running) return; // the running loop picks the new events up
+      running = rebuild().finally(() => {
+        running = undefined;
+        if (pendingSrc || pendingContent.size > 0) schedule();
+      });
+    }, options.debounceMs ?? 5);
+  };
+
+  // The search data is rebuilt once the writer pauses (it takes longer than the rest of a rebuild).
+  let searchTimer: NodeJS.Timeout | undefined;
+  const scheduleSearch = () => {
+    if (searchTimer) clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => {
+      searchTimer = undefined;
+      if (closed) return;
+      if (running || timer || pendingSrc || pendingContent.size > 0) return scheduleSearch();
+      running = (async () => {
+        const result = await builder.updateSearch();
+        if (result?.manifest) {
+          log(`✓ updated the search data in ${Math.round(result.ms)} ms`);
+          dev.broadcast({ type: 'content', path: [], manifest: result.manifest });
+        }
+      })()
+        .catch((error: unknown) => log(`dev: search update failed: ${String(error)}`, true))
+        .finally(() => {
+          running = undefined;
+          if (pendingSrc || pendingContent.size > 0) schedule();
+        });
+    }, options.searchDelayMs ?? 800);
+  };
+
+  const ignored = (name: string) => {
+    const base = path.basename(name);
+    return base.startsWith('.#') || base.endsWith('~') || /\.(swp|swx|tmp)$/.test(base) || /^\d+$/.test(base);
+  };
+  const watchers: FSWatcher[] = [
+    watch(options.contentDir, { recursive: true }, (_event, name) => {
+      if (name && ignored(String(name))) return;
+      pendingContent.add(name ? toPosix(String(name)) : '');
+      schedule();
+    }),
+    watch(options.srcDir, { recursive: true }, (_event, name) => {
+      const file = name ? toPosix(String(name)) : '';
+      if (ignored(file)) return;
+      if (file.startsWith('node/')) {
+        log(`src/${file} changed: the build code is loaded once, restart "npm run dev" to use it`);
+        return;
+      }
+      pendingSrc = true;
+      schedule();
+    }),
+  ];
+  await new Promise<void>((resolve, reject) => {
+    dev.server.once('error', reject);
+    dev.server.listen(options.port ?? 5173, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = dev.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}${base}`;
+
+  return {
+    url,
+    outDir,
+    builder,
+    server: dev,
+    onRebuild: (listener) => void listeners.push(listener),
+    close: async () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      if (searchTimer) clearTimeout(searchTimer);
+      for (const watcher of watchers) watcher.close();
+      await running;
+      await dev.close();
+      if (ownOut) await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
