@@ -27,12 +27,28 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.{ts,tsx}'],
+          // test/e2e-dev: npm run dev in Chromium (the dev server on port 0 over a temporary tree).
+          include: ['test/unit/**/*.test.{ts,tsx}', 'test/e2e-dev/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
         },
       },
       e2e('e2e', 'preview'),
+      {
+        // Faults, bad input and hostile requests, injected for real: builds, a browser and a load run.
+        test: {
+          name: 'resilience',
+          include: ['test/resilience/**/*.test.ts'],
+          environment: 'node',
+          env: { E2E_SERVER: 'preview' },
+          // The real site, built and served once for the files that need it (the CSP walk and the load run).
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // The load run must have the machine to itself; one file at a time.
+          fileParallelism: false,
+        },
+      },
       e2e('e2e-nginx', 'nginx'),
     ],
   },

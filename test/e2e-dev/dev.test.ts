@@ -1,0 +1,100 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevSession, type DevSession } from '../../src/node/dev/session';
+import { CHROMIUM_ARGS, ensureChromium } from '../e2e/chromium';
+
+const projectRoot = path.resolve(__dirname, '../..');
+const filler = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of filler text so the page scrolls.\n`).join('\n');
+const TREE: Record<string, string> = {
+  'README.md': '# Home\n\nWelcome. Read the [guide](/guide/).\n',
+  'guide.md': `# Guide\n\nThe old sentence.\n\n## Install\n\n${filler}\n## Use\n\nThe end.\n`,
+};
+
+describe('npm run dev in Chromium', () => {
+  let root: string;
+  let content: string;
+  let session: DevSession;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'docs-dev-e2e-'));
+    content = path.join(root, 'content');
+    for (const [name, text] of Object.entries(TREE)) {
+      await mkdir(path.dirname(path.join(content, name)), { recursive: true });
+      await writeFile(path.join(content, name), text);
+    }
+    session = await startDevSession({
+      contentDir: content,
+      srcDir: path.join(projectRoot, 'src'),
+      cacheDir: path.join(projectRoot, 'node_modules/.cache', `docs-dev-e2e-${process.pid}`),
+      outDir: path.join(root, 'out'),
+      port: 0,
+    });
+    browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await session?.close();
+    await rm(root, { recursive: true, force: true });
+    await rm(path.join(projectRoot, 'node_modules/.cache', `docs-dev-e2e-${process.pid}`), {
+      recursive: true,
+      force: true,
+    });
+  }, 60_000);
+
+  const edit = async (file: string, change: (text: string) => string) => {
+    const full = path.join(content, file);
+    await writeFile(full, change(await readFile(full, 'utf8')));
+  };
+
+  it('updates the open page in place on an edit, keeping the scroll position', async () => {
+    await page.goto(`${session.url}guide/`);
+    await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
+    await page.evaluate(() => {
+      (window as unknown as { devMarker: number }).devMarker = 42;
+      window.scrollTo(0, 700);
+    });
+    await page.waitForFunction(() => Math.abs(window.scrollY - 700) < 2);
+
+    const saved = Date.now();
+    await edit('guide.md', (t) => t.replace('The old sentence.', 'The new sentence.'));
+    await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('new sentence'));
+    const ms = Date.now() - saved;
+    console.log(`dev e2e: file saved → new text in the browser in ${ms} ms`);
+
+    expect(await page.evaluate(() => (window as unknown as { devMarker?: number }).devMarker)).toBe(42);
+    expect(Math.abs((await page.evaluate(() => window.scrollY)) - 700)).toBeLessThan(5);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a content error with file:line over the last good page, and removes it when fixed', async () => {
+    await edit('guide.md', (t) => t.replace('The end.', 'The end. See [nowhere](/nowhere/).'));
+    const overlay = page.locator('#docs-dev-overlay');
+    await overlay.waitFor();
+    await expect.poll(() => overlay.textContent()).toMatch(/guide\.md:\d+:\d+ broken link "\/nowhere\/"/);
+    // The last good page stays readable underneath.
+    expect(await page.locator('#page-content').textContent()).toContain('The new sentence.');
+
+    await edit('guide.md', (t) => t.replace(' See [nowhere](/nowhere/).', ''));
+    await overlay.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (window as unknown as { devMarker?: number }).devMarker)).toBe(42);
+  });
+
+  it('adds a new page to the sidebar without a restart or a reload', async () => {
+    await writeFile(path.join(content, 'extra.md'), '# Brand New Page\n\nHello.\n');
+    await page.getByRole('link', { name: 'Brand New Page' }).first().waitFor();
+    await page.getByRole('link', { name: 'Brand New Page' }).first().click();
+    await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('Hello.'));
+    expect(await page.evaluate(() => (window as unknown as { devMarker?: number }).devMarker)).toBe(42);
+    expect(problems).toEqual([]);
+  });
+});

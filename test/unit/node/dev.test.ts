@@ -1,0 +1,141 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DevBuilder } from '../../../src/node/dev/builder';
+import { formatDiagnostic } from '../../../src/node/diagnostics';
+import type { DeploymentPointer, Manifest } from '../../../src/shared/types';
+import { makeTree, projectRoot } from '../../helpers/tree';
+
+const TREE = {
+  'README.md': '# Home\n\nWelcome. See the [guide](/guide/).\n',
+  'guide/README.md': '# Guide\n\nThe guide.\n\n## Install\n\nRun it.\n',
+  'guide/setup.md': '# Setup\n\nSet it up. Back to the [guide](/guide/#install).\n',
+};
+
+describe('the dev builder', () => {
+  let root: string;
+  let out: string;
+  let builder: DevBuilder;
+
+  const file = (name: string) => path.join(root, 'content', name);
+  const pointer = () => JSON.parse(readFileSync(path.join(out, 'version.json'), 'utf8')) as DeploymentPointer;
+  const manifest = () =>
+    JSON.parse(readFileSync(path.join(out, pointer().manifest.replace('/docs/', '')), 'utf8')) as Manifest;
+  const fragments = () =>
+    readdirSync(path.join(out, 'assets/js'))
+      .filter((f) => f.startsWith('page.'))
+      .sort();
+  const sidebarLinks = () => manifest().sidebar.flatMap((g) => g.items.map((i) => i.link));
+
+  beforeEach(async () => {
+    root = await makeTree(TREE);
+    out = path.join(root, 'dev-out');
+    builder = await DevBuilder.create({
+      contentDir: path.join(root, 'content'),
+      outDir: out,
+      cacheDir: path.join(root, '.cache'),
+      srcDir: path.join(projectRoot, 'src'),
+      devScript: '/__dev/live.js',
+    });
+    const first = await builder.fullBuild();
+    expect(first.diagnostics.map(formatDiagnostic)).toEqual([]);
+    expect(first.ok).toBe(true);
+  }, 60_000);
+
+  it('writes the full site with the dev client in every page', () => {
+    const html = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
+    expect(html).toContain('<script src="/__dev/live.js"></script>');
+    expect(manifest().pages.map((p) => p.path)).toEqual(['/', '/guide/', '/guide/setup/']);
+  });
+
+  it('rewrites only the edited page, and the manifest points to its new fragment', async () => {
+    const before = fragments();
+    const oldManifest = pointer().manifest;
+    const setupBefore = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
+    await writeFile(file('guide/README.md'), '# Guide\n\nThe edited guide.\n\n## Install\n\nRun it.\n');
+
+    const result = await builder.contentChanged(['guide/README.md']);
+    expect(result.ok).toBe(true);
+    expect(result.reload).toBe(false);
+    expect(result.written).toEqual(['/guide/']);
+    expect(result.manifest).toBe(pointer().manifest);
+
+    const added = fragments().filter((f) => !before.includes(f));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(/^page\.guide\.[0-9a-f]{8}\.html$/);
+    // Old fragments and manifests stay, so open tabs never 404.
+    expect(fragments()).toEqual(expect.arrayContaining(before));
+    expect(existsSync(path.join(out, oldManifest.replace('/docs/', '')))).toBe(true);
+    const guide = manifest().pages.find((p) => p.path === '/guide/');
+    expect(guide?.fragment).toBe(`/docs/assets/js/${added[0]}`);
+    expect(readFileSync(path.join(out, 'assets/js', added[0] ?? ''), 'utf8')).toContain('The edited guide.');
+    expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).toContain('The edited guide.');
+    // Other pages are not touched.
+    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toBe(setupBefore);
+  });
+
+  it('catches the search data up after an edit', async () => {
+    await writeFile(file('guide/setup.md'), '# Setup\n\nZanzibar configuration. Back to the [guide](/guide/).\n');
+    const edited = await builder.contentChanged(['guide/setup.md']);
+    expect(edited.ok).toBe(true);
+    const search = await builder.updateSearch();
+    expect(search?.manifest).toBe(pointer().manifest);
+    const searchFile = path.join(out, manifest().search.replace('/docs/', ''));
+    expect(readFileSync(searchFile, 'utf8')).toContain('Zanzibar');
+    expect(await builder.updateSearch()).toBeUndefined();
+  });
+
+  it('adds, renames and deletes pages: the pages and the sidebar follow', async () => {
+    await writeFile(file('guide/extra.md'), '# Extra\n\nMore.\n');
+    const added = await builder.contentChanged(['guide/extra.md']);
+    expect(added.ok).toBe(true);
+    expect(added.written).toEqual(['/guide/extra/']);
+    expect(sidebarLinks()).toContain('/guide/extra/');
+    expect(existsSync(path.join(out, 'guide/extra/index.html'))).toBe(true);
+
+    await rename(file('guide/extra.md'), file('guide/more.md'));
+    const renamed = await builder.contentChanged(['guide/extra.md', 'guide/more.md']);
+    expect(renamed.ok).toBe(true);
+    expect(sidebarLinks()).toContain('/guide/more/');
+    expect(sidebarLinks()).not.toContain('/guide/extra/');
+    expect(existsSync(path.join(out, 'guide/extra/index.html'))).toBe(false);
+    expect(existsSync(path.join(out, 'guide/more/index.html'))).toBe(true);
+
+    await rm(file('guide/more.md'));
+    const deleted = await builder.contentChanged(['guide/more.md']);
+    expect(deleted.ok).toBe(true);
+    expect(manifest().pages.map((p) => p.path)).toEqual(['/', '/guide/', '/guide/setup/']);
+    expect(sidebarLinks()).not.toContain('/guide/more/');
+  });
+
+  it('reports a content error with file and line and keeps the last good output', async () => {
+    const good = pointer();
+    const before = fragments();
+    await writeFile(file('guide/setup.md'), '# Setup\n\nSet it up.\n\nSee [nowhere](/nowhere/).\n');
+    const broken = await builder.contentChanged(['guide/setup.md']);
+    expect(broken.ok).toBe(false);
+    expect(broken.manifest).toBeUndefined();
+    expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(/^guide\/setup\.md:5:5 broken link "\/nowhere\/": no page at \/nowhere\//),
+    ]);
+    expect(pointer()).toEqual(good);
+    expect(fragments()).toEqual(before);
+
+    // Deleting a page that others link to is an error in the linking page.
+    await rm(file('guide/README.md'));
+    const dangling = await builder.contentChanged(['guide/README.md']);
+    expect(dangling.diagnostics.map(formatDiagnostic)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^README\.md:\d+:\d+ broken link "\/guide\/"/)]),
+    );
+    expect(pointer()).toEqual(good);
+
+    await writeFile(file('guide/README.md'), TREE['guide/README.md']);
+    await writeFile(file('guide/setup.md'), '# Setup\n\nSet it up, fixed.\n');
+    const fixed = await builder.contentChanged(['guide/README.md', 'guide/setup.md']);
+    expect(fixed.diagnostics).toEqual([]);
+    expect(fixed.ok).toBe(true);
+    expect(fixed.manifest).toBe(pointer().manifest);
+    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, fixed.');
+  });
+});
