@@ -3,7 +3,7 @@
  * its own. A build that runs past the bench's time cap is stopped and reported as a lower bound.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -265,6 +265,8 @@ export interface RebuildContext {
 export interface RebuildOutcome {
   /** Milliseconds from the edit being saved to the site being up to date, one per edit. */
   samplesMs: number[];
+  /** More about the samples, printed after them. */
+  note?: string;
   error?: string;
 }
 
@@ -288,6 +290,84 @@ export const fullRebuildAfterEdit: RebuildOnePage = {
   },
 };
 
+const EDITS = 5;
+
+/**
+ * `npm run dev`'s incremental rebuild, end to end: the dev session (watcher, builder, server) runs on a
+ * copy of the tree, Chromium shows the page, and each sample is the time from the file being written to
+ * the page's new text being in the DOM (a MutationObserver in the page notes the moment; both clocks are
+ * this machine's wall clock). The rebuild alone (save → output written, watcher latency included) is in
+ * the note. The edits are a couple of seconds apart, as a writer's saves are, so the deferred search-data
+ * update runs between them.
+ */
+export const devRebuildAfterEdit: RebuildOnePage = {
+  label: 'dev rebuild (one page edited, save → browser shows it)',
+  measure: async ({ ws, paths, page, timeoutMs }) => {
+    const { startDevSession } = await import('../src/node/dev/session');
+    const { routeFromRelativePath } = await import('../src/shared/paths');
+    const { chromium } = await import('playwright-core');
+    const { CHROMIUM_ARGS, ensureChromium } = await import('../test/e2e/chromium');
+    const session = await startDevSession({
+      contentDir: paths.content,
+      srcDir: path.join(projectRoot, 'src'),
+      cacheDir: paths.cache,
+      outDir: path.join(ws.root, 'dev-out'),
+      port: 0,
+    });
+    const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+    const rebuilds: number[] = [];
+    const samplesMs: number[] = [];
+    let savedAt = 0;
+    session.onRebuild((result, trigger) => {
+      if (trigger === 'content' && result.written.length > 0) rebuilds.push(Date.now() - savedAt);
+    });
+    const run = async () => {
+      const tab = await browser.newPage();
+      const route = routeFromRelativePath(path.relative(paths.content, page).split(path.sep).join('/'));
+      await tab.goto(`${session.url}${route.slice(1)}`);
+      await tab.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
+      for (let i = 0; i < EDITS; i++) {
+        const marker = `Bench edit ${i} ${Date.now()}.`;
+        await tab.evaluate((text) => {
+          const w = window as unknown as { benchSeenAt?: number };
+          delete w.benchSeenAt;
+          const observer = new MutationObserver(() => {
+            if (document.getElementById('page-content')?.textContent?.includes(text)) {
+              w.benchSeenAt = Date.now();
+              observer.disconnect();
+            }
+          });
+          observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+        }, marker);
+        const text = await readFile(page, 'utf8');
+        savedAt = Date.now();
+        await writeFile(page, `${text}\n${marker}\n`);
+        await tab.waitForFunction(() => (window as unknown as { benchSeenAt?: number }).benchSeenAt !== undefined);
+        const seenAt = await tab.evaluate(() => (window as unknown as { benchSeenAt: number }).benchSeenAt);
+        samplesMs.push(seenAt - savedAt);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        run(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`stopped at the ${seconds(timeoutMs)} s cap`)), timeoutMs);
+        }),
+      ]);
+      const note = `rebuild alone (save → written): ${rebuilds.map((r) => `${Math.round(r)}`).join(' / ')} ms`;
+      return { samplesMs, note };
+    } catch (error) {
+      return { samplesMs: [], error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearTimeout(timer);
+      await browser.close();
+      await session.close();
+    }
+  },
+};
+
 export function rebuildFigure(slot: RebuildOnePage, outcome: RebuildOutcome, targetMs: number): Figure {
   const samples = outcome.samplesMs;
   return {
@@ -298,6 +378,6 @@ export function rebuildFigure(slot: RebuildOnePage, outcome: RebuildOutcome, tar
     target: { max: targetMs },
     note: outcome.error
       ? `not measured: ${outcome.error}`
-      : `median of ${samples.length}: ${samples.map((s) => `${Math.round(s)}`).join(' / ')} ms`,
+      : `median of ${samples.length}: ${samples.map((s) => `${Math.round(s)}`).join(' / ')} ms${outcome.note ? `; ${outcome.note}` : ''}`,
   };
 }
