@@ -47,13 +47,25 @@ export class DiagnosticList {
 
 /** 1-based line and column of a character offset in a text. */
 export function positionAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
+  return lineLocator(text)(offset);
+}
+
+/**
+ * Line and column (1-based) of any offset in one text, by binary search over its line starts: a page with
+ * thousands of links or headings stays linear instead of rescanning the text for each one.
+ */
+export function lineLocator(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    const at = Math.max(0, Math.min(offset, text.length));
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= at) low = mid;
+      else high = mid - 1;
     }
-  }
-  return { line, column: offset - lineStart + 1 };
+    return { line: low + 1, column: at - (starts[low] ?? 0) + 1 };
+  };
 }

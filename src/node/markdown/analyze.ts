@@ -4,7 +4,7 @@ import nodePath from 'node:path';
 import GithubSlugger from 'github-slugger';
 import type { Token, Tokens } from 'marked';
 import type { PageHeader } from '../../shared/types';
-import { positionAt, type DiagnosticList } from '../diagnostics';
+import { lineLocator, type DiagnosticList } from '../diagnostics';
 import { parseLineRanges, type CodeHighlighter } from './highlight';
 import { resolveLink } from './links';
 import { childTokens, plainText } from './tokens';
@@ -80,8 +80,9 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   };
   const tocTokens: Tokens.Generic[] = [];
 
+  const lines = lineLocator(body);
   const at = (offset: number) => {
-    const { line, column } = positionAt(body, offset);
+    const { line, column } = lines(offset);
     return { line: line + ctx.lineOffset, column };
   };
   const report = (offset: number, message: string, severity: 'error' | 'warning' | 'problem') => {

@@ -32,7 +32,8 @@ export const HIGHLIGHT_LANGUAGES = [
 ] as const;
 
 const PLAIN_LANGUAGES = new Set(['', 'text', 'txt', 'plain', 'plaintext']);
-const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
+/** Both palettes keep every token at 4.5:1 or more on the code backgrounds of app.css (WCAG AA). */
+const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark-default' } as const;
 
 /**
  * Build-time syntax highlighting with shiki. Colours become classes that encode both themes
@@ -74,7 +75,7 @@ export class CodeHighlighter {
   /** The inner HTML of `<code>`: one `<span class="line">` per line, highlighted lines marked. */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
     const key = createHash('sha1')
-      .update(`${lang}\0${[...highlightedLines].join(',')}\0${code}`)
+      .update(`${THEMES.light}\0${THEMES.dark}\0${lang}\0${[...highlightedLines].join(',')}\0${code}`)
       .digest('base64url');
     const hit = this.cache.get(key) ?? this.used.get(key);
     const html = hit ?? this.render(code, lang, highlightedLines);
@@ -137,16 +138,23 @@ export function parseLineRanges(spec: string): Set<number> | undefined {
   return lines;
 }
 
-/** CSS for every colour class found in the fragments: light by default, dark under `[data-theme=dark]`. */
+/**
+ * CSS for every colour class found in the fragments: light by default; dark when the reader chose dark,
+ * or when the system prefers dark and the reader did not choose light (the same rule as app.css).
+ */
 export function highlightCss(fragments: Iterable<string>): string {
   const pairs = new Set<string>();
   for (const html of fragments) {
     for (const m of html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) pairs.add(`${m[1]}-${m[2]}`);
   }
-  const rules: string[] = ['.fi{font-style:italic}.fb{font-weight:600}'];
+  const light: string[] = ['.fi{font-style:italic}.fb{font-weight:600}'];
+  const chosenDark: string[] = [];
+  const systemDark: string[] = [];
   for (const pair of [...pairs].sort()) {
-    const [light, dark] = pair.split('-');
-    rules.push(`.c-${pair}{color:#${light}}:root[data-theme=dark] .c-${pair}{color:#${dark}}`);
+    const [lightColour, darkColour] = pair.split('-');
+    light.push(`.c-${pair}{color:#${lightColour}}`);
+    chosenDark.push(`:root[data-theme=dark] .c-${pair}{color:#${darkColour}}`);
+    systemDark.push(`:root:not([data-theme=light]) .c-${pair}{color:#${darkColour}}`);
   }
-  return rules.join('\n');
+  return [...light, ...chosenDark, `@media (prefers-color-scheme:dark){${systemDark.join('')}}`].join('\n');
 }

@@ -16,7 +16,7 @@ export const renderer: RendererObject = {
     return (
       `<div class="code-block"><div class="code-head"><span class="code-lang">${escapeHtml(label)}</span>` +
       `<button type="button" class="copy-code" aria-label="Copy code">Copy</button></div>` +
-      `<pre class="shiki"><code>${html}</code></pre></div>\n`
+      `<pre class="shiki" tabindex="0"><code>${html}</code></pre></div>\n`
     );
   },
   link(token) {
