@@ -9,6 +9,8 @@ function e2e(name: string, server: 'preview' | 'nginx'): TestProjectInlineConfig
     test: {
       name,
       include: ['test/e2e/**/*.test.ts'],
+      // The pages are the same under both servers; axe checks them once, under the preview server.
+      exclude: server === 'nginx' ? ['test/e2e/accessibility.test.ts'] : [],
       environment: 'node',
       env: { E2E_SERVER: server },
       globalSetup: ['test/e2e/global-setup.ts'],
