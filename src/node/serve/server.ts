@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import sirv from 'sirv';
 import { cacheControl, securityHeaders } from './headers';
@@ -87,7 +88,7 @@ export function createSiteServer(options: ServeOptions): http.Server {
     } else send(res, 404, 'Not found');
   };
 
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     const rawUrl = req.url ?? '/';
     if (req.method === 'OPTIONS') {
@@ -143,4 +144,14 @@ export function createSiteServer(options: ServeOptions): http.Server {
     });
     return undefined;
   });
+  // Node hands CONNECT to this event instead of the request handler, and with no listener it drops the
+  // connection without a word; answer it like every other refused method.
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
+    const lines = Object.entries({ ...headers, Allow: 'GET, HEAD, OPTIONS', 'Content-Length': '0' }).map(
+      ([name, value]) => `${name}: ${value}`,
+    );
+    socket.on('error', () => socket.destroy());
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`);
+  });
+  return server;
 }
