@@ -1,13 +1,12 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { build } from '../../src/node/build';
 import { formatDiagnostic } from '../../src/node/diagnostics';
-import { createSiteServer } from '../../src/node/serve/server';
 import { ensureChromium } from './chromium';
 import { ensureNginx, startNginx } from './nginx';
+import { startPreview } from './preview';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,13 +56,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     url = running.url;
     stop = running.stop;
   } else {
-    const server = createSiteServer({ distDir });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    stop = async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    };
+    ({ url, stop } = await startPreview(distDir));
   }
   project.provide('chromiumPath', chromiumPath);
   project.provide('distDir', distDir);
