@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { importChunk } from '../app/lazy-chunk';
+import { retryableChunk } from '../app/lazy-chunk';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { useUi } from '../data/store';
 
-const lazyDialog = () => lazy(() => importChunk('search-dialog', () => import('./SearchDialog')));
+const loadDialog = retryableChunk('search-dialog', () => import('./SearchDialog'));
+const lazyDialog = () => lazy(loadDialog);
 
 /** The header's search box: opens the dialog, whose code and index load on first use. */
 export function SearchButton() {
