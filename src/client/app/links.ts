@@ -33,14 +33,15 @@ export function useLinkInterception(router: AppRouter, base: string): void {
       // Duplicate navigation (SPEC §4): the current URL again does nothing — no refetch, no history entry.
       if (anchor.href === here.href && !anchor.hash) return;
       if (anchor.pathname === here.pathname && anchor.search === here.search && anchor.hash) {
+        const id = decodeURIComponent(anchor.hash.slice(1));
         if (anchor.hasAttribute('data-toc-link')) {
-          window.dispatchEvent(
-            new CustomEvent(HEADING_CHOSEN_EVENT, { detail: decodeURIComponent(anchor.hash.slice(1)) }),
-          );
+          window.dispatchEvent(new CustomEvent(HEADING_CHOSEN_EVENT, { detail: id }));
         }
-        if (anchor.hash === here.hash)
-          document.getElementById(decodeURIComponent(anchor.hash.slice(1)))?.scrollIntoView();
+        if (anchor.hash === here.hash) document.getElementById(id)?.scrollIntoView();
         else navigateTo(router, target);
+        // The browser's own fragment navigation moves keyboard focus to the target (the skip link relies
+        // on it); the router only scrolls. Headings and <main> take focus through tabindex="-1".
+        document.getElementById(id)?.focus({ preventScroll: true });
         return;
       }
       navigateTo(router, target);

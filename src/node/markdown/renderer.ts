@@ -36,4 +36,10 @@ export const renderer: RendererObject = {
   html(token) {
     return token.text;
   },
+  // A task list's box is read-only and has no label of its own; axe (rule "label") and screen readers
+  // need a name, and the item's text follows it.
+  checkbox({ checked }) {
+    const name = checked ? 'Completed task' : 'Incomplete task';
+    return `<input type="checkbox" class="task-checkbox" disabled aria-label="${name}"${checked ? ' checked' : ''}> `;
+  },
 };
