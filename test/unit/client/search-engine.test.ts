@@ -3,13 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchData } from '../../../src/shared/types';
 import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
-// Browser code sits outside the Node TypeScript project (tsconfig.node.json does not reference
-// tsconfig.client.json), which `tsc -b` reports as TS6307 at the import; the types themselves resolve.
-// eslint-disable-next-line @typescript-eslint/ban-ts-comment
-// @ts-ignore TS6307 until tsconfig.node.json references tsconfig.client.json
 import { SearchEngine, editDistance, type SearchResults } from '../../../src/client/search/engine';
-// eslint-disable-next-line @typescript-eslint/ban-ts-comment
-// @ts-ignore TS6307, as above
 import { keystrokes, measureQueries, sampleQueries } from '../../../src/client/search/measure';
 
 /**

@@ -13,8 +13,6 @@ import {
   simpleSlug,
   stem,
 } from '../../../src/shared/search-text';
-// eslint-disable-next-line @typescript-eslint/ban-ts-comment
-// @ts-ignore TS6307: Highlight.tsx is in the client project (see search-engine.test.ts)
 import { Highlight, matchRanges } from '../../../src/client/search/Highlight';
 
 describe('index terms', () => {
