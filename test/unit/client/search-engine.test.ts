@@ -19,7 +19,7 @@ const RELEVANCE: [query: string, expected: string | string[]][] = [
   ['SSE', '/api/sse/'],
   ['S3 destination', '/destinations/s3/'],
   ['Python version', '/limits/#runtime-versions'],
-  ['chunk error', '/workflows/examples/add-multiple-rows-to-google-sheets/#troubleshooting'],
+  ['chunk error', '/troubleshooting/#docs-pages-that-fail-to-load-chunk-load-errors'],
   ['daily invocations', '/limits/#daily-invocations'],
   ['environment variables', '/environment-variables/'],
   ['pagination', '/api/rest/#pagination'],

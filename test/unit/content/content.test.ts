@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { canonicalRoute } from '../../../src/shared/paths';
 import type { Manifest } from '../../../src/shared/types';
 import { sharedAvailable, sharedDir, specDir, specRedirects, specRoutes } from '../../helpers/spec';
@@ -14,17 +15,218 @@ const CORE = [
 const isCore = (route: string) =>
   CORE.some((r) => r.test(route)) || (route.startsWith('/workflows/') && !route.startsWith('/workflows/examples/'));
 
-/** SPEC §9 (and the three API bases of §7) as the words a reader must find on /limits/ or /pricing/. */
-const SPEC_CONSTANTS: [string, string][] = [
-  ['HTTP payload limit', '512KB'], ['Default memory', '256MB'], ['Absolute max memory', '10GB'],
-  ['Email payload limit', '30MB'], ['Inspector events', '100'], ['Inspector retention days', '30'],
-  ['Function payload limit', '6MB'], ['Daily invocations', '333'], ['Free org daily invocations', '66'],
-  ['Price per invocation', '0.0002'], ['Free monthly invocations', '10,000'], ['Pro monthly invocations', '20,000'],
-  ['Team monthly invocations', '20,000'], ['Enterprise monthly invocations', '100,000'], ['Team member limit', '5'],
-  ['Pro and team monthly price', '$19'], ['Default queue size', '100'], ['Maximum queue size', '10,000'],
-  ['Node version', '14'], ['Python version', '3.8'], ['Go version', '1.17.1'], ['Props size limit', '64KB'],
-  ['Service database size limit', '60KB'], ['/tmp size limit', '512MB'],
+/**
+ * One figure of SPEC §9 as a reader must find it on /limits/ or /pricing/: the value exactly as the spec writes
+ * it, the words that label it there (every pattern must match the label), and the `_site.yaml` constant that
+ * holds it. The values are written out here, not read from `_site.yaml`: this list is the check against the spec.
+ */
+interface SpecFigure {
+  item: string;
+  value: string;
+  label: RegExp[];
+  /** Labels that name a neighbouring figure instead (the free-org daily cap beside the daily cap). */
+  not?: RegExp;
+  constant: string;
+}
+
+const MONTHLY = /\b(monthly|month)\b/i;
+const INVOCATIONS = /\binvocations?\b/i;
+
+/** SPEC §9, row by row (the spec's compound rows are split into their figures). */
+const SPEC_FIGURES: SpecFigure[] = [
+  // | HTTP payload limit | 512KB |
+  { item: 'HTTP payload limit', value: '512KB', label: [/\bhttp\b/i, /\bpayload\b/i], constant: 'HTTP_PAYLOAD_LIMIT' },
+  // | Default memory | 256MB |
+  { item: 'Default memory', value: '256MB', label: [/\bdefault\b/i, /\bmemory\b/i], constant: 'DEFAULT_MEMORY' },
+  // | Absolute max memory | 10GB |
+  { item: 'Absolute max memory', value: '10GB', label: [/\bmax(imum)?\b/i, /\bmemory\b/i], constant: 'MAX_MEMORY' },
+  // | Email payload limit | 30MB |
+  { item: 'Email payload limit', value: '30MB', label: [/\bemail\b/i, /\bpayload\b/i], constant: 'EMAIL_PAYLOAD_LIMIT' },
+  // | Inspector | 100 events kept 30 days |
+  { item: 'Inspector events', value: '100', label: [/\binspector\b/i, /\bevents\b/i], constant: 'INSPECTOR_EVENTS' },
+  {
+    item: 'Inspector retention days',
+    value: '30',
+    label: [/\binspector\b/i, /\b(retention|retained|kept|days)\b/i],
+    constant: 'INSPECTOR_RETENTION_DAYS',
+  },
+  // | Function payload limit | 6MB |
+  {
+    item: 'Function payload limit',
+    value: '6MB',
+    label: [/\bfunction\b/i, /\bpayload\b/i],
+    constant: 'FUNCTION_PAYLOAD_LIMIT',
+  },
+  // | Daily invocations limit | 333 (66 for free orgs) |
+  {
+    item: 'Daily invocations',
+    value: '333',
+    label: [/\bdaily\b/i, INVOCATIONS],
+    not: /\borg(anization)?s?\b/i,
+    constant: 'DAILY_INVOCATIONS',
+  },
+  {
+    item: 'Free org daily invocations',
+    value: '66',
+    label: [/\bdaily\b/i, INVOCATIONS, /\borg(anization)?s?\b/i],
+    constant: 'FREE_ORG_DAILY_INVOCATIONS',
+  },
+  // | Price per invocation | 0.0002 |
+  {
+    item: 'Price per invocation',
+    value: '0.0002',
+    label: [/\bprice\b/i, INVOCATIONS],
+    not: MONTHLY,
+    constant: 'PRICE_PER_INVOCATION',
+  },
+  // | Monthly invocations | free 10,000; pro 20,000; team 20,000; enterprise 100,000 |
+  {
+    item: 'Free monthly invocations',
+    value: '10,000',
+    label: [MONTHLY, INVOCATIONS, /\bfree\b/i],
+    constant: 'FREE_MONTHLY_INVOCATIONS',
+  },
+  {
+    item: 'Pro monthly invocations',
+    value: '20,000',
+    label: [MONTHLY, INVOCATIONS, /\bpro\b/i],
+    constant: 'PRO_MONTHLY_INVOCATIONS',
+  },
+  {
+    item: 'Team monthly invocations',
+    value: '20,000',
+    label: [MONTHLY, INVOCATIONS, /\bteam\b/i],
+    constant: 'TEAM_MONTHLY_INVOCATIONS',
+  },
+  {
+    item: 'Enterprise monthly invocations',
+    value: '100,000',
+    label: [MONTHLY, INVOCATIONS, /\benterprise\b/i],
+    constant: 'ENTERPRISE_MONTHLY_INVOCATIONS',
+  },
+  // | Team member limit | 5 |
+  { item: 'Team member limit', value: '5', label: [/\bteam\b/i, /\bmembers?\b/i], constant: 'TEAM_MEMBER_LIMIT' },
+  // | Pro and team monthly price | $19 |
+  {
+    item: 'Pro and team monthly price',
+    value: '$19',
+    label: [MONTHLY, /\bprice\b/i],
+    not: INVOCATIONS,
+    constant: 'PAID_MONTHLY_PRICE',
+  },
+  // | Default workflow queue size | 100 (maximum 10,000) |
+  { item: 'Default queue size', value: '100', label: [/\bdefault\b/i, /\bqueue\b/i], constant: 'DEFAULT_QUEUE_SIZE' },
+  { item: 'Maximum queue size', value: '10,000', label: [/\bmax(imum)?\b/i, /\bqueue\b/i], constant: 'MAX_QUEUE_SIZE' },
+  // | Node version | 14 | ; | Python version | 3.8 | ; | Go version | 1.17.1 |
+  { item: 'Node version', value: '14', label: [/\bnode(\.js)?\b/i, /\bversions?\b/i], constant: 'NODE_VERSION' },
+  { item: 'Python version', value: '3.8', label: [/\bpython\b/i, /\bversions?\b/i], constant: 'PYTHON_VERSION' },
+  { item: 'Go version', value: '1.17.1', label: [/\bgo\b/i, /\bversions?\b/i], constant: 'GO_VERSION' },
+  // | Configured props size limit | 64KB |
+  { item: 'Props size limit', value: '64KB', label: [/\bprops\b/i], constant: 'PROPS_SIZE_LIMIT' },
+  // | Service database size limit | 60KB |
+  {
+    item: 'Service database size limit',
+    value: '60KB',
+    label: [/\bservice\b/i, /\bdatabase\b/i],
+    constant: 'SERVICE_DB_SIZE_LIMIT',
+  },
+  // | /tmp size limit | 512MB |
+  { item: '/tmp size limit', value: '512MB', label: [/\/tmp\b|\btemporary storage\b/i], constant: 'TMP_SIZE_LIMIT' },
 ];
+
+/** The value as a figure of its own: `100` is not found in `1,100`, `100,000` or `100.5`. */
+function figure(value: string, flags = ''): RegExp {
+  return new RegExp(`(?<![\\d.,])${value.replace(/[$.]/g, '\\$&')}(?!\\d|[.,]\\d)`, flags);
+}
+
+function plain(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A table value cell with what labels it: its row's first cell and its column's header. */
+interface Cell {
+  page: string;
+  text: string;
+  label: string;
+  /** Offsets of the cell's inner HTML in its page, so the self-test can change one value. */
+  start: number;
+  end: number;
+}
+
+function tableCells(page: string, html: string): Cell[] {
+  const cells: Cell[] = [];
+  for (const table of html.matchAll(/<table\b[\s\S]*?<\/table>/g)) {
+    const base = table.index;
+    const head = /<thead\b[\s\S]*?<\/thead>/.exec(table[0]);
+    const headers = head ? [...head[0].matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/g)].map((m) => plain(m[1] ?? '')) : [];
+    const body = /<tbody\b[\s\S]*?<\/tbody>/.exec(table[0]);
+    if (!body) continue;
+    for (const row of body[0].matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)) {
+      const rowStart = base + body.index + row.index + row[0].indexOf(row[1] ?? '');
+      const tds = [...(row[1] ?? '').matchAll(/<td\b[^>]*>([\s\S]*?)<\/td>/g)];
+      const rowLabel = plain(tds[0]?.[1] ?? '');
+      tds.slice(1).forEach((td, i) => {
+        const start = rowStart + td.index + td[0].indexOf('>') + 1;
+        cells.push({
+          page,
+          text: plain(td[1] ?? ''),
+          label: `${rowLabel} | ${headers[i + 1] ?? ''}`,
+          start,
+          end: start + (td[1] ?? '').length,
+        });
+      });
+    }
+  }
+  return cells;
+}
+
+/** Sentences of the prose: tables and code blocks left out. */
+function sentences(html: string): string[] {
+  return plain(html.replace(/<table\b[\s\S]*?<\/table>|<pre\b[\s\S]*?<\/pre>/g, ' ')).split(/(?<=[.!?:;])\s+/);
+}
+
+const labelled = (spec: SpecFigure, label: string) =>
+  spec.label.every((re) => re.test(label)) && !(spec.not && spec.not.test(label));
+
+/**
+ * Where a figure is stated on the pages, and whether each statement is right. A table cell is a statement
+ * when its row label and column header name the item and the cell holds a number: every such cell must hold
+ * exactly the spec's value, so changing any of them fails. Without a table cell for the item, a sentence
+ * must name it with the value within a few words of the label.
+ */
+function checkFigure(spec: SpecFigure, pages: Record<string, string>): string | undefined {
+  const value = figure(spec.value);
+  const cells = Object.entries(pages)
+    .flatMap(([page, html]) => tableCells(page, html))
+    .filter((cell) => /\d/.test(cell.text) && labelled(spec, cell.label));
+  if (cells.length > 0) {
+    const wrong = cells.filter((cell) => !value.test(cell.text));
+    return wrong.length === 0
+      ? undefined
+      : `${spec.item}: expected ${spec.value}, ${wrong.map((c) => `/${c.page}/ "${c.label}" says "${c.text}"`).join('; ')}`;
+  }
+  const near = Object.values(pages).some((html) =>
+    sentences(html).some((sentence) => {
+      const words = sentence.split(' ');
+      return words.some((word, i) => value.test(word) && labelled(spec, words.slice(Math.max(0, i - 6), i + 7).join(' ')));
+    }),
+  );
+  return near ? undefined : `${spec.item}: no table row or sentence on /limits/ or /pricing/ states ${spec.value}`;
+}
+
+/** The same figure with its last digit changed: 0.0002 → 0.0003, $19 → $10, 10,000 → 10,001. */
+function changed(value: string): string {
+  return value.replace(/\d(?=\D*$)/, (d) => String((Number(d) + 1) % 10));
+}
 
 let manifest: Manifest;
 let root: string;
@@ -44,6 +246,13 @@ beforeAll(async () => {
   expect(result.diagnostics).toEqual([]);
   manifest = JSON.parse(readFileSync(path.join(root, 'manifest/manifest.json'), 'utf8')) as Manifest;
 }, 120_000);
+
+/** The rendered fragments of the two pages that must state every §9 figure. */
+function statementPages(): Record<string, string> {
+  return Object.fromEntries(
+    ['limits', 'pricing'].map((key) => [key, readFileSync(path.join(root, 'manifest/pages', `${key}.html`), 'utf8')]),
+  );
+}
 
 describe('content', () => {
   it('has every route of the spec, each with a description and enough words', () => {
@@ -81,18 +290,40 @@ describe('content', () => {
     }
   });
 
-  it('states every constant of SPEC §9 on /limits/ or /pricing/', () => {
-    const text = ['limits', 'pricing']
-      .map((key) => readFileSync(path.join(root, 'manifest/pages', `${key}.html`), 'utf8'))
-      .join(' ')
-      .replace(/<[^>]+>/g, ' ');
-    const missing = SPEC_CONSTANTS.filter(([, value]) => !new RegExp(`(^|[^\\d.,])${value.replace(/[$.]/g, '\\$&')}(?![\\d])`).test(text));
-    expect(missing).toEqual([]);
+  it('states every figure of SPEC §9 next to its label on /limits/ or /pricing/', () => {
+    const pages = statementPages();
+    expect(SPEC_FIGURES.map((spec) => checkFigure(spec, pages)).filter(Boolean)).toEqual([]);
+  });
+
+  it('fails the §9 check when any labelled value on those pages is changed', () => {
+    const pages = statementPages();
+    const missed: string[] = [];
+    for (const spec of SPEC_FIGURES) {
+      const cells = Object.entries(pages)
+        .flatMap(([page, html]) => tableCells(page, html))
+        .filter((cell) => /\d/.test(cell.text) && labelled(spec, cell.label));
+      if (cells.length === 0) {
+        // Stated in a sentence: change the value everywhere on both pages.
+        const mutated = Object.fromEntries(
+          Object.entries(pages).map(([page, html]) => [page, html.replace(figure(spec.value, 'g'), changed(spec.value))]),
+        );
+        if (!checkFigure(spec, mutated)) missed.push(`${spec.item} in prose`);
+      }
+      for (const cell of cells) {
+        const html = pages[cell.page] ?? '';
+        const inner = html.slice(cell.start, cell.end).replace(figure(spec.value, 'g'), changed(spec.value));
+        const mutated = { ...pages, [cell.page]: html.slice(0, cell.start) + inner + html.slice(cell.end) };
+        if (!checkFigure(spec, mutated)) missed.push(`${spec.item} in /${cell.page}/ "${cell.label}"`);
+      }
+    }
+    expect(missed).toEqual([]);
   });
 
   it('keeps the site configuration constants equal to SPEC §9', () => {
-    const config = readFileSync(path.join(projectRoot, 'content/_site.yaml'), 'utf8');
-    for (const [name, value] of SPEC_CONSTANTS) expect(config, name).toContain(value);
+    const config = parse(readFileSync(path.join(projectRoot, 'content/_site.yaml'), 'utf8')) as {
+      constants: Record<string, unknown>;
+    };
+    for (const spec of SPEC_FIGURES) expect(String(config.constants[spec.constant]), spec.constant).toBe(spec.value);
   });
 
   it.runIf(sharedAvailable)('uses the same route and redirect lists as ../shared', () => {
