@@ -50,7 +50,7 @@ export function splitFrontmatter(text: string, file: string, diagnostics: Diagno
   }
   const result = frontmatterSchema.safeParse(value);
   if (!result.success) {
-    reportSchemaIssues(result.error, doc, yamlText, 1, file, diagnostics);
+    reportSchemaIssues(result.error, doc, yamlText, 1, file, 'frontmatter', diagnostics);
     return { frontmatter: {}, body, bodyLineOffset };
   }
   return { frontmatter: result.data as PageFrontmatter, body, bodyLineOffset };

@@ -11,7 +11,8 @@ export function yamlErrorPosition(error: YAMLError, lineOffset: number): { line:
 
 /**
  * Turns schema failures into `file:line:col` diagnostics, pointing at the offending YAML node
- * (or its parent when the key is missing).
+ * (or its parent when the key is missing). `subject` names the whole document in messages about its
+ * top level: "frontmatter" or "_site.yaml".
  */
 export function reportSchemaIssues(
   error: z.ZodError,
@@ -19,6 +20,7 @@ export function reportSchemaIssues(
   yamlText: string,
   lineOffset: number,
   file: string,
+  subject: string,
   diagnostics: DiagnosticList,
 ): void {
   for (const issue of error.issues) {
@@ -29,7 +31,13 @@ export function reportSchemaIssues(
     }
     const offset = isNode(node) && node.range ? node.range[0] : 0;
     const { line, column } = positionAt(yamlText, offset);
-    const where = keyPath.length > 0 ? `"${keyPath.join('.')}"` : 'frontmatter';
-    diagnostics.error(file, line + lineOffset, column, `${where} ${issue.message}`);
+    const where = keyPath.length > 0 ? `"${keyPath.join('.')}"` : subject;
+    diagnostics.error(file, line + lineOffset, column, `${where} ${issueMessage(issue)}`);
   }
+}
+
+/** A record key that fails its own schema comes as "Invalid key in record"; the rule it broke is inside. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_key') return issue.issues[0]?.message ?? issue.message;
+  return issue.message;
 }

@@ -64,7 +64,7 @@ export async function loadSiteConfig(
   }
   const result = siteConfigSchema.safeParse(doc.toJS() ?? {});
   if (!result.success) {
-    reportSchemaIssues(result.error, doc, text, 0, SITE_CONFIG_FILE, diagnostics);
+    reportSchemaIssues(result.error, doc, text, 0, SITE_CONFIG_FILE, SITE_CONFIG_FILE, diagnostics);
     return siteConfigSchema.parse({ title: 'Documentation' });
   }
   return result.data;

@@ -118,6 +118,18 @@ describe('build', () => {
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
 
+  it('names _site.yaml, the key and the rule it breaks in site configuration errors', async () => {
+    const root = await makeTree({
+      '_site.yaml': 'title: T\nbogus: 1\nconstants:\n  lower_case: 3\n',
+      'README.md': '# Home\n',
+    });
+    const result = await buildTree(root);
+    expect(messages(result)).toEqual([
+      '_site.yaml:1:1 _site.yaml Unrecognized key: "bogus"',
+      '_site.yaml:4:15 "constants.lower_case" constant names are UPPER_SNAKE_CASE',
+    ]);
+  });
+
   it('reports a symbolic link loop instead of hanging', async () => {
     const root = await makeTree({ 'README.md': '# Home\n', 'a/README.md': '# A\n' });
     await symlink(path.join(root, 'content'), path.join(root, 'content/a/loop'));
