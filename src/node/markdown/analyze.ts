@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
 import GithubSlugger from 'github-slugger';
 import type { Token, Tokens } from 'marked';
@@ -79,6 +79,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     hasRawHtml: false,
   };
   const tocTokens: Tokens.Generic[] = [];
+  let insideLink = false;
 
   const lines = lineLocator(body);
   const at = (offset: number) => {
@@ -109,8 +110,19 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
         annotateCode(token as Tokens.Code & Annotated, offset);
         return;
       case 'link':
+        // An autolink in a link's text (`[see <https://x.y>](/a/)`) would print <a> in <a>, which HTML
+        // cannot nest (browsers split it); it stays as its text.
+        if (insideLink) {
+          (token as { type: string }).type = 'text';
+          break;
+        }
+        annotateLink(token as Tokens.Link & Annotated, offset);
+        insideLink = true;
+        visitChildren(token, offset);
+        insideLink = false;
+        return;
       case 'image':
-        annotateLink(token as (Tokens.Link | Tokens.Image) & Annotated, offset);
+        annotateLink(token as Tokens.Image & Annotated, offset);
         break;
       case 'html': {
         result.hasRawHtml = true;
@@ -175,8 +187,9 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
         link.resolved = resolved.href;
         return;
       }
-      const absolutePath = nodePath.resolve(ctx.absoluteDir, decodeURI(written.split(/[?#]/)[0] ?? ''));
-      if (!written.startsWith('/') && existsSync(absolutePath)) {
+      const absolutePath = nodePath.resolve(ctx.absoluteDir, decodePath(written.split(/[?#]/)[0] ?? ''));
+      // An empty or anchor-only src (`![x]()`, `![x](#a)`) resolves to the page's folder: not an image.
+      if (!written.startsWith('/') && statSync(absolutePath, { throwIfNoEntry: false })?.isFile()) {
         const content = readFileSync(absolutePath);
         const hash = createHash('sha256').update(content).digest('hex').slice(0, 8);
         const ext = nodePath.extname(absolutePath);
@@ -251,6 +264,15 @@ function locate(body: string, raw: string, from: number, to: number): number {
   const firstLine = raw.split('\n')[0]?.trim() ?? '';
   const partial = firstLine ? body.indexOf(firstLine, from) : -1;
   return partial >= 0 && partial < to ? partial : from;
+}
+
+/** decodeURI that keeps a malformed escape (`%E0%A4%A`) as written instead of throwing: that file is not found. */
+function decodePath(uri: string): string {
+  try {
+    return decodeURI(uri);
+  } catch {
+    return uri;
+  }
 }
 
 function isClosedFence(raw: string): boolean {

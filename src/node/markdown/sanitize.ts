@@ -47,6 +47,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowProtocolRelative: true,
   disallowedTagsMode: 'discard',
+  // The void elements among the allowed tags: any other tag gets an end tag, and `</source>` is not HTML.
+  selfClosing: [...sanitizeHtml.defaults.selfClosing, 'col', 'source', 'wbr'],
 };
 
 export function sanitizeFragment(html: string): string {
