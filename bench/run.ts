@@ -28,6 +28,7 @@ import {
 import { browserFigures, measureBrowser } from './browser';
 import { generateTree } from './generate';
 import { formatTable, MB, summary, verdict, type Figure } from './report';
+import { resilienceFigures } from './resilience';
 import { findSearchIndex, measureLatency, searchFigures, type SearchIndexFile } from './search';
 import { initialAssets, SIZE_TARGETS, sizeFigures } from './sizes';
 
@@ -65,11 +66,6 @@ const bigCapMs = () => CAP_OVERRIDE_MS || Math.max(30_000, BUDGET_MS - (performa
  */
 const rebuildOnePage: RebuildOnePage =
   process.env['BENCH_REBUILD'] === 'full' ? fullRebuildAfterEdit : devRebuildAfterEdit;
-
-/** Resilience figures (their own issue): a slot that reports nothing until someone measures them. */
-async function measureResilience(): Promise<Figure[]> {
-  return [{ section: 'Resilience', name: 'resilience figures', value: null, unit: 'ms', note: 'not measured yet' }];
-}
 
 const progress = (line: string) => process.stderr.write(`· ${line}\n`);
 
@@ -239,8 +235,8 @@ async function main(): Promise<void> {
       }
     }
 
-    // 6. Resilience: its own issue, not measured yet.
-    figures.push(...(await measureResilience()));
+    // 6. Resilience: read from the summaries of the last `npm run bench:resilience` (or npm test).
+    figures.push(...(await resilienceFigures()));
   } finally {
     await ws.dispose();
   }

@@ -1,10 +1,12 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type BuildResult } from '../../src/node/build';
 import { formatDiagnostic } from '../../src/node/diagnostics';
 
-export const projectRoot = path.resolve(__dirname, '../..');
+// From the module's URL, not __dirname: the bench imports this under plain ESM, where there is none.
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
 /** Writes a content tree into a fresh temporary folder and returns its path. */
 export async function makeTree(files: Record<string, string | Uint8Array>): Promise<string> {

@@ -6,8 +6,10 @@ import { projectRoot } from '../helpers/tree';
  * (test-results/ is not committed). The tests assert; these files only report.
  */
 export const SUMMARIES = {
+  faults: path.join(projectRoot, 'test-results/faults-summary.json'),
   load: path.join(projectRoot, 'test-results/load-summary.json'),
   fuzz: path.join(projectRoot, 'test-results/markdown-fuzz-summary.json'),
   audit: path.join(projectRoot, 'test-results/audit-summary.json'),
   axe: path.join(projectRoot, 'test-results/axe-summary.json'),
+  badInputs: path.join(projectRoot, 'test-results/bad-inputs-summary.json'),
 };
