@@ -127,6 +127,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     seconds: (performance.now() - started) / 1000,
   });
 
+  // The app bundles do not depend on the content: esbuild builds them in its own process while this one
+  // renders the pages, which is most of a cold build (syntax highlighting).
+  const bundles = Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir, options.cacheDir)]);
+  // Settled before any return, so a content error never leaves a bundle half-written or a rejection unheard.
+  const settledBundles = bundles.then(
+    () => undefined,
+    () => undefined,
+  );
   const { config, configText } = await readSiteConfig(options.contentDir, diagnostics);
   const [files, highlighter] = await Promise.all([
     scanContent(options.contentDir, diagnostics),
@@ -135,14 +143,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const site = { base: config.base, constants: config.constants, highlighter, strict: options.strict, diagnostics };
   const loaded = await loadPages(files, site, log);
   const assembled = assembleSite(loaded, config, configText, options.strict, diagnostics);
-  if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
+  if (diagnostics.errors.length > 0) {
+    await settledBundles;
+    return finish(false, assembled.pages.length);
+  }
 
   const searchData = buildSearchData(assembled.pages);
   const searchJson = JSON.stringify(searchData);
-  const [client, renderRoute] = await Promise.all([
-    bundleClient(options.srcDir),
-    loadPrerender(options.srcDir, options.cacheDir),
-  ]);
+  const [client, renderRoute] = await bundles;
   const manifest = createManifest(config, assembled, searchJson, client);
   const manifestJson = JSON.stringify(manifest);
   const css = await siteCss(options.srcDir, assembled.pages);
