@@ -45,7 +45,7 @@ const VIEWPORT = { width: 1280, height: 800 };
  * tsx compiles this file with esbuild's keepNames, which wraps named functions in calls to a `__name`
  * helper; the functions handed to page.evaluate are sent as source text, so the page needs the helper too.
  */
-async function newContext(browser: Browser) {
+export async function newContext(browser: Browser) {
   const context = await browser.newContext({ viewport: VIEWPORT });
   await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   return context;
