@@ -20,7 +20,7 @@ export interface BuildOptions {
   manifestDir: string;
   outDir: string;
   strict: boolean;
-  /** Where the highlight cache and the prerender bundle live between builds. */
+  /** Where the highlight cache lives between builds (anywhere; the prerender bundle never goes there). */
   cacheDir: string;
   /** The project's `src/`, for the client bundle. */
   srcDir: string;
@@ -102,14 +102,25 @@ export function siteCss(srcDir: string, pages: readonly PageSource[]): ReturnTyp
   return bundleCss(srcDir, highlightCss(pages.map((p) => p.html)));
 }
 
-/** Bundles the prerender entry into `cacheDir` (a file of its own per call) and imports its renderer. */
-export async function loadPrerender(srcDir: string, cacheDir: string): Promise<RenderRoute> {
-  // One prerender bundle per build, so builds running side by side never import each other's file.
-  const prerenderFile = path.join(cacheDir, `prerender.${process.pid}.${++buildCount}.mjs`);
-  await bundlePrerender(srcDir, prerenderFile);
-  const { renderRoute } = (await import(pathToFileURL(prerenderFile).href)) as { renderRoute: RenderRoute };
-  await rm(prerenderFile, { force: true });
-  return renderRoute;
+/**
+ * Bundles the prerender entry and imports its renderer. The bundle leaves its packages to Node, which finds
+ * them from the file's own folder, so it is written under the project's `node_modules/.cache/` whatever
+ * cache folder the build was given (`_cacheDir`, still passed by the dev builder, is not used). One file per
+ * call, so builds running side by side never import each other's; it is removed even when the import fails.
+ */
+export async function loadPrerender(srcDir: string): Promise<RenderRoute> {
+  const prerenderFile = path.join(
+    path.dirname(path.resolve(srcDir)),
+    'node_modules/.cache/docs-prerender',
+    `prerender.${process.pid}.${++buildCount}.mjs`,
+  );
+  try {
+    await bundlePrerender(srcDir, prerenderFile);
+    const { renderRoute } = (await import(pathToFileURL(prerenderFile).href)) as { renderRoute: RenderRoute };
+    return renderRoute;
+  } finally {
+    await rm(prerenderFile, { force: true });
+  }
 }
 
 /**
@@ -129,7 +140,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   // The app bundles do not depend on the content: esbuild builds them in its own process while this one
   // renders the pages, which is most of a cold build (syntax highlighting).
-  const bundles = Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir, options.cacheDir)]);
+  const bundles = Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir)]);
   // Settled before any return, so a content error never leaves a bundle half-written or a rejection unheard.
   const settledBundles = bundles.then(
     () => undefined,

@@ -1,10 +1,12 @@
-import { parseDocument } from 'yaml';
+import { parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import type { PageFrontmatter } from '../../shared/types';
-import type { DiagnosticList } from '../diagnostics';
+import { positionAt, type DiagnosticList } from '../diagnostics';
+import { resolveLink } from '../markdown/links';
 import { reportSchemaIssues, yamlErrorPosition } from './schema-errors';
 
-const neighbour = z.union([z.literal(false), z.string().regex(/^\//, 'must be false or a route path')]);
+// `//host/x` would be a link to another site, not a route.
+const neighbour = z.union([z.literal(false), z.string().regex(/^\/(?!\/)/, 'must be false or a route path')]);
 
 /** Known keys are checked; any other key is kept as the writer wrote it. */
 export const frontmatterSchema = z.looseObject({
@@ -20,17 +22,29 @@ export interface SplitSource {
   body: string;
   /** Number of lines before the body starts (the frontmatter block), to report body positions. */
   bodyLineOffset: number;
+  /** The `prev`/`next` routes, checked against the site's pages once every page is known. */
+  neighbours: NeighbourReference[];
+}
+
+/** A frontmatter `prev` or `next` route, where it was written. */
+export interface NeighbourReference {
+  key: 'prev' | 'next';
+  written: string;
+  /** Canonical route, as the frontmatter ships it. */
+  route: string;
+  line: number;
+  column: number;
 }
 
 const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
 
 /** Splits YAML frontmatter from the markdown body and validates it. */
 export function splitFrontmatter(text: string, file: string, diagnostics: DiagnosticList): SplitSource {
-  if (!text.startsWith('---')) return { frontmatter: {}, body: text, bodyLineOffset: 0 };
+  if (!text.startsWith('---')) return { frontmatter: {}, body: text, bodyLineOffset: 0, neighbours: [] };
   const match = FENCE.exec(text);
   if (!match || match.index !== 0) {
     diagnostics.error(file, 1, 1, 'frontmatter starts with "---" but has no closing "---" line');
-    return { frontmatter: {}, body: text, bodyLineOffset: 0 };
+    return { frontmatter: {}, body: text, bodyLineOffset: 0, neighbours: [] };
   }
   const yamlText = match[1] ?? '';
   const bodyLineOffset = match[0].split('\n').length - (match[0].endsWith('\n') ? 1 : 0);
@@ -41,17 +55,38 @@ export function splitFrontmatter(text: string, file: string, diagnostics: Diagno
       const { line, column } = yamlErrorPosition(error, 1);
       diagnostics.error(file, line, column, `invalid frontmatter YAML: ${error.message.split('\n')[0]}`);
     }
-    return { frontmatter: {}, body, bodyLineOffset };
+    return { frontmatter: {}, body, bodyLineOffset, neighbours: [] };
   }
   const value: unknown = doc.toJS() ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     diagnostics.error(file, 2, 1, 'frontmatter must be a mapping of keys to values');
-    return { frontmatter: {}, body, bodyLineOffset };
+    return { frontmatter: {}, body, bodyLineOffset, neighbours: [] };
   }
   const result = frontmatterSchema.safeParse(value);
   if (!result.success) {
     reportSchemaIssues(result.error, doc, yamlText, 1, file, 'frontmatter', diagnostics);
-    return { frontmatter: {}, body, bodyLineOffset };
+    return { frontmatter: {}, body, bodyLineOffset, neighbours: [] };
   }
-  return { frontmatter: result.data as PageFrontmatter, body, bodyLineOffset };
+  const frontmatter = result.data as PageFrontmatter;
+  return { frontmatter, body, bodyLineOffset, neighbours: canonicalNeighbours(frontmatter, doc, yamlText) };
+}
+
+/**
+ * Rewrites `prev`/`next` routes to the canonical form links use (`/guide` → `/guide/`, `/x/README.md` →
+ * `/x/`), because the app looks them up exactly as they ship, and notes where each was written.
+ */
+function canonicalNeighbours(frontmatter: PageFrontmatter, doc: Document, yamlText: string): NeighbourReference[] {
+  const found: NeighbourReference[] = [];
+  for (const key of ['prev', 'next'] as const) {
+    const written = frontmatter[key];
+    if (typeof written !== 'string') continue;
+    const resolved = resolveLink(written, '/', '');
+    const route = resolved.kind === 'internal' ? resolved.route : written;
+    const node = doc.get(key, true) as { range?: [number, number, number] } | undefined;
+    const { line, column } = positionAt(yamlText, node?.range?.[0] ?? 0);
+    frontmatter[key] = route;
+    // The YAML starts on the line after the opening `---`.
+    found.push({ key, written, route, line: line + 1, column });
+  }
+  return found;
 }

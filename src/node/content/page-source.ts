@@ -7,7 +7,7 @@ import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageAnalysis } from '../markdown/analyze';
 import type { CodeHighlighter } from '../markdown/highlight';
 import { renderMarkdown } from '../markdown/pipeline';
-import { splitFrontmatter } from './frontmatter';
+import { splitFrontmatter, type NeighbourReference } from './frontmatter';
 import type { ContentFile } from './scan';
 
 /** Everything the build knows about one page; only `toPageMeta` decides what ships. */
@@ -23,6 +23,8 @@ export interface PageSource {
   analysis: PageAnalysis;
   /** Content hash of the fragment, for its file name. */
   hash: string;
+  /** Frontmatter `prev`/`next` routes, for the site-wide check. */
+  neighbours: NeighbourReference[];
 }
 
 export interface SiteContext {
@@ -54,10 +56,11 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     return undefined;
   }
   const route = routeFromRelativePath(file.relativePath);
-  const { frontmatter, body, bodyLineOffset } = splitFrontmatter(text, file.relativePath, diagnostics);
+  const { frontmatter, body, bodyLineOffset, neighbours } = splitFrontmatter(text, file.relativePath, diagnostics);
   const { html, analysis } = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),
+    contentDir: contentDirOf(file),
     route,
     base: site.base,
     lineOffset: bodyLineOffset,
@@ -82,7 +85,14 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     html,
     analysis,
     hash: createHash('sha256').update(html).digest('hex').slice(0, 8),
+    neighbours,
   };
+}
+
+/** The content folder a scanned file sits in: its folder, one level up per folder in its relative path. */
+function contentDirOf(file: ContentFile): string {
+  const depth = file.relativePath.split('/').length - 1;
+  return path.resolve(path.dirname(file.absolutePath), ...Array<string>(depth).fill('..'));
 }
 
 /** The one mapping from the build's page to the record that ships in the manifest. */

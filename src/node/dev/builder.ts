@@ -20,7 +20,7 @@ export interface DevBuilderOptions {
   contentDir: string;
   /** The dev output: a temporary folder, never the repository's dist/. */
   outDir: string;
-  /** Highlight cache and prerender bundle; must sit under the project (node_modules/.cache) so packages resolve. */
+  /** The highlight cache, kept between rebuilds. */
   cacheDir: string;
   srcDir: string;
   /** Broken links and the like are errors (as in `npm run build`); default true. */
@@ -301,7 +301,7 @@ export class DevBuilder {
     this.highlightCss = highlightCss(pages.map((p) => p.html));
     [this.client, this.renderRoute, this.css] = await Promise.all([
       bundleClient(srcDir),
-      loadPrerender(srcDir, cacheDir),
+      loadPrerender(srcDir),
       siteCss(srcDir, pages),
     ]);
   }

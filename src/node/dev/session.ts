@@ -11,7 +11,7 @@ import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
 export interface DevSessionOptions {
   contentDir: string;
   srcDir: string;
-  /** Highlight cache and prerender bundle; must be under the project's node_modules so packages resolve. */
+  /** The highlight cache, kept between rebuilds. */
   cacheDir: string;
   /** The dev output; a fresh temporary folder (removed by close) when not given. */
   outDir?: string;

@@ -1,13 +1,14 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import nodePath from 'node:path';
 import GithubSlugger from 'github-slugger';
 import type { Token, Tokens } from 'marked';
 import type { PageHeader } from '../../shared/types';
 import { lineLocator, type DiagnosticList } from '../diagnostics';
+import { isFileLink, localAsset, type AssetKind, type PageAsset } from './assets';
 import { parseLineRanges, type CodeHighlighter } from './highlight';
 import { resolveLink } from './links';
+import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { childTokens, plainText } from './tokens';
+
+export type { PageAsset } from './assets';
 
 /** What the walk needs to know about the page and the site. */
 export interface PageContext {
@@ -15,6 +16,8 @@ export interface PageContext {
   file: string;
   /** Absolute folder of the source file, to find relative images. */
   absoluteDir: string;
+  /** The content folder, which no image or file may come from outside of; the page's folder when not given. */
+  contentDir?: string;
   route: string;
   base: string;
   /** Lines before the markdown body (frontmatter), added to every reported line. */
@@ -32,13 +35,6 @@ export interface LinkReference {
   line: number;
   column: number;
   written: string;
-}
-
-/** A local file a page refers to, copied into the output under a hashed name. */
-export interface PageAsset {
-  absolutePath: string;
-  /** URL with the base: `/docs/assets/img/diagram.1a2b3c4d.png`. */
-  url: string;
 }
 
 export interface SearchSection {
@@ -60,8 +56,6 @@ export interface PageAnalysis {
   hasRawHtml: boolean;
 }
 
-const DROPPED_ELEMENTS = /<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<(script|style)\b[^>]*\/?>/gi;
-
 /**
  * The one walk over a page's tokens: gives every token its position, annotates the tokens the renderer
  * needs (slugs, resolved links, highlighted code, constant values) and collects the page's metadata and
@@ -80,6 +74,8 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   };
   const tocTokens: Tokens.Generic[] = [];
   let insideLink = false;
+  /** Raw HTML warnings already given in the current top-level block. */
+  const rawWarnings = new Set<string>();
 
   const lines = lineLocator(body);
   const at = (offset: number) => {
@@ -127,11 +123,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       case 'html': {
         result.hasRawHtml = true;
         const html = token as Tokens.HTML;
-        const cleaned = html.text.replace(DROPPED_ELEMENTS, '');
-        if (cleaned !== html.text) {
-          report(offset, '<script> and <style> elements are not allowed in pages and were removed', 'warning');
-          html.text = cleaned;
-        }
+        html.text = checkRawHtml(html.text, offset, rawHtmlHooks);
         return;
       }
       case 'constant': {
@@ -164,9 +156,9 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   type Annotated = { html?: string; label?: string; resolved?: string | null; external?: boolean };
 
   function annotateCode(code: Tokens.Code & Annotated, offset: number): void {
-    const info = (code.lang ?? '').trim();
-    const [lang = '', ...rest] = info.split(/\s+/);
-    const lines = parseLineRanges(rest.join('')) ?? new Set<number>();
+    // `js {1,3}` and `js{1,3}` alike: the language ends at the first space or brace.
+    const [, lang = '', rest = ''] = /^([^\s{]*)\s*([\s\S]*)$/.exec((code.lang ?? '').trim()) ?? [];
+    const lines = parseLineRanges(rest.replace(/\s+/g, '')) ?? new Set<number>();
     if (/^(```|~~~)/.test(code.raw.trimStart()) && !isClosedFence(code.raw)) {
       report(offset, 'code fence is never closed: add a closing ``` line', 'error');
     }
@@ -180,56 +172,77 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   }
 
   function annotateLink(link: (Tokens.Link | Tokens.Image) & Annotated, offset: number): void {
-    const written = link.href;
     if (link.type === 'image') {
-      const resolved = resolveLink(written, ctx.route, ctx.file);
-      if (resolved.kind === 'external') {
-        link.resolved = resolved.href;
-        return;
-      }
-      const absolutePath = nodePath.resolve(ctx.absoluteDir, decodePath(written.split(/[?#]/)[0] ?? ''));
-      // An empty or anchor-only src (`![x]()`, `![x](#a)`) resolves to the page's folder: not an image.
-      if (!written.startsWith('/') && statSync(absolutePath, { throwIfNoEntry: false })?.isFile()) {
-        const content = readFileSync(absolutePath);
-        const hash = createHash('sha256').update(content).digest('hex').slice(0, 8);
-        const ext = nodePath.extname(absolutePath);
-        const name = nodePath.basename(absolutePath, ext).replace(/[^a-zA-Z0-9_-]+/g, '-');
-        const url = `${ctx.base}assets/img/${name}.${hash}${ext.toLowerCase()}`;
-        result.assets.push({ absolutePath, url });
-        link.resolved = url;
-      } else {
-        report(offset, `image not found: ${written}`, 'error');
-        link.resolved = null;
-      }
+      link.resolved = embedTarget(link.href, 'image', offset);
       return;
     }
+    const target = linkTarget(link.href, offset);
+    link.resolved = target.href;
+    link.external = target.external;
+  }
+
+  /** Where a link goes (null: nowhere, its text stays); internal links are kept for the site-wide check. */
+  function linkTarget(written: string, offset: number, raw = false): { href: string | null; external: boolean } {
+    if (isFileLink(written)) return { href: assetHref(written, 'file', offset, raw), external: false };
     const resolved = resolveLink(written, ctx.route, ctx.file);
     const { line, column } = at(offset);
     switch (resolved.kind) {
       case 'unsafe':
         report(offset, `link "${written}" uses a scheme that is not allowed and was removed`, 'warning');
-        link.resolved = null;
-        break;
+        return { href: null, external: false };
       case 'external':
-        link.resolved = resolved.href;
-        link.external = true;
-        break;
+        return { href: resolved.href, external: true };
       case 'anchor':
         result.links.push({ route: ctx.route, hash: resolved.hash, line, column, written });
-        link.resolved = `#${encodeURIComponent(resolved.hash)}`;
-        break;
-      case 'internal':
+        return { href: `#${encodeURIComponent(resolved.hash)}`, external: false };
+      case 'internal': {
         result.links.push({ route: resolved.route, hash: resolved.hash, line, column, written });
-        link.resolved =
-          ctx.base.replace(/\/$/, '') +
-          encodeURI(resolved.route) +
-          (resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '');
-        break;
+        const hash = resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '';
+        return { href: ctx.base.replace(/\/$/, '') + encodeURI(resolved.route) + hash, external: false };
+      }
     }
   }
 
+  /** An image or an embedded file: external URLs stay as written, local files become hashed assets. */
+  function embedTarget(written: string, kind: AssetKind, offset: number, raw = false): string | null {
+    const resolved = resolveLink(written, ctx.route, ctx.file);
+    if (resolved.kind === 'external') return resolved.href;
+    if (resolved.kind === 'unsafe') {
+      report(offset, `${kind} "${written}" uses a scheme that is not allowed and was removed`, 'warning');
+      return null;
+    }
+    return assetHref(written, kind, offset, raw);
+  }
+
+  /**
+   * A missing file is an error in markdown. Raw HTML is the writer's own markup and passes through as
+   * written, so there it is a warning (`<img src=x onerror=…>` pasted from elsewhere must not stop a build).
+   * A path out of the content folder is an error wherever it was written.
+   */
+  function assetHref(written: string, kind: AssetKind, offset: number, raw: boolean): string | null {
+    const found = localAsset(written, kind, { ...ctx, contentDir: ctx.contentDir ?? ctx.absoluteDir });
+    if ('problem' in found) {
+      report(offset, found.problem, raw && !found.outside ? 'warning' : 'error');
+      return null;
+    }
+    result.assets.push(found.asset);
+    return found.href;
+  }
+
+  const rawHtmlHooks: RawHtmlHooks = {
+    warn(offset, message) {
+      // Once per block: a paragraph's inline tags are tokens each.
+      if (rawWarnings.has(message)) return;
+      rawWarnings.add(message);
+      report(offset, message, 'warning');
+    },
+    url: (kind, written, offset) =>
+      kind === 'link' ? linkTarget(written, offset, true).href : embedTarget(written, kind, offset, true),
+  };
+
   let cursor = 0;
   for (const token of tokens) {
+    rawWarnings.clear();
     const offset = locate(body, token.raw, cursor, body.length);
     visit(token, offset);
     if (offset >= cursor) cursor = offset + token.raw.length;
@@ -264,15 +277,6 @@ function locate(body: string, raw: string, from: number, to: number): number {
   const firstLine = raw.split('\n')[0]?.trim() ?? '';
   const partial = firstLine ? body.indexOf(firstLine, from) : -1;
   return partial >= 0 && partial < to ? partial : from;
-}
-
-/** decodeURI that keeps a malformed escape (`%E0%A4%A`) as written instead of throwing: that file is not found. */
-function decodePath(uri: string): string {
-  try {
-    return decodeURI(uri);
-  } catch {
-    return uri;
-  }
 }
 
 function isClosedFence(raw: string): boolean {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createHighlighter, type BundledLanguage, type Highlighter } from 'shiki';
 import { escapeHtml } from './escape';
@@ -36,6 +38,37 @@ const PLAIN_LANGUAGES = new Set(['', 'text', 'txt', 'plain', 'plaintext']);
 const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark-default' } as const;
 
 /**
+ * What the cached HTML was made with. A shiki upgrade can change the HTML of unchanged code (grammars,
+ * theme colours), so a cache written by another version is dropped whole. shiki's exports do not include
+ * its package.json, so it is found next to the module the package name resolves to.
+ */
+const CACHE_IDENTITY = `shiki ${shikiVersion()} ${THEMES.light} ${THEMES.dark}`;
+
+function shikiVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('shiki');
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'shiki' && pkg.version) return pkg.version;
+    } catch {
+      // No package.json at this level: look one folder up.
+    }
+  }
+  throw new Error(`cannot find the version of shiki (resolved to ${entry})`);
+}
+
+/** The cache file: the identity it was written with and the HTML of each code block by key. */
+interface CacheFile {
+  identity: string;
+  entries: Record<string, string>;
+}
+
+let saves = 0;
+
+/**
  * Build-time syntax highlighting with shiki. Colours become classes that encode both themes
  * (`c-24292e-e1e4e8`), so fragments need no inline styles and the theme switches with CSS alone.
  * Results are cached by content hash across builds.
@@ -57,8 +90,8 @@ export class CodeHighlighter {
     const highlighter = new CodeHighlighter(shiki, cacheFile);
     if (cacheFile) {
       try {
-        const entries = JSON.parse(await readFile(cacheFile, 'utf8')) as Record<string, string>;
-        highlighter.cache = new Map(Object.entries(entries));
+        const file = JSON.parse(await readFile(cacheFile, 'utf8')) as Partial<CacheFile>;
+        if (file.identity === CACHE_IDENTITY && file.entries) highlighter.cache = new Map(Object.entries(file.entries));
       } catch {
         // No cache yet, or an unreadable one: start empty, it is rebuilt on save.
       }
@@ -111,8 +144,9 @@ export class CodeHighlighter {
     if (!this.cacheFile) return;
     await mkdir(path.dirname(this.cacheFile), { recursive: true });
     // Written aside and renamed, so concurrent builds never read a half-written cache.
-    const partial = `${this.cacheFile}.${process.pid}.${Date.now()}`;
-    await writeFile(partial, JSON.stringify(Object.fromEntries(this.used)));
+    const partial = `${this.cacheFile}.${process.pid}.${++saves}`;
+    const file: CacheFile = { identity: CACHE_IDENTITY, entries: Object.fromEntries(this.used) };
+    await writeFile(partial, JSON.stringify(file));
     await rename(partial, this.cacheFile);
   }
 }

@@ -44,7 +44,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     th: ['align', 'colspan', 'rowspan', 'scope'],
     ol: ['start'],
   },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  // The schemes links may use (links.ts): a markdown ftp: link on a page with raw HTML must survive too.
+  allowedSchemes: ['http', 'https', 'mailto', 'tel', 'ftp'],
   allowProtocolRelative: true,
   disallowedTagsMode: 'discard',
   // The void elements among the allowed tags: any other tag gets an end tag, and `</source>` is not HTML.
@@ -53,4 +54,33 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 export function sanitizeFragment(html: string): string {
   return sanitizeHtml(html, OPTIONS);
+}
+
+const ALLOWED_TAGS = new Set(OPTIONS.allowedTags || []);
+const ALLOWED_ATTRIBUTES = new Map(
+  Object.entries(OPTIONS.allowedAttributes || {}).map(([tag, names]) => [
+    tag,
+    names.map((name) => (typeof name === 'string' ? name : name.name)),
+  ]),
+);
+
+/**
+ * What the sanitizer drops of a raw HTML element, as a warning for the writer, read from the same allowlist:
+ * undefined when the element is kept. The analysis walk reports it where the element was written.
+ */
+export function droppedElement(tag: string): string | undefined {
+  return ALLOWED_TAGS.has(tag) ? undefined : `<${tag}> is not allowed in pages and was removed`;
+}
+
+/** The same for one attribute of an element the sanitizer keeps. */
+export function droppedAttribute(tag: string, attribute: string): string | undefined {
+  const allowed = [...(ALLOWED_ATTRIBUTES.get('*') ?? []), ...(ALLOWED_ATTRIBUTES.get(tag) ?? [])];
+  if (allowed.some((name) => name === attribute || (name.endsWith('*') && attribute.startsWith(name.slice(0, -1))))) {
+    return undefined;
+  }
+  const what = `"${attribute}" attribute on <${tag}>`;
+  // The site's Content-Security-Policy (src/node/serve/headers.ts) has no 'unsafe-inline' for styles or scripts.
+  if (attribute === 'style') return `${what} was removed: the site's Content-Security-Policy forbids inline styles`;
+  if (attribute.startsWith('on')) return `${what} was removed: pages cannot run scripts`;
+  return `${what} is not allowed in pages and was removed`;
 }

@@ -62,6 +62,8 @@ export function assembleSite(
     }
   }
 
+  checkNeighbours(pages, byRoute, strict, diagnostics);
+
   const configLine = (needle: string) => {
     const index = configText.indexOf(needle);
     return index < 0 ? 1 : configText.slice(0, index).split('\n').length;
@@ -117,6 +119,23 @@ export function assembleSite(
     sidebar = sidebarFromTree(pages, config.title);
   }
   return { pages, byRoute, sidebar, redirects };
+}
+
+/** Frontmatter `prev`/`next` routes must be pages, as links must. */
+function checkNeighbours(
+  pages: PageSource[],
+  byRoute: ReadonlyMap<string, PageSource>,
+  strict: boolean,
+  diagnostics: DiagnosticList,
+): void {
+  const routes = [...byRoute.keys()];
+  for (const page of pages) {
+    for (const { key, written, route, line, column } of page.neighbours) {
+      if (byRoute.has(route)) continue;
+      const message = `broken ${key} link "${written}": no page at ${route}${closest(route, routes)}`;
+      diagnostics.problem(strict, page.file.relativePath, line, column, message);
+    }
+  }
 }
 
 /** Without a configured sidebar: one group for the top-level pages, then one per top-level folder. */

@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { indexManifest } from '../../../src/shared/resolve';
+import { neighboursOf } from '../../../src/shared/navigation';
 import type { Manifest } from '../../../src/shared/types';
 import { buildTree, makeTree, messages } from '../../helpers/tree';
 
@@ -142,6 +144,83 @@ describe('build', () => {
     const result = await buildTree(root, { strict: false });
     expect(result.ok).toBe(true);
     expect(messages(result)).toEqual(['README.md:3:1 warning: broken link "/missing/": no page at /missing/']);
+  });
+
+  it('checks frontmatter prev/next routes and ships them in the form the app looks up', async () => {
+    const files = {
+      ...GOOD,
+      'guide/extra.md': '---\ntitle: Extra\nprev: /guid\nnext: /guide/setup.md\n---\n\nText.\n',
+    };
+    const strict = await buildTree(await makeTree(files));
+    expect(messages(strict)).toEqual([
+      'guide/extra.md:3:7 broken prev link "/guid": no page at /guid/ (did you mean "/guide/"?)',
+    ]);
+    expect(strict.ok).toBe(false);
+
+    const root = await makeTree(files);
+    const loose = await buildTree(root, { strict: false });
+    expect(messages(loose)).toEqual([
+      'guide/extra.md:3:7 warning: broken prev link "/guid": no page at /guid/ (did you mean "/guide/"?)',
+    ]);
+    const manifest = JSON.parse(readFileSync(path.join(root, 'manifest/manifest.json'), 'utf8')) as Manifest;
+    const extra = manifest.pages.find((p) => p.path === '/guide/extra/');
+    expect(extra?.frontmatter).toEqual({ title: 'Extra', prev: '/guid/', next: '/guide/setup/' });
+    if (!extra) throw new Error('no /guide/extra/ record');
+    expect(neighboursOf(manifest, extra, indexManifest(manifest).byRoute)).toEqual({
+      prev: undefined,
+      next: { text: 'Setup', link: '/guide/setup/' },
+    });
+  });
+
+  it('copies linked files and rewrites the URLs of raw HTML like markdown ones', async () => {
+    const root = await makeTree({
+      ...GOOD,
+      'guide/README.md':
+        '# Guide\n\nGet [the PDF](./files/guide.pdf#page=2).\n\n' +
+        '<p><img src="./diagram.png" alt="D"> and <a href="setup.md#install">setup</a></p>\n',
+      'guide/files/guide.pdf': '%PDF-1.4\n',
+    });
+    const result = await buildTree(root);
+    expect(messages(result)).toEqual([]);
+    const dist = path.join(root, 'dist');
+    const [pdf] = readdirSync(path.join(dist, 'assets/files'));
+    expect(pdf).toMatch(/^guide\.[0-9a-f]{8}\.pdf$/);
+    expect(readFileSync(path.join(dist, 'assets/files', pdf ?? ''), 'utf8')).toBe('%PDF-1.4\n');
+    const [png] = readdirSync(path.join(dist, 'assets/img'));
+    const guide = readFileSync(path.join(dist, 'guide/index.html'), 'utf8');
+    expect(guide).toContain(`<a href="/docs/assets/files/${pdf}#page=2">the PDF</a>`);
+    expect(guide).toContain(`<img src="/docs/assets/img/${png}" alt="D" />`);
+    expect(guide).toContain('<a href="/docs/guide/setup/#install">setup</a>');
+  });
+
+  it('reports missing files and broken raw HTML links with file, line and column', async () => {
+    // A missing file is an error in markdown, a warning in raw HTML (which passes through as written).
+    const root = await makeTree({
+      ...GOOD,
+      'guide/bad.md': '# Bad\n\n[gone](./gone.pdf)\n\n<p><a href="/guide/setpu/">raw</a> <img src="./nope.png"></p>\n',
+    });
+    const result = await buildTree(root);
+    expect(messages(result)).toEqual([
+      'guide/bad.md:3:1 file not found: ./gone.pdf',
+      'guide/bad.md:5:12 broken link "/guide/setpu/": no page at /guide/setpu/ (did you mean "/guide/setup/"?)',
+      'guide/bad.md:5:45 warning: image not found: ./nope.png',
+    ]);
+  });
+
+  it('never copies an image or file from outside the content folder', async () => {
+    const root = await makeTree({
+      'README.md': '# Home\n\n![up](../outside.png)\n\n![leak](./leak.png)\n\n[secret](./secret.txt)\n',
+    });
+    await writeFile(path.join(root, 'outside.png'), 'not for the site');
+    await symlink(path.join(root, 'outside.png'), path.join(root, 'content/leak.png'));
+    await symlink(path.join(root, 'outside.png'), path.join(root, 'content/secret.txt'));
+    const result = await buildTree(root, { strict: false });
+    expect(messages(result)).toEqual([
+      'README.md:3:1 image "../outside.png" is outside the content folder',
+      'README.md:5:1 image "./leak.png" is outside the content folder',
+      'README.md:7:1 file "./secret.txt" is outside the content folder',
+    ]);
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
 
   it('leaves the previous manifest/ and dist/ untouched when a build fails', async () => {

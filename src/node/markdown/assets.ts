@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import nodePath from 'node:path';
+
+/** A local file a page refers to, copied into the output under a hashed name. */
+export interface PageAsset {
+  absolutePath: string;
+  /** URL with the base: `/docs/assets/img/diagram.1a2b3c4d.png`. */
+  url: string;
+}
+
+/** Images go to `assets/img/`, anything else a page links to or embeds (PDF, video, archive) to `assets/files/`. */
+export type AssetKind = 'image' | 'file';
+
+export interface AssetPlace {
+  /** Folder of the page's source file: relative asset paths start there. */
+  absoluteDir: string;
+  /** The content folder; no asset may come from outside it. */
+  contentDir: string;
+  base: string;
+}
+
+/** The copy to make, or what is wrong: the file is missing, or it lies outside the content folder. */
+export type AssetResult = { asset: PageAsset; href: string } | { problem: string; outside: boolean };
+
+/**
+ * A relative link whose last segment has a file extension other than a page's (`./guide.pdf`, `../x.zip`) is
+ * a file next to the page, not a route. Links without an extension stay routes (`../setup`).
+ */
+export function isFileLink(href: string): boolean {
+  const target = href.trim().split(/[?#]/)[0] ?? '';
+  if (target === '' || target.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
+  const last = target.split('/').pop() ?? '';
+  return /\.[a-z0-9]+$/i.test(last) && !/\.(md|html?)$/i.test(last);
+}
+
+/**
+ * Finds a relative image or file on disk, confined to the content folder (after symlinks are resolved, so a
+ * link cannot lead a build into copying /etc/hostname), and names its hashed copy. The `#fragment` stays.
+ */
+export function localAsset(written: string, kind: AssetKind, place: AssetPlace): AssetResult {
+  const label = kind === 'image' ? 'image' : 'file';
+  const hashAt = written.search(/[?#]/);
+  const target = hashAt < 0 ? written : written.slice(0, hashAt);
+  const fragment = hashAt >= 0 && written[hashAt] === '#' ? written.slice(hashAt) : '';
+  const notFound = { problem: `${label} not found: ${written}`, outside: false };
+  const outside = { problem: `${label} "${written}" is outside the content folder`, outside: true };
+  // An empty or anchor-only src (`![x]()`, `![x](#a)`) resolves to the page's folder: not a file.
+  if (target.trim() === '' || target.startsWith('/')) return notFound;
+  const absolutePath = nodePath.resolve(place.absoluteDir, decodePath(target));
+  if (!isInside(place.contentDir, absolutePath)) return outside;
+  const real = realFile(absolutePath);
+  if (real === undefined) return notFound;
+  if (!isInside(realFolder(place.contentDir), real)) return outside;
+  const content = readFileSync(real);
+  const hash = createHash('sha256').update(content).digest('hex').slice(0, 8);
+  const ext = nodePath.extname(absolutePath);
+  const name = nodePath.basename(absolutePath, ext).replace(/[^a-zA-Z0-9_-]+/g, '-');
+  const url = `${place.base}assets/${kind === 'image' ? 'img' : 'files'}/${name}.${hash}${ext.toLowerCase()}`;
+  // The path as written, not the real one: the dev server matches changed files against it.
+  return { asset: { absolutePath, url }, href: url + fragment };
+}
+
+/** True for the folder itself too: that is no file, so it is reported as not found. */
+function isInside(folder: string, file: string): boolean {
+  const relative = nodePath.relative(folder, file);
+  return relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative);
+}
+
+/** The real path of a regular file, or undefined for a missing file, a folder or a name the OS refuses. */
+function realFile(file: string): string | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() ? realpathSync(file) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function realFolder(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+
+/** decodeURI that keeps a malformed escape (`%E0%A4%A`) as written instead of throwing: that file is not found. */
+function decodePath(uri: string): string {
+  try {
+    return decodeURI(uri);
+  } catch {
+    return uri;
+  }
+}
