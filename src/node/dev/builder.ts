@@ -296,7 +296,7 @@ export class DevBuilder {
   }
 
   private async bundle(): Promise<void> {
-    const { srcDir, cacheDir } = this.options;
+    const { srcDir } = this.options;
     const pages = [...this.pages.values()].filter((p): p is PageSource => p !== undefined);
     this.highlightCss = highlightCss(pages.map((p) => p.html));
     [this.client, this.renderRoute, this.css] = await Promise.all([
