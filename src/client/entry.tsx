@@ -5,7 +5,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
 import { indexManifest } from '../shared/resolve';
 import type { Manifest } from '../shared/types';
-import { enableAnalytics } from './app/analytics';
+import { enableAnalytics, trackPageView } from './app/analytics';
 import { createAppRouter } from './app/router';
 import { fragmentQuery, manifestLocation, manifestQuery, retryTransient } from './data/queries';
 
@@ -27,6 +27,8 @@ async function start(): Promise<void> {
     return;
   }
   enableAnalytics(manifest.site.analyticsId);
+  // The prerendered page is the first page view; the router reports only the navigations after it.
+  trackPageView();
   const content = document.getElementById('page-content');
   const key = content?.dataset['pageKey'];
   const page = key ? indexManifest(manifest).byKey.get(key) : undefined;
@@ -60,6 +62,8 @@ function showStartupError(error: unknown): void {
   const banner = document.createElement('div');
   banner.className = 'startup-error';
   banner.setAttribute('role', 'alert');
+  // The same marker as the page and chunk error views, for tooling and tests: missing, timeout or error.
+  banner.dataset['errorType'] = isChunkLoadError(error) ? error.type : 'unknown';
   const reason = isChunkLoadError(error) ? describeChunkError(error) : 'The site data could not be read.';
   const text = document.createElement('span');
   text.textContent = `Site navigation could not start: ${reason} Links still work as normal page loads.`;

@@ -32,6 +32,9 @@ export function describeChunkError(error: ChunkLoadError): string {
     case 'timeout':
       return 'The server took too long to answer.';
     case 'error':
+      // An `error` with a success status is a body that arrived cut short or damaged (fetch-chunk.ts):
+      // the server did not "answer with an error", and the connection is not to blame either.
+      if (error.status !== undefined && error.status < 400) return 'The file arrived incomplete or damaged.';
       return error.status
         ? `The server answered with an error (HTTP ${error.status}).`
         : 'The network request failed. Check your connection.';

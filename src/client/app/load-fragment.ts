@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
 import { indexManifest } from '../../shared/resolve';
-import type { PageMeta } from '../../shared/types';
+import type { DeploymentPointer, Manifest, PageMeta } from '../../shared/types';
 import { fetchChunk } from '../data/fetch-chunk';
 import { parseManifest, parsePointer } from '../data/parse';
 import { currentManifest, fragmentQuery, manifestLocation, manifestQuery } from '../data/queries';
@@ -23,10 +23,9 @@ export async function loadFragment(
     return { page, html: await ensureFragment(queryClient, page, signal) };
   } catch (error) {
     if (signal.aborted || !isChunkLoadError(error) || error.type !== 'missing') throw error;
-    const previous = currentManifest(queryClient).hash;
-    const updated = await switchToNewDeployment(queryClient, signal).catch(() => undefined);
+    const updated = await switchToNewDeployment(queryClient, signal);
     // Same deployment: the file is really missing, so the reader gets the explanation and Retry.
-    if (!updated || updated.hash === previous) throw error;
+    if (!updated) throw error;
     const fresh = indexManifest(updated).byRoute.get(page.path);
     if (!fresh) throw error;
     try {
@@ -51,13 +50,24 @@ async function ensureFragment(queryClient: QueryClient, page: PageMeta, signal: 
   }
 }
 
-/** Re-reads the unhashed deployment pointer; returns the new manifest when the deployment changed. */
-async function switchToNewDeployment(queryClient: QueryClient, signal: AbortSignal) {
+/**
+ * Re-reads the unhashed deployment pointer; returns the new manifest when the deployment changed, and
+ * undefined when it did not or the pointer cannot be read (nothing then says the page moved). When the
+ * pointer names a new deployment whose manifest fails to load, that failure is thrown: it is why the
+ * page cannot be shown, and a 500 or a timeout there must not be reported as the old file's `missing`.
+ */
+async function switchToNewDeployment(queryClient: QueryClient, signal: AbortSignal): Promise<Manifest | undefined> {
   const manifest = currentManifest(queryClient);
-  const pointer = await fetchChunk(`${manifest.site.base}version.json`, 'version', signal, parsePointer, {
-    cache: 'no-cache',
-  });
-  if (pointer.hash === manifest.hash) return manifest;
+  let pointer: DeploymentPointer;
+  try {
+    pointer = await fetchChunk(`${manifest.site.base}version.json`, 'version', signal, parsePointer, {
+      cache: 'no-cache',
+    });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return undefined;
+  }
+  if (pointer.hash === manifest.hash) return undefined;
   const next = await fetchChunk(pointer.manifest, 'manifest', signal, parseManifest);
   manifestLocation.url = pointer.manifest;
   queryClient.setQueryData(manifestQuery().queryKey, next);

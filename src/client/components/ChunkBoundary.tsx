@@ -25,6 +25,12 @@ export class ChunkBoundary extends Component<Props, { error: unknown }> {
         <p>
           {this.props.what} could not be loaded. {chunk ? describeChunkError(chunk) : ''}
         </p>
+        {chunk && (
+          // The same detail as a page that failed: which chunk, why, and the file that did not arrive.
+          <p className="error-detail">
+            <code>{chunk.message}</code> <span>({chunk.type})</span> {chunk.request && <code>{chunk.request}</code>}
+          </p>
+        )}
         <button
           type="button"
           className="button"

@@ -8,6 +8,10 @@ export function PageError({ error, reset }: ErrorComponentProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus({ preventScroll: true }), []);
   const chunk = isChunkLoadError(error) ? error : undefined;
+  // A request that got no answer while the browser knows it is offline: say so, and that it is only this
+  // page (pages already opened this visit, and search, keep working without the network).
+  const offline =
+    chunk?.type === 'error' && chunk.status === undefined && typeof navigator !== 'undefined' && !navigator.onLine;
   return (
     <div className="page">
       <article className="article">
@@ -15,7 +19,13 @@ export function PageError({ error, reset }: ErrorComponentProps) {
           <h1 ref={heading} tabIndex={-1}>
             This page could not be loaded
           </h1>
-          <p>{chunk ? describeChunkError(chunk) : 'Something went wrong while showing this page.'}</p>
+          <p>
+            {offline
+              ? 'You are offline, and this page needs the network to load. Pages you have already opened still work; press Retry once you are back online.'
+              : chunk
+                ? describeChunkError(chunk)
+                : 'Something went wrong while showing this page.'}
+          </p>
           {chunk && (
             <p className="error-detail">
               <code>{chunk.message}</code> <span>({chunk.type})</span> <code>{chunk.request}</code>

@@ -9,6 +9,13 @@ export function retryTransient(failureCount: number, error: unknown): boolean {
   return failureCount < 1 && isChunkLoadError(error) && error.type === 'error' && error.status !== undefined;
 }
 
+/**
+ * React Query's default network mode holds a query while the browser says it is offline, which left a
+ * navigation to a page not yet loaded waiting forever with the progress bar running. Every query here
+ * asks the network at once, so an offline reader gets the explanation and Retry right away.
+ */
+const networkMode = 'always';
+
 /** The manifest of the deployment this tab runs; its URL changes only when a new deployment is found. */
 export const manifestLocation = { url: '' };
 
@@ -19,6 +26,7 @@ export const manifestQuery = () =>
     staleTime: Infinity,
     gcTime: Infinity,
     retry: retryTransient,
+    networkMode,
   });
 
 export const fragmentQuery = (page: PageMeta) =>
@@ -28,6 +36,7 @@ export const fragmentQuery = (page: PageMeta) =>
     staleTime: Infinity,
     gcTime: 30 * 60_000,
     retry: retryTransient,
+    networkMode,
   });
 
 export function currentManifest(queryClient: QueryClient): Manifest {

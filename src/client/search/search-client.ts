@@ -1,3 +1,4 @@
+import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
 import type { ChunkLoadErrorType } from '../../shared/types';
 import type { SearchResults } from './engine';
 import type { WorkerRequest, WorkerResponse } from './protocol';
@@ -19,6 +20,7 @@ export class SearchClient {
   private readonly listeners = new Set<Listener>();
   private readonly pending = new Map<number, (results: SearchResults, ms: number) => void>();
   private nextId = 1;
+  private deadline: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly workerUrl: string,
@@ -54,6 +56,10 @@ export class SearchClient {
       };
     }
     this.post({ type: 'load', url: this.dataUrl });
+    // The worker times its own fetch, but a worker whose script never arrives never starts that clock.
+    // The page keeps the spec's deadline for the whole load (worker script and index) instead.
+    clearTimeout(this.deadline);
+    this.deadline = setTimeout(() => this.timeOut(), CHUNK_LOAD_TIMEOUT_MS);
   }
 
   query(query: string, onResults: (results: SearchResults, ms: number) => void): void {
@@ -89,7 +95,21 @@ export class SearchClient {
     }
   }
 
+  /** Ending the worker cancels its request, so a Retry starts a new worker that asks the server afresh. */
+  private timeOut(): void {
+    if (this.state.status !== 'loading') return;
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.setState({
+      status: 'failed',
+      errorType: 'timeout',
+      request: this.dataUrl,
+      message: 'Loading chunk search failed.',
+    });
+  }
+
   private setState(state: IndexState): void {
+    if (state.status !== 'loading') clearTimeout(this.deadline);
     this.state = state;
     for (const listener of this.listeners) listener(state);
   }

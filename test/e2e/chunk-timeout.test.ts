@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { hydrated, useBrowser } from './browser';
+
+const { open, base } = useBrowser();
+
+const CHUNK = /\/assets\/js\/chunk\.[A-Z0-9]+\.js$/;
+
+describe('a script chunk that never arrives', () => {
+  it('fails as "timeout" after 120000 ms, names the file, and Retry loads it', async () => {
+    const { page, problems } = await open();
+    await page.clock.install();
+    await page.goto(`${base()}/docs/limits/`);
+    await hydrated(page);
+    // The search dialog's chunk is the first script asked for once the page runs; that request is held
+    // and never answered. Its retry (under a fresh query) is let through.
+    let dialogChunk = '';
+    await page.route(CHUNK, (route) => {
+      dialogChunk ||= route.request().url();
+      if (route.request().url() !== dialogChunk) return route.continue();
+      return undefined;
+    });
+    expect(dialogChunk).toBe('');
+    await page.keyboard.press('/');
+    await expect.poll(() => dialogChunk).toMatch(CHUNK);
+
+    await page.clock.runFor(119_000);
+    expect(await page.locator('.chunk-error').count()).toBe(0);
+    await page.clock.runFor(1_500);
+    const box = page.locator('.chunk-error');
+    await box.waitFor();
+    expect(await box.getAttribute('data-error-type')).toBe('timeout');
+    const text = (await box.textContent()) ?? '';
+    expect(text).toContain('Search could not be loaded. The server took too long to answer.');
+    expect(text).toContain('Loading chunk search-dialog failed.');
+    expect(text).toContain(dialogChunk);
+
+    await box.locator('button', { hasText: 'Retry' }).click();
+    await page.locator('.search-dialog input').fill('okta');
+    await page.locator('.search-hit').first().waitFor();
+    expect(await page.locator('.chunk-error').count()).toBe(0);
+    // React reports the error its boundary caught; nothing else went wrong.
+    expect(problems.filter((p) => !p.startsWith('ChunkLoadError: Loading chunk search-dialog failed.'))).toEqual([]);
+  });
+});
