@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { withoutBase } from '../../shared/paths';
 import type { AppRouter } from './router';
 import { track } from './analytics';
+import { prefetchLinksInView } from './viewport-prefetch';
 
 /** The internal route (with search and hash) an anchor points to, or undefined when it leaves the app. */
 export function internalTarget(anchor: HTMLAnchorElement, base: string): string | undefined {
@@ -13,7 +14,7 @@ export function internalTarget(anchor: HTMLAnchorElement, base: string): string 
 
 /**
  * One delegated handler turns every same-site link — sidebar, content, prev/next — into a client-side
- * navigation, and prefetches the page behind a link under the pointer or keyboard focus.
+ * navigation, and prefetches the page behind a link under the pointer or keyboard focus, or in view.
  */
 export function useLinkInterception(router: AppRouter, base: string): void {
   useEffect(() => {
@@ -47,27 +48,48 @@ export function useLinkInterception(router: AppRouter, base: string): void {
       navigateTo(router, target);
     };
 
-    const prefetched = new Set<string>();
+    const prefetchLink = linkPrefetcher(router, base);
     const prefetch = (event: Event) => {
       const anchor = anchorOf(event);
-      if (!(anchor instanceof HTMLAnchorElement)) return;
-      const target = internalTarget(anchor, base);
-      if (target === undefined || anchor.pathname === window.location.pathname) return;
-      const path = target.replace(/[?#].*$/, '');
-      if (prefetched.has(path)) return;
-      prefetched.add(path);
-      router.preloadRoute(routeLocation(path)).catch(() => prefetched.delete(path));
+      if (anchor instanceof HTMLAnchorElement) prefetchLink(anchor);
     };
 
     document.addEventListener('click', onClick);
     document.addEventListener('pointerover', prefetch, { passive: true });
     document.addEventListener('focusin', prefetch);
+    const stopInView = prefetchLinksInView(router, prefetchLink);
     return () => {
       document.removeEventListener('click', onClick);
       document.removeEventListener('pointerover', prefetch);
       document.removeEventListener('focusin', prefetch);
+      stopInView();
     };
   }, [router, base]);
+}
+
+/**
+ * Prefetches the page behind a same-site link through the router, so the fragment lands in React Query's
+ * cache exactly as a navigation would load it. Each page is asked for once (again only after a failure);
+ * returns whether this call started a prefetch.
+ */
+function linkPrefetcher(router: AppRouter, base: string): (anchor: HTMLAnchorElement) => boolean {
+  const prefetched = new Set<string>();
+  return (anchor) => {
+    const target = internalTarget(anchor, base);
+    if (target === undefined || anchor.pathname === window.location.pathname) return false;
+    const path = target.replace(/[?#].*$/, '');
+    if (prefetched.has(path)) return false;
+    prefetched.add(path);
+    // The router settles a failed preload with the match in error rather than rejecting: either way the
+    // page may be asked for again later (a hover after the network came back).
+    router.preloadRoute(routeLocation(path)).then(
+      (matches) => {
+        if (matches?.some((m) => m.status === 'error')) prefetched.delete(path);
+      },
+      () => prefetched.delete(path),
+    );
+    return true;
+  };
 }
 
 /** Typed navigation options for a route path (with optional `#hash`): every page is the splat route. */

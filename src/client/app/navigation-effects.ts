@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
 import { useUi } from '../data/store';
-import { track } from './analytics';
+import { trackPageView } from './analytics';
 import type { AppRouter } from './router';
 
 /**
  * After each client-side navigation: close the sidebar drawer, move focus to the new page's heading,
- * announce the page to screen readers and record a page view. The first load is left alone.
+ * announce the page to screen readers and record a page view. The first load is left alone here (the
+ * entry records its page view when it starts).
  */
 export function useNavigationEffects(router: AppRouter): void {
   useEffect(() => {
@@ -17,7 +18,7 @@ export function useNavigationEffects(router: AppRouter): void {
         const heading = document.querySelector<HTMLElement>('#main-content h1');
         if (!window.location.hash) heading?.focus({ preventScroll: true });
         announce(document.title);
-        track('page_view', { page_path: window.location.pathname, page_title: document.title });
+        trackPageView();
       });
     });
   }, [router]);

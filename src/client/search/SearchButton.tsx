@@ -1,17 +1,30 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
 import { ChunkBoundary } from '../components/ChunkBoundary';
+import { currentManifest } from '../data/queries';
 import { useUi } from '../data/store';
 
 const loadDialog = retryableChunk('search-dialog', () => import('./SearchDialog'));
 const lazyDialog = () => lazy(loadDialog);
 
-/** The header's search box: opens the dialog, whose code and index load on first use. */
+/** The header's search box: opens the dialog, whose code and index load when the reader reaches for it. */
 export function SearchButton() {
   const open = useUi((s) => s.searchOpen);
   const setOpen = useUi((s) => s.setSearchOpen);
   // React.lazy remembers a failed import for good, so each Retry starts a fresh one.
   const [SearchDialog, setSearchDialog] = useState(lazyDialog);
+  const queryClient = useQueryClient();
+
+  // A reader who focuses or points at the button is about to search: fetch the dialog's code and the
+  // index now, so the first keystroke is answered sooner. The dialog shares this load (retryableChunk)
+  // and reports a failure itself when it opens; there is nothing to tell the reader before that.
+  const prepare = () => {
+    loadDialog().then(
+      (dialog) => dialog.prepareSearch(currentManifest(queryClient)),
+      () => {},
+    );
+  };
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -35,6 +48,8 @@ export function SearchButton() {
         aria-keyshortcuts="/ Control+K Meta+K"
         aria-haspopup="dialog"
         onClick={() => setOpen(true)}
+        onFocus={prepare}
+        onPointerEnter={prepare}
       >
         <span aria-hidden="true">⌕</span>
         <span className="search-button-label">Search</span>

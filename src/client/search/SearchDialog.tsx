@@ -2,6 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
+import type { Manifest } from '../../shared/types';
 import { track } from '../app/analytics';
 import { navigateTo } from '../app/links';
 import { manifestQuery } from '../data/queries';
@@ -11,6 +12,11 @@ import { getSearchClient } from './search-client-instance';
 import type { IndexState } from './search-client';
 
 const EMPTY: SearchResults = { groups: [], terms: [], total: 0 };
+
+/** Starts loading the worker and the index before the dialog opens; a load already under way goes on. */
+export function prepareSearch(manifest: Manifest): void {
+  getSearchClient(manifest).load();
+}
 const FOCUSABLE = 'input, button, [tabindex="0"]';
 
 /**

@@ -79,11 +79,34 @@ export async function bundleClient(srcDir: string): Promise<ClientAssets> {
     return name;
   };
   const entry = find('entry.');
-  const entryMeta = outputs[`/assets/js/${entry}`];
-  const preload = (entryMeta?.imports ?? [])
-    .filter((i) => i.kind === 'import-statement')
-    .map((i) => path.basename(i.path));
-  return { files, entry, theme: find('theme.'), worker: find('search-worker.'), preload };
+  return {
+    files,
+    entry,
+    theme: find('theme.'),
+    worker: find('search-worker.'),
+    preload: staticImports(outputs, entry),
+  };
+}
+
+/**
+ * Every chunk the entry needs before it runs: its static imports and theirs, in the order found. The
+ * metafile names outputs relative to the working directory (`../../assets/js/entry.X.js` for an outdir of
+ * `/assets/js`), so outputs are matched by file name, which is unique in the one output folder.
+ */
+export function staticImports(outputs: esbuild.Metafile['outputs'], entry: string): string[] {
+  const byName = new Map(Object.entries(outputs).map(([key, meta]) => [path.basename(key), meta]));
+  if (!byName.has(entry)) throw new Error(`bundle metafile has no output named ${entry}`);
+  const found: string[] = [];
+  const visit = (name: string) => {
+    for (const imported of byName.get(name)?.imports ?? []) {
+      const chunk = path.basename(imported.path);
+      if (imported.kind !== 'import-statement' || found.includes(chunk) || chunk === entry) continue;
+      found.push(chunk);
+      visit(chunk);
+    }
+  };
+  visit(entry);
+  return found;
 }
 
 /** The stylesheet: the app's CSS and the code colours the fragments use, minified, content-hashed. */

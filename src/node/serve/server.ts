@@ -5,11 +5,13 @@ import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import sirv from 'sirv';
 import { cacheControl, securityHeaders } from './headers';
+import { builtSiteAnalytics } from './site-analytics';
 
 export interface ServeOptions {
   /** The built site: the content of the base path. */
   distDir: string;
   base?: string;
+  /** Allow the tag manager in the CSP; by default, when the built site's manifest has an analytics id. */
   analytics?: boolean;
 }
 
@@ -36,7 +38,7 @@ export function createSiteServer(options: ServeOptions): http.Server {
   const base = options.base ?? '/docs/';
   const root = path.resolve(options.distDir);
   const redirects = readRedirects(root);
-  const headers = securityHeaders(options.analytics ?? false);
+  const headers = securityHeaders(options.analytics ?? builtSiteAnalytics(root, base));
   const notFoundPage = path.join(root, '404.html');
   const compress = compression();
   const files = sirv(root, {

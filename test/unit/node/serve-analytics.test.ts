@@ -1,0 +1,49 @@
+import { writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ANALYTICS_ORIGIN } from '../../../src/node/output/document';
+import { createSiteServer } from '../../../src/node/serve/server';
+import { builtSiteAnalytics } from '../../../src/node/serve/site-analytics';
+import { buildTree, makeTree, messages } from '../../helpers/tree';
+
+const site = (extra: string) => `title: Served Docs\n${extra}sidebar:\n  - text: Guide\n    items: [/]\n`;
+
+async function built(extra: string): Promise<string> {
+  const root = await makeTree({ '_site.yaml': site(extra), 'README.md': '# Home\n\nHello.\n' });
+  const result = await buildTree(root);
+  expect(messages(result)).toEqual([]);
+  return path.join(root, 'dist');
+}
+
+/** The CSP the preview server (`npm run preview`, `npm start`) sends for a built dist/. */
+async function cspOf(distDir: string): Promise<string> {
+  const server = createSiteServer({ distDir });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/`);
+    return response.headers.get('content-security-policy') ?? '';
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe('the CSP of a served build follows its analytics setting', () => {
+  it('allows the tag manager for scripts and connections when the built manifest has an analytics id', async () => {
+    const dist = await built('analyticsId: GTM-SERVED1\n');
+    expect(builtSiteAnalytics(dist)).toBe(true);
+    const csp = await cspOf(dist);
+    expect(csp).toContain(`script-src 'self' ${ANALYTICS_ORIGIN};`);
+    expect(csp).toContain(`connect-src 'self' ${ANALYTICS_ORIGIN};`);
+  });
+
+  it('allows no other origin without an id, or when the build cannot be read', async () => {
+    const dist = await built('');
+    expect(builtSiteAnalytics(dist)).toBe(false);
+    expect(await cspOf(dist)).not.toContain(ANALYTICS_ORIGIN);
+    await writeFile(path.join(dist, 'version.json'), '{"manifest":"/docs/../../etc/passwd"}');
+    expect(builtSiteAnalytics(dist)).toBe(false);
+    expect(builtSiteAnalytics(path.join(dist, 'missing'))).toBe(false);
+  });
+});
