@@ -174,7 +174,8 @@ export function parseLineRanges(spec: string): Set<number> | undefined {
 
 /**
  * CSS for every colour class found in the fragments: light by default; dark when the reader chose dark,
- * or when the system prefers dark and the reader did not choose light (the same rule as app.css).
+ * or when the system prefers dark and the reader did not choose light (the same rule as app.css). The dark
+ * colours are for the screen only: paper is white, and print uses the light palette (app.css).
  */
 export function highlightCss(fragments: Iterable<string>): string {
   const pairs = new Set<string>();
@@ -190,5 +191,9 @@ export function highlightCss(fragments: Iterable<string>): string {
     chosenDark.push(`:root[data-theme=dark] .c-${pair}{color:#${darkColour}}`);
     systemDark.push(`:root:not([data-theme=light]) .c-${pair}{color:#${darkColour}}`);
   }
-  return [...light, ...chosenDark, `@media (prefers-color-scheme:dark){${systemDark.join('')}}`].join('\n');
+  return [
+    ...light,
+    `@media screen{${chosenDark.join('')}}`,
+    `@media screen and (prefers-color-scheme:dark){${systemDark.join('')}}`,
+  ].join('\n');
 }

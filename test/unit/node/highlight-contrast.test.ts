@@ -49,11 +49,11 @@ describe('code highlighting colours', () => {
     expect(failing).toEqual([]);
   });
 
-  it('switches to the dark colours for a dark system preference as well as a dark choice', () => {
+  it('switches to the dark colours on screen for a dark system preference as well as a dark choice', () => {
     const css = highlightCss(['<span class="c-0e1116-e6edf3">x</span>']);
-    expect(css).toContain(':root[data-theme=dark] .c-0e1116-e6edf3{color:#e6edf3}');
+    expect(css).toContain('@media screen{:root[data-theme=dark] .c-0e1116-e6edf3{color:#e6edf3}}');
     expect(css).toContain(
-      '@media (prefers-color-scheme:dark){:root:not([data-theme=light]) .c-0e1116-e6edf3{color:#e6edf3}}',
+      '@media screen and (prefers-color-scheme:dark){:root:not([data-theme=light]) .c-0e1116-e6edf3{color:#e6edf3}}',
     );
   });
 });
