@@ -1,10 +1,7 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTree, makeTree, messages } from '../helpers/tree';
+import { describe, expect, it } from 'vitest';
 import { hydrated, useBrowser } from './browser';
-import { startPreview, type RunningPreview } from './preview';
+import { useServedTree } from './preview';
 
 const { open, base } = useBrowser();
 
@@ -65,18 +62,7 @@ sidebar:
     'gamma.md': '# Gamma\n\nIn order.\n',
     'delta.md': '# Delta\n\nThe end.\n',
   };
-  let root = '';
-  let site: RunningPreview;
-  beforeAll(async () => {
-    root = await makeTree(TREE);
-    const result = await buildTree(root);
-    expect(messages(result)).toEqual([]);
-    site = await startPreview(path.join(root, 'dist'));
-  });
-  afterAll(async () => {
-    await site?.stop();
-    await rm(root, { recursive: true, force: true });
-  });
+  const site = useServedTree(TREE);
 
   const prevNext = (page: Page) =>
     page.locator('.prev-next a').evaluateAll((links) => links.map((a) => `${a.className} ${a.getAttribute('href')}`));

@@ -1,5 +1,9 @@
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { createSiteServer } from '../../src/node/serve/server';
+import { buildTree, makeTree, messages } from '../helpers/tree';
 
 export interface RunningPreview {
   url: string;
@@ -17,4 +21,32 @@ export async function startPreview(distDir: string): Promise<RunningPreview> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * Builds a temporary content tree with the real build and serves its dist/ for the tests of one file or
+ * describe block, removing both afterwards. `site.url` is set once the block's hooks have run. A build that
+ * fails, or that warns unless `warnings` is true, stops the block with the build's messages.
+ */
+export function useServedTree(
+  files: Record<string, string | Uint8Array>,
+  { warnings = false }: { warnings?: boolean } = {},
+): { url: string } {
+  const site = { url: '' };
+  let root = '';
+  let running: RunningPreview | undefined;
+  beforeAll(async () => {
+    root = await makeTree(files);
+    const result = await buildTree(root);
+    const lines = messages(result);
+    if (!result.ok || (!warnings && lines.length > 0))
+      throw new Error(`the test tree does not build cleanly:\n${lines.join('\n')}`);
+    running = await startPreview(path.join(root, 'dist'));
+    site.url = running.url;
+  });
+  afterAll(async () => {
+    await running?.stop();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+  return site;
 }

@@ -1,11 +1,8 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hydrated } from '../e2e/browser';
 import { CHROMIUM_ARGS } from '../e2e/chromium';
-import { startPreview, type RunningPreview } from '../e2e/preview';
-import { buildTree, makeTree, messages } from '../helpers/tree';
+import { useServedTree } from '../e2e/preview';
 
 /**
  * Injection, in Chromium against the preview server (which sends the Content-Security-Policy): a page whose
@@ -61,14 +58,10 @@ interface Watched {
 }
 
 let browser: Browser;
-let root: string;
-let site: RunningPreview;
+// Hostile content builds, with warnings for what the sanitizer removed.
+const site = useServedTree(FILES, { warnings: true });
 
 beforeAll(async () => {
-  root = await makeTree(FILES);
-  const result = await buildTree(root);
-  if (!result.ok) throw new Error(`the hostile tree does not build:\n${messages(result).join('\n')}`);
-  site = await startPreview(path.join(root, 'dist'));
   browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS });
 });
 
@@ -80,8 +73,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await site?.stop();
-  if (root) await rm(root, { recursive: true, force: true });
 });
 
 /**
