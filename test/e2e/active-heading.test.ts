@@ -65,3 +65,27 @@ describe('active heading', () => {
     expect(await activeToc(page)).toBe(target);
   });
 });
+
+describe('the active heading and navigation', () => {
+  it('never redirects a navigation under way when the page being left reads its headings late', async () => {
+    const page = await openWithClock('/docs/limits/');
+    // The next page's fragment takes a while, so the Limits page's throttled reading fires mid-navigation.
+    await page.route(/page\.api\.rest\./, async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await route.continue();
+    });
+    await scrollToHeading(page, 'function-payload-size');
+    await page.evaluate(() => {
+      const a = Object.assign(document.createElement('a'), { href: '/docs/api/rest/#pagination', id: 'go' });
+      document.querySelector('#page-content')?.prepend(a);
+      a.click();
+    });
+    await page.clock.runFor(400); // past the 300 ms throttle, while the fragment is still on its way
+    await page.waitForFunction(() => /REST API/.test(document.querySelector('#main-content h1')?.textContent ?? ''));
+    await page.clock.runFor(1000);
+    expect(await hash(page)).toBe('#pagination');
+    const top = await page.evaluate(() => document.getElementById('pagination')?.getBoundingClientRect().top ?? -1);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(200);
+  });
+});

@@ -25,6 +25,9 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
       pending = undefined;
       const root = content.current;
       if (!root || headers.length === 0) return;
+      // A navigation under way owns the location (router.state.location is already its target): a reading
+      // of the page being left would replace it, landing the reader on the new page at the old scroll.
+      if (router.state.status === 'pending') return;
       let current = '';
       if (chosen && Date.now() < chosenUntil) {
         current = chosen;
@@ -62,6 +65,11 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
       setActive(chosen);
     };
 
+    // Arriving at a #heading is choosing it: the router's scroll to it wins over the first reading, which
+    // on a slow device may come before that scroll and would clear the hash.
+    const arrivedAt = decodeURIComponent(window.location.hash.slice(1));
+    if (headers.some((h) => h.slug === arrivedAt))
+      onChosen(new CustomEvent(HEADING_CHOSEN_EVENT, { detail: arrivedAt }));
     const first = requestAnimationFrame(update);
     window.addEventListener('scroll', onScroll, { passive: true });
     window.addEventListener(HEADING_CHOSEN_EVENT, onChosen);
