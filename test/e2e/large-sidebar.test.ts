@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { FOLD_SIDEBAR_ABOVE } from '../../src/client/components/Sidebar';
+import { hydrated, useBrowser } from './browser';
+import { useServedTree } from './preview';
+
+/**
+ * A sidebar past FOLD_SIDEBAR_ABOVE entries (here a generated one: four folders of 80 pages, no
+ * _site.yaml) keeps only the current page's group open, in the prerendered HTML as in the app, so no
+ * page's HTML carries every link of the site.
+ */
+const { open } = useBrowser();
+const FOLDERS = ['alpha', 'beta', 'gamma', 'delta'];
+const PER_FOLDER = 80;
+const files: Record<string, string> = { 'README.md': '# Home\n\nStart here.\n' };
+for (const folder of FOLDERS) {
+  for (let i = 1; i <= PER_FOLDER; i++) files[`${folder}/page-${i}.md`] = `# ${folder} ${i}\n\nText of page ${i}.\n`;
+}
+const site = useServedTree(files);
+
+describe('a large sidebar', () => {
+  it('is large enough to fold', () => {
+    expect(FOLDERS.length * PER_FOLDER).toBeGreaterThan(FOLD_SIDEBAR_ABOVE);
+  });
+
+  it("ships only the current group's links in each page's HTML", async () => {
+    const html = await (await fetch(`${site.url}/docs/beta/page-3/`)).text();
+    expect(html).toContain('href="/docs/beta/page-80/"');
+    expect(html).not.toContain('href="/docs/alpha/page-1/"');
+    expect(html).not.toContain('href="/docs/gamma/page-80/"');
+  });
+
+  it('opens a folded group on request and follows the reader to the group of the page shown', async () => {
+    const { page, problems } = await open(undefined);
+    await page.goto(`${site.url}/docs/beta/page-3/`);
+    await hydrated(page);
+    const gamma = page.locator('button.sidebar-fold', { hasText: /gamma/i });
+    expect(await gamma.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('nav#sidebar a[href="/docs/gamma/page-7/"]').count()).toBe(0);
+    await gamma.click();
+    expect(await gamma.getAttribute('aria-expanded')).toBe('true');
+    await page.click('nav#sidebar a[href="/docs/gamma/page-7/"]');
+    await page.waitForFunction(() => document.querySelector('#main-content h1')?.textContent?.startsWith('gamma 7'));
+    // The new page's group is open and marks it; the group left behind folds again.
+    expect(await page.getAttribute('nav#sidebar a[aria-current="page"]', 'href')).toBe('/docs/gamma/page-7/');
+    expect(await page.locator('nav#sidebar a[href="/docs/beta/page-3/"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
