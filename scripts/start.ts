@@ -17,7 +17,12 @@ function newest(dir: string): number {
 const builtAt = existsSync(path.join(root, 'dist/index.html'))
   ? statSync(path.join(root, 'dist/index.html')).mtimeMs
   : 0;
-const sourcesAt = Math.max(newest(path.join(root, 'content')), newest(path.join(root, 'src')));
+// The build's own entry and the installed dependencies change the output as much as the content does.
+const sourcesAt = Math.max(
+  newest(path.join(root, 'content')),
+  newest(path.join(root, 'src')),
+  ...['build.ts', 'package-lock.json'].map((file) => statSync(path.join(root, file)).mtimeMs),
+);
 if (builtAt < sourcesAt) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'build.ts')], {
     stdio: 'inherit',
