@@ -1,3 +1,4 @@
+import { ChunkLoadError } from '../../shared/chunk-error';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
 import type { ChunkLoadErrorType } from '../../shared/types';
 import type { SearchResults } from './engine';
@@ -35,25 +36,11 @@ export class SearchClient {
       try {
         this.worker = new Worker(this.workerUrl, { type: 'module', name: 'search' });
       } catch {
-        this.setState({
-          status: 'failed',
-          errorType: 'error',
-          request: this.workerUrl,
-          message: 'Loading chunk search-worker failed.',
-        });
+        this.fail(new ChunkLoadError('search-worker', 'error', this.workerUrl));
         return;
       }
       this.worker.onmessage = (event: MessageEvent<WorkerResponse>) => this.receive(event.data);
-      this.worker.onerror = () => {
-        this.worker?.terminate();
-        this.worker = undefined;
-        this.setState({
-          status: 'failed',
-          errorType: 'error',
-          request: this.workerUrl,
-          message: 'Loading chunk search-worker failed.',
-        });
-      };
+      this.worker.onerror = () => this.fail(new ChunkLoadError('search-worker', 'error', this.workerUrl));
     }
     this.post({ type: 'load', url: this.dataUrl });
     // The worker times its own fetch, but a worker whose script never arrives never starts that clock.
@@ -95,17 +82,15 @@ export class SearchClient {
     }
   }
 
-  /** Ending the worker cancels its request, so a Retry starts a new worker that asks the server afresh. */
   private timeOut(): void {
-    if (this.state.status !== 'loading') return;
+    if (this.state.status === 'loading') this.fail(new ChunkLoadError('search', 'timeout', this.dataUrl));
+  }
+
+  /** Ending the worker cancels whatever it was fetching, so a Retry starts a new one that asks afresh. */
+  private fail(error: ChunkLoadError): void {
     this.worker?.terminate();
     this.worker = undefined;
-    this.setState({
-      status: 'failed',
-      errorType: 'timeout',
-      request: this.dataUrl,
-      message: 'Loading chunk search failed.',
-    });
+    this.setState({ status: 'failed', errorType: error.type, request: error.request, message: error.message });
   }
 
   private setState(state: IndexState): void {
