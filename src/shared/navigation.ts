@@ -1,4 +1,5 @@
-import type { Manifest, PageMeta, SidebarLink } from './types';
+import type { ManifestIndex } from './resolve';
+import type { PageMeta, SidebarLink } from './types';
 
 export interface Neighbours {
   prev?: SidebarLink;
@@ -9,9 +10,11 @@ export interface Neighbours {
  * Previous and next links follow the sidebar order; frontmatter `prev`/`next` can hide either one
  * (`false`) or point it at another route.
  */
-export function neighboursOf(manifest: Manifest, page: PageMeta, byRoute: ReadonlyMap<string, PageMeta>): Neighbours {
-  const order = manifest.sidebar.flatMap((group) => group.items);
-  const index = order.findIndex((item) => item.link === page.path);
+export function neighboursOf(
+  page: PageMeta,
+  { byRoute, sidebarOrder: order, sidebarPosition }: ManifestIndex,
+): Neighbours {
+  const index = sidebarPosition.get(page.path) ?? -1;
   const pick = (override: unknown, fallback: SidebarLink | undefined): SidebarLink | undefined => {
     if (override === false) return undefined;
     if (typeof override === 'string') {

@@ -1,20 +1,41 @@
 import { canonicalRoute } from './paths';
-import type { Manifest, PageMeta } from './types';
+import type { Manifest, PageMeta, SidebarLink } from './types';
 
 export type Resolution =
   { kind: 'page'; page: PageMeta } | { kind: 'redirect'; to: string } | { kind: 'not-found'; route: string };
 
-/** Lookup tables of a manifest, built once per manifest. */
+/** Lookup tables of a manifest. */
 export interface ManifestIndex {
-  byRoute: Map<string, PageMeta>;
-  byKey: Map<string, PageMeta>;
+  byRoute: ReadonlyMap<string, PageMeta>;
+  byKey: ReadonlyMap<string, PageMeta>;
+  /** The sidebar's links in reading order, and where each route sits in it. */
+  sidebarOrder: readonly SidebarLink[];
+  sidebarPosition: ReadonlyMap<string, number>;
 }
 
+const indexes = new WeakMap<Manifest, ManifestIndex>();
+
+/**
+ * Built once per manifest object and then shared: every navigation and every prerendered route looks
+ * pages up, and rebuilding the tables each time made a 2,000-page prerender quadratic.
+ */
 export function indexManifest(manifest: Manifest): ManifestIndex {
-  return {
-    byRoute: new Map(manifest.pages.map((p) => [p.path, p])),
-    byKey: new Map(manifest.pages.map((p) => [p.key, p])),
-  };
+  let index = indexes.get(manifest);
+  if (!index) {
+    const sidebarOrder = manifest.sidebar.flatMap((group) => group.items);
+    const sidebarPosition = new Map<string, number>();
+    sidebarOrder.forEach((item, i) => {
+      if (!sidebarPosition.has(item.link)) sidebarPosition.set(item.link, i);
+    });
+    index = {
+      byRoute: new Map(manifest.pages.map((p) => [p.path, p])),
+      byKey: new Map(manifest.pages.map((p) => [p.key, p])),
+      sidebarOrder,
+      sidebarPosition,
+    };
+    indexes.set(manifest, index);
+  }
+  return index;
 }
 
 /**

@@ -16,7 +16,7 @@ export function PageView() {
   const { page, html } = route.useLoaderData();
   const { data: manifest } = useSuspenseQuery(manifestQuery());
   const content = useRef<HTMLDivElement>(null);
-  const neighbours = useMemo(() => neighboursOf(manifest, page, indexManifest(manifest).byRoute), [manifest, page]);
+  const neighbours = useMemo(() => neighboursOf(page, indexManifest(manifest)), [manifest, page]);
   const active = useActiveHeading(content, page.headers);
   usePageHead(manifest.site, page);
   useCodeCopy(content);

@@ -166,7 +166,7 @@ describe('build', () => {
     const extra = manifest.pages.find((p) => p.path === '/guide/extra/');
     expect(extra?.frontmatter).toEqual({ title: 'Extra', prev: '/guid/', next: '/guide/setup/' });
     if (!extra) throw new Error('no /guide/extra/ record');
-    expect(neighboursOf(manifest, extra, indexManifest(manifest).byRoute)).toEqual({
+    expect(neighboursOf(extra, indexManifest(manifest))).toEqual({
       prev: undefined,
       next: { text: 'Setup', link: '/guide/setup/' },
     });
