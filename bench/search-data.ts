@@ -7,25 +7,25 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadPage, type PageSource } from '../src/node/content/page-source';
+import { renderPages } from '../src/node/content/render-pages';
 import { scanContent } from '../src/node/content/scan';
 import { loadSiteConfig } from '../src/node/content/site-config';
 import { DiagnosticList } from '../src/node/diagnostics';
-import { CodeHighlighter } from '../src/node/markdown/highlight';
+import { HighlightCache } from '../src/node/markdown/highlight';
 import { assembleSite } from '../src/node/site/assemble';
 import { buildSearchData } from '../src/node/site/search-index';
+import { projectRoot } from './builds';
 
 async function main(contentDir: string, cacheDir: string, outFile: string): Promise<void> {
   const diagnostics = new DiagnosticList();
   const config = await loadSiteConfig(contentDir, diagnostics);
   const files = await scanContent(contentDir, diagnostics);
-  const highlighter = await CodeHighlighter.create(path.join(cacheDir, 'highlight.json'));
-  const site = { base: config.base, constants: config.constants, highlighter, strict: true, diagnostics };
-  const loaded: PageSource[] = [];
-  for (const file of files) {
-    const page = await loadPage(file, site);
-    if (page) loaded.push(page);
-  }
+  const loaded = await renderPages(files, {
+    settings: { base: config.base, constants: config.constants, strict: true },
+    cache: await HighlightCache.load(path.join(cacheDir, 'highlight.json')),
+    diagnostics,
+    srcDir: path.join(projectRoot, 'src'),
+  });
   const assembled = assembleSite(loaded, config, '', true, diagnostics);
   if (diagnostics.errors.length > 0) throw new Error(`the tree has ${diagnostics.errors.length} errors`);
   await writeFile(outFile, JSON.stringify(buildSearchData(assembled.pages)));

@@ -1,19 +1,19 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runInThisContext } from 'node:vm';
 import type { Manifest, SiteSettings } from '../shared/types';
-import { loadPage, toPageMeta, type PageSource, type SiteContext } from './content/page-source';
-import { scanContent, type ContentFile } from './content/scan';
+import { toPageMeta, type PageSource } from './content/page-source';
+import { renderPages } from './content/render-pages';
+import { scanContent } from './content/scan';
 import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
-import { CodeHighlighter, highlightCss } from './markdown/highlight';
+import { HighlightCache, highlightCss } from './markdown/highlight';
 import { bundleClient, bundleCss, bundlePrerender, type ClientAssets } from './output/bundle';
 import { commit, discard, stage } from './output/swap';
 import { contentHash, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
 import { assembleSite, type AssembledSite } from './site/assemble';
 import { buildSearchData } from './site/search-index';
-
-let buildCount = 0;
 
 export interface BuildOptions {
   contentDir: string;
@@ -34,9 +34,6 @@ export interface BuildResult {
   seconds: number;
 }
 
-/** Renders one route's app HTML with the prerender bundle (the same components the browser hydrates). */
-export type RenderRoute = DistInput['renderRoute'];
-
 // The stages below are the build's own; the dev server (src/node/dev) runs the same ones incrementally.
 
 /** `_site.yaml`, parsed, and its text (for the line numbers of site-level problems). */
@@ -47,22 +44,6 @@ export async function readSiteConfig(
   const config = await loadSiteConfig(contentDir, diagnostics);
   const configText = await readFile(path.join(contentDir, SITE_CONFIG_FILE), 'utf8').catch(() => '');
   return { config, configText };
-}
-
-/** Renders every page file, 64 at a time; files with errors are left out (their problems are reported). */
-export async function loadPages(
-  files: ContentFile[],
-  site: SiteContext,
-  log: (line: string) => void = () => {},
-): Promise<PageSource[]> {
-  const loaded: PageSource[] = [];
-  for (let i = 0; i < files.length; i += 64) {
-    const batch = await Promise.all(files.slice(i, i + 64).map((file) => loadPage(file, site)));
-    for (const page of batch) if (page) loaded.push(page);
-    if (files.length > 300 && (i + 64) % 512 === 0)
-      log(`  rendered ${Math.min(i + 64, files.length)}/${files.length} pages`);
-  }
-  return loaded;
 }
 
 /** The site-wide settings that ship in the manifest. */
@@ -102,25 +83,26 @@ export function siteCss(srcDir: string, pages: readonly PageSource[]): ReturnTyp
   return bundleCss(srcDir, highlightCss(pages.map((p) => p.html)));
 }
 
+/** Renders one route's app HTML with the prerender bundle (the same components the browser hydrates). */
+export type RenderRoute = DistInput['renderRoute'];
+
 /**
- * Bundles the prerender entry and imports its renderer. The bundle leaves its packages to Node, which finds
- * them from the file's own folder, so it is written under the project's `node_modules/.cache/` whatever
- * cache folder the build was given (`_cacheDir`, still passed by the dev builder, is not used). One file per
- * call, so builds running side by side never import each other's; it is removed even when the import fails.
+ * Bundles the app's renderer and runs it in this process. The bundle is evaluated as the CommonJS module it
+ * is rather than imported: the loader `npm run build` runs under (tsx) transforms every imported file, and
+ * for this one (a megabyte, React included) that took longer than prerendering the whole content tree.
  */
 export async function loadPrerender(srcDir: string): Promise<RenderRoute> {
-  const prerenderFile = path.join(
-    path.dirname(path.resolve(srcDir)),
-    'node_modules/.cache/docs-prerender',
-    `prerender.${process.pid}.${++buildCount}.mjs`,
-  );
-  try {
-    await bundlePrerender(srcDir, prerenderFile);
-    const { renderRoute } = (await import(pathToFileURL(prerenderFile).href)) as { renderRoute: RenderRoute };
-    return renderRoute;
-  } finally {
-    await rm(prerenderFile, { force: true });
-  }
+  const filename = path.join(path.resolve(srcDir), 'client/prerender.bundle.cjs');
+  const code = await bundlePrerender(srcDir);
+  const module = { exports: {} as { renderRoute?: RenderRoute } };
+  const load = runInThisContext(`(function (exports, require, module) {${code}\n})`, { filename }) as (
+    exports: object,
+    require: NodeJS.Require,
+    module: object,
+  ) => void;
+  load(module.exports, createRequire(filename), module);
+  if (!module.exports.renderRoute) throw new Error('the prerender bundle does not export renderRoute');
+  return module.exports.renderRoute;
 }
 
 /**
@@ -138,54 +120,60 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     seconds: (performance.now() - started) / 1000,
   });
 
-  // The app bundles do not depend on the content: esbuild builds them in its own process while this one
-  // renders the pages, which is most of a cold build (syntax highlighting).
+  // The app bundles do not depend on the content: esbuild builds them in its own process while the pages
+  // render. Settled before any return, so a content error never leaves a rejection unheard.
   const bundles = Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir)]);
-  // Settled before any return, so a content error never leaves a bundle half-written or a rejection unheard.
-  const settledBundles = bundles.then(
-    () => undefined,
-    () => undefined,
-  );
   const { config, configText } = await readSiteConfig(options.contentDir, diagnostics);
-  const [files, highlighter] = await Promise.all([
+  const [files, cache] = await Promise.all([
     scanContent(options.contentDir, diagnostics),
-    CodeHighlighter.create(path.join(options.cacheDir, 'highlight.json')),
+    HighlightCache.load(path.join(options.cacheDir, 'highlight.json')),
   ]);
-  const site = { base: config.base, constants: config.constants, highlighter, strict: options.strict, diagnostics };
-  const loaded = await loadPages(files, site, log);
-  const assembled = assembleSite(loaded, config, configText, options.strict, diagnostics);
-  if (diagnostics.errors.length > 0) {
-    await settledBundles;
-    return finish(false, assembled.pages.length);
-  }
-
-  const searchData = buildSearchData(assembled.pages);
-  const searchJson = JSON.stringify(searchData);
-  const [client, renderRoute] = await bundles;
-  const manifest = createManifest(config, assembled, searchJson, client);
-  const manifestJson = JSON.stringify(manifest);
-  const css = await siteCss(options.srcDir, assembled.pages);
-
-  const folders = [await stage(options.manifestDir), await stage(options.outDir)];
   try {
-    const [manifestFolder, distFolder] = folders;
-    if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
-    await writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchData);
-    await writeDist(distFolder.staging, {
-      manifest,
-      manifestJson,
-      searchJson,
-      pages: assembled.pages,
-      client,
-      css,
-      renderRoute,
-      onProgress: (done, total) => total > 300 && done % 500 === 0 && log(`  prerendered ${done}/${total} pages`),
+    const loaded = await renderPages(files, {
+      settings: { base: config.base, constants: config.constants, strict: options.strict },
+      cache,
+      diagnostics,
+      srcDir: options.srcDir,
+      log,
     });
-    await commit(folders);
-  } catch (error) {
-    await discard(folders);
-    throw error;
+    const assembled = assembleSite(loaded, config, configText, options.strict, diagnostics);
+    if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
+
+    const searchData = buildSearchData(assembled.pages);
+    const searchJson = JSON.stringify(searchData);
+    const [client, renderRoute] = await bundles;
+    const manifest = createManifest(config, assembled, searchJson, client);
+    const manifestJson = JSON.stringify(manifest);
+    const css = await siteCss(options.srcDir, assembled.pages);
+
+    const folders = [await stage(options.manifestDir), await stage(options.outDir)];
+    try {
+      const [manifestFolder, distFolder] = folders;
+      if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
+      let logged = 0;
+      await writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchData);
+      await writeDist(distFolder.staging, {
+        manifest,
+        manifestJson,
+        searchJson,
+        pages: assembled.pages,
+        client,
+        css,
+        renderRoute,
+        onProgress: (done, total) => {
+          if (total <= 300 || done - logged < 500) return;
+          logged = done - (done % 500);
+          log(`  prerendered ${done}/${total} pages`);
+        },
+      });
+      await commit(folders);
+    } catch (error) {
+      await discard(folders);
+      throw error;
+    }
+    await cache.save();
+    return finish(true, assembled.pages.length);
+  } finally {
+    await Promise.allSettled([bundles]);
   }
-  await highlighter.save();
-  return finish(true, assembled.pages.length);
 }

@@ -5,7 +5,7 @@ import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
 import type { PageFrontmatter, PageMeta } from '../../shared/types';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageAnalysis } from '../markdown/analyze';
-import type { CodeHighlighter } from '../markdown/highlight';
+import type { BlockHighlighter } from '../markdown/highlight';
 import { renderMarkdown } from '../markdown/pipeline';
 import { splitFrontmatter, type NeighbourReference } from './frontmatter';
 import type { ContentFile } from './scan';
@@ -27,11 +27,15 @@ export interface PageSource {
   neighbours: NeighbourReference[];
 }
 
-export interface SiteContext {
+/** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
+export interface PageSettings {
   base: string;
   constants: Readonly<Record<string, string>>;
-  highlighter: CodeHighlighter;
   strict: boolean;
+}
+
+export interface SiteContext extends PageSettings {
+  highlighter: BlockHighlighter;
   diagnostics: DiagnosticList;
 }
 
@@ -84,9 +88,14 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     description,
     html,
     analysis,
-    hash: createHash('sha256').update(html).digest('hex').slice(0, 8),
+    hash: fragmentHash(html),
     neighbours,
   };
+}
+
+/** The content hash of a fragment, for its file name. */
+export function fragmentHash(html: string): string {
+  return createHash('sha256').update(html).digest('hex').slice(0, 8);
 }
 
 /** The content folder a scanned file sits in: its folder, one level up per folder in its relative path. */

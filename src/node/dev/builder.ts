@@ -9,7 +9,7 @@ import { fragmentFileName, loadPage, type PageSource } from '../content/page-sou
 import { scanContent, type ContentFile } from '../content/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { CodeHighlighter, highlightCss } from '../markdown/highlight';
+import { CodeHighlighter, HighlightCache, highlightCss } from '../markdown/highlight';
 import { bundleClient, type ClientAssets } from '../output/bundle';
 import { renderDocument, type DocumentAssets } from '../output/document';
 import { pointerOf, writeDist } from '../output/write-site';
@@ -76,14 +76,15 @@ export class DevBuilder {
 
   private constructor(
     private readonly options: DevBuilderOptions,
+    private readonly highlightCache: HighlightCache,
     private readonly highlighter: CodeHighlighter,
   ) {}
 
   static async create(options: DevBuilderOptions): Promise<DevBuilder> {
     await mkdir(options.cacheDir, { recursive: true });
     await mkdir(options.outDir, { recursive: true });
-    const highlighter = await CodeHighlighter.create(path.join(options.cacheDir, 'highlight.json'));
-    return new DevBuilder(options, highlighter);
+    const cache = await HighlightCache.load(path.join(options.cacheDir, 'highlight.json'));
+    return new DevBuilder(options, cache, await CodeHighlighter.create(cache));
   }
 
   private get strict(): boolean {
@@ -103,7 +104,7 @@ export class DevBuilder {
     const ok = !diagnostics.some((d) => d.severity === 'error');
     if (!ok && this.manifest) return this.result(started, false, diagnostics, [], false);
     const manifest = await this.writeAll(assembled);
-    await this.highlighter.save();
+    await this.highlightCache.save();
     return this.result(started, ok, diagnostics, [...this.written.keys()], true, manifest);
   }
 

@@ -3,7 +3,7 @@ import type { Token, Tokens } from 'marked';
 import type { PageHeader } from '../../shared/types';
 import { lineLocator, type DiagnosticList } from '../diagnostics';
 import { isFileLink, localAsset, type AssetKind, type PageAsset } from './assets';
-import { parseLineRanges, type CodeHighlighter } from './highlight';
+import { parseLineRanges, type BlockHighlighter } from './highlight';
 import { resolveLink } from './links';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { childTokens, plainText } from './tokens';
@@ -23,7 +23,7 @@ export interface PageContext {
   /** Lines before the markdown body (frontmatter), added to every reported line. */
   lineOffset: number;
   constants: Readonly<Record<string, string>>;
-  highlighter: CodeHighlighter;
+  highlighter: BlockHighlighter;
   strict: boolean;
   diagnostics: DiagnosticList;
 }

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createHighlighter, type BundledLanguage, type Highlighter } from 'shiki';
+import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter } from 'shiki';
+import { INITIAL, Theme, type StateStack } from 'shiki/textmate';
 import { escapeHtml } from './escape';
 
 /** Languages loaded once per build; anything else is shown as plain text with a warning. */
@@ -31,9 +32,58 @@ export const HIGHLIGHT_LANGUAGES = [
   'xml',
   'dockerfile',
   'graphql',
+  'java',
 ] as const;
 
 const PLAIN_LANGUAGES = new Set(['', 'text', 'txt', 'plain', 'plaintext']);
+
+/** The language names shiki knows once HIGHLIGHT_LANGUAGES are loaded: their ids and their aliases. */
+export const LANGUAGE_NAMES: ReadonlySet<string> = new Set(
+  bundledLanguagesInfo
+    .filter((info) =>
+      [info.id, ...(info.aliases ?? [])].some((name) => (HIGHLIGHT_LANGUAGES as readonly string[]).includes(name)),
+    )
+    .flatMap((info) => [info.id, ...(info.aliases ?? [])]),
+);
+
+/** True when the language (or alias) is highlighted; plain-text names count as known. */
+export function isKnownLanguage(lang: string): boolean {
+  const l = lang.toLowerCase();
+  return PLAIN_LANGUAGES.has(l) || LANGUAGE_NAMES.has(l);
+}
+
+/** True for the names that mean "no highlighting". */
+export function isPlainLanguage(lang: string): boolean {
+  return PLAIN_LANGUAGES.has(lang.toLowerCase()) || !isKnownLanguage(lang);
+}
+
+/** What a page's code blocks are highlighted with: here and now, or later on another thread. */
+export interface BlockHighlighter {
+  knows(lang: string): boolean;
+  /** The inner HTML of `<code>` (or, for a deferred highlighter, a marker it replaces later). */
+  highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
+}
+
+/** A code block's cache key: everything its HTML depends on. */
+export function highlightKey(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
+  return createHash('sha1')
+    .update(`${THEMES.light}\0${THEMES.dark}\0${lang}\0${[...highlightedLines].join(',')}\0${code}`)
+    .digest('base64url');
+}
+
+/** Plain-text code: one escaped `<span class="line">` per line, highlighted lines marked. */
+export function plainCodeHtml(code: string, highlightedLines: ReadonlySet<number>): string {
+  return linesHtml(
+    code.split('\n').map((line) => escapeHtml(line)),
+    highlightedLines,
+  );
+}
+
+function linesHtml(lines: string[], highlightedLines: ReadonlySet<number>): string {
+  return lines
+    .map((line, i) => `<span class="line${highlightedLines.has(i + 1) ? ' hl' : ''}">${line}</span>`)
+    .join('\n');
+}
 /** Both palettes keep every token at 4.5:1 or more on the code backgrounds of app.css (WCAG AA). */
 const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark-default' } as const;
 
@@ -69,90 +119,227 @@ interface CacheFile {
 let saves = 0;
 
 /**
- * Build-time syntax highlighting with shiki. Colours become classes that encode both themes
- * (`c-24292e-e1e4e8`), so fragments need no inline styles and the theme switches with CSS alone.
- * Results are cached by content hash across builds.
+ * Highlighted code blocks by content hash, kept between builds in one JSON file. Only the entries a build
+ * used are written back, so the file never grows beyond one site's code. The build's render threads each
+ * read the file and hand back what they used (`usedEntries`), which the build adopts and saves.
  */
-export class CodeHighlighter {
-  private cache = new Map<string, string>();
-  private used = new Map<string, string>();
+export class HighlightCache {
+  private stored = new Map<string, string>();
+  private readonly used = new Map<string, string>();
 
-  private constructor(
-    private readonly shiki: Highlighter,
-    private readonly cacheFile: string | undefined,
-  ) {}
+  /** The file it is read from and saved to; none for a cache that lives only as long as the build. */
+  private constructor(readonly file: string | undefined) {}
 
-  static async create(cacheFile?: string): Promise<CodeHighlighter> {
-    const shiki = await createHighlighter({
-      themes: [THEMES.light, THEMES.dark],
-      langs: [...HIGHLIGHT_LANGUAGES],
-    });
-    const highlighter = new CodeHighlighter(shiki, cacheFile);
-    if (cacheFile) {
+  /** The cache of `file` (none: a cache that is never saved); an unreadable or outdated file starts empty. */
+  static async load(file?: string): Promise<HighlightCache> {
+    const cache = new HighlightCache(file);
+    if (file) {
       try {
-        const file = JSON.parse(await readFile(cacheFile, 'utf8')) as Partial<CacheFile>;
-        if (file.identity === CACHE_IDENTITY && file.entries) highlighter.cache = new Map(Object.entries(file.entries));
+        const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
+        if (parsed.identity === CACHE_IDENTITY && parsed.entries)
+          cache.stored = new Map(Object.entries(parsed.entries));
       } catch {
         // No cache yet, or an unreadable one: start empty, it is rebuilt on save.
       }
     }
-    return highlighter;
+    return cache;
   }
 
-  /** True when the language (or alias) is highlighted; plain-text names count as known. */
+  get(key: string): string | undefined {
+    return this.used.get(key) ?? this.stored.get(key);
+  }
+
+  /** Marks an entry as used by this build (and a new one as known). */
+  record(key: string, html: string): void {
+    this.used.set(key, html);
+  }
+
+  usedEntries(): [string, string][] {
+    return [...this.used];
+  }
+
+  /** Entries another thread of this build used. */
+  adopt(entries: Iterable<[string, string]>): void {
+    for (const [key, html] of entries) this.used.set(key, html);
+  }
+
+  async save(): Promise<void> {
+    if (!this.file) return;
+    await mkdir(path.dirname(this.file), { recursive: true });
+    // Written aside and renamed, so concurrent builds never read a half-written cache.
+    const partial = `${this.file}.${process.pid}.${++saves}`;
+    const contents: CacheFile = { identity: CACHE_IDENTITY, entries: Object.fromEntries(this.used) };
+    await writeFile(partial, JSON.stringify(contents));
+    await rename(partial, this.file);
+  }
+}
+
+/** shiki's regular-expression engine (Oniguruma, WebAssembly), compiled once to be shared by threads. */
+export async function compileRegexEngine(): Promise<WebAssembly.Module> {
+  const file = createRequire(import.meta.url).resolve('shiki/onig.wasm');
+  return WebAssembly.compile(await readFile(file));
+}
+
+/** shiki's loader for an engine compiled elsewhere; its types do not name WebAssembly.Module itself. */
+function instantiator(module: WebAssembly.Module) {
+  return (imports: Record<string, Record<string, unknown>> | undefined) => WebAssembly.instantiate(module, imports);
+}
+
+/** shiki's tokenizer gives up on a line after this long, as shiki itself does. */
+const TOKENIZE_TIME_LIMIT_MS = 500;
+
+/** The part of a TextMate scope path that `Theme.match` reads (vscode-textmate does not export the class). */
+interface ScopePath {
+  readonly parent: ScopePath | null;
+  readonly scopeName: string;
+}
+
+/** One theme as vscode-textmate resolves it: its rule tree, its colour table and shiki's colour replacements. */
+class ThemeColours {
+  private readonly theme: Theme;
+  private readonly colours: string[];
+
+  constructor(private readonly resolved: ReturnType<Highlighter['getTheme']>) {
+    this.theme = Theme.createFromRawTheme(resolved);
+    this.colours = this.theme.getColorMap();
+  }
+
+  /**
+   * The colour and font style of a token with these scopes, resolved the way vscode-textmate does while
+   * tokenizing: each scope, pushed in order, may set the colour and the font style, and keeps its parent's
+   * where its rule sets none.
+   */
+  styleOf(scopes: readonly string[]): { colour: string; fontStyle: number } {
+    const defaults = this.theme.getDefaults();
+    let foreground = defaults.foregroundId;
+    let fontStyle = defaults.fontStyle;
+    let path: ScopePath | null = null;
+    for (const scopeName of scopes) {
+      path = { parent: path, scopeName };
+      const match = this.theme.match(path as Parameters<Theme['match']>[0]);
+      if (!match) continue;
+      if (match.fontStyle !== -1) fontStyle = match.fontStyle;
+      if (match.foregroundId !== 0) foreground = match.foregroundId;
+    }
+    const raw = this.colours[foreground] ?? '#000000';
+    return { colour: this.resolved.colorReplacements?.[raw.toLowerCase()] ?? raw, fontStyle };
+  }
+}
+
+/**
+ * Build-time syntax highlighting with shiki. Colours become classes that encode both themes
+ * (`c-24292e-e1e4e8`), so fragments need no inline styles and the theme switches with CSS alone.
+ * Results are cached by content hash across builds.
+ */
+export class CodeHighlighter implements BlockHighlighter {
+  /** The classes of a token, by its scope list: a few hundred distinct lists cover a whole site. */
+  private readonly classesByScopes = new Map<string, string>();
+  private readonly light: ThemeColours;
+  private readonly dark: ThemeColours;
+
+  private constructor(
+    private readonly shiki: Highlighter,
+    private readonly cache: HighlightCache,
+  ) {
+    this.light = new ThemeColours(shiki.getTheme(THEMES.light));
+    this.dark = new ThemeColours(shiki.getTheme(THEMES.dark));
+  }
+
+  /**
+   * One shiki instance with both themes, reading and recording into `cache`. Every language is loaded up
+   * front unless `languages` names fewer; `loadLanguages` adds more before they are highlighted. `wasm`,
+   * shiki's regular-expression engine compiled once (`compileRegexEngine`), saves compiling it per thread.
+   */
+  static async create(
+    cache?: HighlightCache,
+    options: { languages?: readonly string[]; wasm?: WebAssembly.Module } = {},
+  ): Promise<CodeHighlighter> {
+    const shiki = await createHighlighter({
+      themes: [THEMES.light, THEMES.dark],
+      langs: [...(options.languages ?? HIGHLIGHT_LANGUAGES)],
+      ...(options.wasm ? { engine: createOnigurumaEngine(instantiator(options.wasm)) } : {}),
+    });
+    return new CodeHighlighter(shiki, cache ?? (await HighlightCache.load()));
+  }
+
+  /** Loads the grammars of these languages (known names only) that are not loaded yet. */
+  async loadLanguages(languages: Iterable<string>): Promise<void> {
+    const loaded = new Set(this.shiki.getLoadedLanguages());
+    const missing = [...new Set([...languages].map((l) => l.toLowerCase()))].filter(
+      (l) => LANGUAGE_NAMES.has(l) && !loaded.has(l),
+    );
+    if (missing.length > 0) await this.shiki.loadLanguage(...(missing as Parameters<Highlighter['loadLanguage']>));
+  }
+
   knows(lang: string): boolean {
-    const l = lang.toLowerCase();
-    return PLAIN_LANGUAGES.has(l) || this.shiki.getLoadedLanguages().includes(l);
+    return isKnownLanguage(lang);
   }
 
   /** The inner HTML of `<code>`: one `<span class="line">` per line, highlighted lines marked. */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
-    const key = createHash('sha1')
-      .update(`${THEMES.light}\0${THEMES.dark}\0${lang}\0${[...highlightedLines].join(',')}\0${code}`)
-      .digest('base64url');
-    const hit = this.cache.get(key) ?? this.used.get(key);
-    const html = hit ?? this.render(code, lang, highlightedLines);
-    this.used.set(key, html);
+    // Plain text costs nothing to render again: it never takes room in the cache.
+    if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);
+    const key = highlightKey(code, lang, highlightedLines);
+    const html = this.cache.get(key) ?? this.render(code, lang, highlightedLines);
+    this.cache.record(key, html);
     return html;
   }
 
   private render(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
-    const l = lang.toLowerCase();
-    const lines =
-      PLAIN_LANGUAGES.has(l) || !this.knows(l)
-        ? code.split('\n').map((line) => escapeHtml(line))
-        : this.shiki.codeToTokensWithThemes(code, { lang: l as BundledLanguage, themes: THEMES }).map((tokens) =>
-            tokens
-              .map((token) => {
-                const light = token.variants.light;
-                const dark = token.variants.dark;
-                const classes = [`c-${colour(light?.color)}-${colour(dark?.color)}`];
-                const style = light?.fontStyle ?? 0;
-                if (style & 1) classes.push('fi');
-                if (style & 2) classes.push('fb');
-                return `<span class="${classes.join(' ')}">${escapeHtml(token.content)}</span>`;
-              })
-              .join(''),
-          );
-    return lines
-      .map((line, i) => `<span class="line${highlightedLines.has(i + 1) ? ' hl' : ''}">${line}</span>`)
-      .join('\n');
+    return linesHtml(this.tokenize(code, lang.toLowerCase()), highlightedLines);
   }
 
-  /** Writes the entries used by this build, so the cache never grows beyond one site's code. */
-  async save(): Promise<void> {
-    if (!this.cacheFile) return;
-    await mkdir(path.dirname(this.cacheFile), { recursive: true });
-    // Written aside and renamed, so concurrent builds never read a half-written cache.
-    const partial = `${this.cacheFile}.${process.pid}.${++saves}`;
-    const file: CacheFile = { identity: CACHE_IDENTITY, entries: Object.fromEntries(this.used) };
-    await writeFile(partial, JSON.stringify(file));
-    await rename(partial, this.cacheFile);
+  /**
+   * The HTML of each line, from one tokenization for both themes. shiki's own two-theme API tokenizes the
+   * code once per theme, though the grammar's matches do not depend on the theme and are nearly all of a
+   * cold build's time; here the grammar runs once and each token's scopes are resolved in both themes.
+   * Adjacent tokens that look the same in both themes share one span.
+   */
+  private tokenize(code: string, lang: string): string[] {
+    const grammar = this.shiki.getLanguage(lang);
+    let state: StateStack = INITIAL;
+    return code.split(/\r?\n/).map((line) => {
+      // An empty line leaves the grammar's state as it was, as in shiki.
+      if (line === '') return '';
+      const result = grammar.tokenizeLine(line, state, TOKENIZE_TIME_LIMIT_MS);
+      state = result.ruleStack;
+      let html = '';
+      let open = '';
+      let text = '';
+      for (const token of result.tokens) {
+        const end = Math.min(token.endIndex, line.length);
+        if (end <= token.startIndex) continue;
+        const classes = this.classesOf(token.scopes);
+        if (classes !== open && text) {
+          html += `<span class="${open}">${escapeHtml(text)}</span>`;
+          text = '';
+        }
+        open = classes;
+        text += line.slice(token.startIndex, end);
+      }
+      if (text) html += `<span class="${open}">${escapeHtml(text)}</span>`;
+      return html;
+    });
+  }
+
+  private classesOf(scopes: readonly string[]): string {
+    const key = scopes.join('\n');
+    let classes = this.classesByScopes.get(key);
+    if (classes === undefined) {
+      const light = this.light.styleOf(scopes);
+      const dark = this.dark.styleOf(scopes);
+      classes = `c-${colour(light.colour)}-${colour(dark.colour)}`;
+      // One set of classes serves both themes, so italic and bold follow the light one (as they always have).
+      if (light.fontStyle & 1) classes += ' fi';
+      if (light.fontStyle & 2) classes += ' fb';
+      this.classesByScopes.set(key, classes);
+    }
+    return classes;
   }
 }
 
-function colour(value: string | undefined): string {
-  return (value ?? '#000000').replace('#', '').toLowerCase();
+function colour(value: string): string {
+  return value.replace('#', '').toLowerCase();
 }
 
 /** `{1,4-6}` → {1,4,5,6}; returns undefined when the text is not a line range list. */

@@ -126,17 +126,55 @@ export async function bundleCss(srcDir: string, highlightCss: string): Promise<{
   return { name: `app.${hash}.css`, css };
 }
 
-/** Bundles the prerender entry for Node, next to node_modules so its packages resolve. */
-export async function bundlePrerender(srcDir: string, outFile: string): Promise<void> {
+let nodeBundles = 0;
+
+/**
+ * A new file name for a bundle the build runs in Node, under the project's `node_modules/.cache/`: a
+ * bundle that leaves its packages to Node finds them from its own folder, whatever cache folder the build
+ * was given. One file per call, so builds running side by side never load each other's.
+ */
+export function nodeBundleFile(srcDir: string, name: string): string {
+  return path.join(
+    path.dirname(path.resolve(srcDir)),
+    'node_modules/.cache/docs-bundles',
+    `${name}.${process.pid}.${++nodeBundles}.mjs`,
+  );
+}
+
+/** The build's highlight thread (src/node/markdown/highlight-worker.ts), its packages left to Node. */
+export async function bundleHighlightWorker(srcDir: string, outFile: string): Promise<void> {
   await esbuild.build({
-    entryPoints: [path.join(srcDir, 'client/prerender.tsx')],
+    entryPoints: [path.join(srcDir, 'node/markdown/highlight-worker.ts')],
     outfile: outFile,
     bundle: true,
     platform: 'node',
     format: 'esm',
+    target: 'node20',
+    // shiki finds its grammars and its WebAssembly beside its own files.
     packages: 'external',
+    logLevel: 'silent',
+  });
+}
+
+/**
+ * The app's renderer (src/client/prerender.tsx) as CommonJS source for Node, with everything it imports,
+ * React's production build included: a React left to Node would pick its development build, at twice the
+ * cost per page, whenever NODE_ENV is not set.
+ */
+export async function bundlePrerender(srcDir: string): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [path.join(srcDir, 'client/prerender.tsx')],
+    outfile: '/prerender.cjs',
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'silent',
   });
+  const code = result.outputFiles[0]?.text;
+  if (code === undefined) throw new Error('the prerender bundle has no output');
+  return code;
 }

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadPrerender } from '../../../src/node/build';
-import { CodeHighlighter } from '../../../src/node/markdown/highlight';
+import { CodeHighlighter, HighlightCache } from '../../../src/node/markdown/highlight';
 import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
 
 const run = promisify(execFile);
@@ -17,21 +17,21 @@ const filesIn = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) :
 describe('the highlight cache', () => {
   it('is dropped when it was written by another shiki version', async () => {
     const cacheFile = path.join(await mkdtemp(path.join(tmpdir(), 'docs-hl-')), 'highlight.json');
-    const first = await CodeHighlighter.create(cacheFile);
-    const fresh = first.highlight('const a = 1;', 'javascript', new Set());
-    await first.save();
+    const firstCache = await HighlightCache.load(cacheFile);
+    const fresh = (await CodeHighlighter.create(firstCache)).highlight('const a = 1;', 'javascript', new Set());
+    await firstCache.save();
 
     // What the cache of the version before an upgrade looks like: same keys, other HTML.
     const saved = JSON.parse(readFileSync(cacheFile, 'utf8')) as { identity: string; entries: Record<string, string> };
     expect(saved.identity).toMatch(/^shiki \d+\.\d+\.\d+ /);
     const stale = Object.fromEntries(Object.keys(saved.entries).map((key) => [key, 'STALE']));
     await writeFile(cacheFile, JSON.stringify({ identity: 'shiki 0.0.1 old-light old-dark', entries: stale }));
-    const upgraded = await CodeHighlighter.create(cacheFile);
+    const upgraded = await CodeHighlighter.create(await HighlightCache.load(cacheFile));
     expect(upgraded.highlight('const a = 1;', 'javascript', new Set())).toBe(fresh);
 
     // The same version reads its own cache back.
     await writeFile(cacheFile, JSON.stringify({ identity: saved.identity, entries: stale }));
-    const same = await CodeHighlighter.create(cacheFile);
+    const same = await CodeHighlighter.create(await HighlightCache.load(cacheFile));
     expect(same.highlight('const a = 1;', 'javascript', new Set())).toBe('STALE');
   });
 
@@ -53,22 +53,25 @@ describe('the highlight cache', () => {
   });
 });
 
-describe('the prerender bundle', () => {
-  it('is removed when importing it fails', async () => {
+describe('the build bundles', () => {
+  it('fail the prerender with the error the renderer throws as it loads', async () => {
+    // A copy of the project's src/ whose app renderer throws as it loads.
     const root = await mkdtemp(path.join(tmpdir(), 'docs-prerender-'));
     const srcDir = path.join(root, 'src');
-    await mkdir(path.join(srcDir, 'client'), { recursive: true });
+    await cp(path.join(projectRoot, 'src'), srcDir, { recursive: true });
     await writeFile(
       path.join(srcDir, 'client/prerender.tsx'),
       "throw new Error('prerender failed to load');\nexport const renderRoute = () => '';\n",
     );
     await expect(loadPrerender(srcDir)).rejects.toThrow('prerender failed to load');
-    expect(filesIn(path.join(root, 'node_modules/.cache/docs-prerender'))).toEqual([]);
   });
 
-  it('resolves its packages when the cache folder is outside the project (plain Node, as npm run build)', async () => {
-    // Vitest resolves the bundle's imports itself; plain Node resolves them from the bundle's folder.
-    const root = await makeTree({ 'README.md': '# Home\n\nText.\n' });
+  it('let the highlight threads find their packages when the cache folder is outside the project (plain Node, as npm run build)', async () => {
+    // Enough pages for the build to highlight on threads, whose bundle resolves shiki from its own folder.
+    const pages = Object.fromEntries(
+      Array.from({ length: 48 }, (_, i) => [`p${i}.md`, `# Page ${i}\n\n\`\`\`js\nconst page = ${i};\n\`\`\`\n`]),
+    );
+    const root = await makeTree({ 'README.md': '# Home\n\nText.\n', ...pages });
     const options = {
       contentDir: path.join(root, 'content'),
       manifestDir: path.join(root, 'manifest'),
@@ -80,13 +83,21 @@ describe('the prerender bundle', () => {
     const script = `
       import { build } from ${JSON.stringify(path.join(projectRoot, 'src/node/build.ts'))};
       const result = await build(${JSON.stringify(options)});
-      console.log(JSON.stringify({ ok: result.ok, diagnostics: result.diagnostics }));
+      console.log(JSON.stringify({ ok: result.ok, diagnostics: result.diagnostics, pid: process.pid }));
     `;
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: projectRoot,
     });
-    expect(JSON.parse(stdout)).toEqual({ ok: true, diagnostics: [] });
+    const { pid, ...result } = JSON.parse(stdout) as { pid: number };
+    expect(result).toEqual({ ok: true, diagnostics: [] });
     expect(readdirSync(options.cacheDir)).toEqual(['highlight.json']);
     expect(existsSync(path.join(options.outDir, 'index.html'))).toBe(true);
+    const fragment = readdirSync(path.join(options.outDir, 'assets/js')).find((f) => f.startsWith('page.p47.'));
+    expect(readFileSync(path.join(options.outDir, 'assets/js', fragment ?? 'missing'), 'utf8')).toMatch(
+      /<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
+    );
+    // The threads' bundle is removed once the pages are rendered.
+    const bundles = filesIn(path.join(projectRoot, 'node_modules/.cache/docs-bundles'));
+    expect(bundles.filter((f) => f.includes(`.${pid}.`))).toEqual([]);
   });
 });

@@ -1,0 +1,61 @@
+import { rm } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { nodeBundleFile } from './output/bundle';
+
+/** Worker threads of the build, all running one bundled script. */
+export interface BuildThreads {
+  workers: Worker[];
+  /** Ends the threads and removes their script. */
+  stop(): Promise<void>;
+}
+
+export interface ThreadOptions {
+  count: number;
+  workerData?: unknown;
+  /** Called once with the first failure of any thread; a thread ended by `stop` is not a failure. */
+  onFailure: (error: Error) => void;
+}
+
+/**
+ * Bundles a script with `bundle` and starts `count` threads on it. The threads run plain JavaScript,
+ * without the loaders (tsx, vitest) the build itself may run under: a loader would transform every module
+ * they import, which costs more than the work they do on a small site. Threads never keep the process
+ * alive on their own.
+ */
+export async function startThreads(
+  srcDir: string,
+  name: string,
+  bundle: (srcDir: string, outFile: string) => Promise<void>,
+  options: ThreadOptions,
+): Promise<BuildThreads> {
+  const script = nodeBundleFile(srcDir, name);
+  try {
+    await bundle(srcDir, script);
+  } catch (error) {
+    await rm(script, { force: true });
+    throw error;
+  }
+  let stopping = false;
+  let failed = false;
+  const fail = (error: Error) => {
+    if (stopping || failed) return;
+    failed = true;
+    options.onFailure(error);
+  };
+  const workers = Array.from({ length: options.count }, () => {
+    const worker = new Worker(script, { execArgv: [], workerData: options.workerData });
+    worker.unref();
+    worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`)));
+    worker.on('exit', (code) =>
+      fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`)),
+    );
+    return worker;
+  });
+  return {
+    workers,
+    stop: async () => {
+      stopping = true;
+      await Promise.all([...workers.map((worker) => worker.terminate()), rm(script, { force: true })]);
+    },
+  };
+}

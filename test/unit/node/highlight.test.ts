@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { marked } from 'marked';
+import { createHighlighter, type BundledLanguage } from 'shiki';
+import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../../src/node/markdown/escape';
+import {
+  CodeHighlighter,
+  HIGHLIGHT_LANGUAGES,
+  isKnownLanguage,
+  LANGUAGE_NAMES,
+} from '../../../src/node/markdown/highlight';
+import { projectRoot } from '../../helpers/tree';
+
+const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark-default' } as const;
+
+const SAMPLE = `import x from "y"; // comment
+export default { async run({ steps, $ }) { const a = 1 + \`t\${b}\`; return /r/g ?? null; } }
+def f(x): """doc""" return x  # comment
+echo "$HOME" && curl -X POST https://example.com <<EOF
+{"a": 1, "b": true, "c": null}
+key: "value" # comment
+package main; func main() { fmt.Println("x") }
+SELECT * FROM t WHERE a = 1;
+
+<div class="a">x</div> .a { color: red; } public static void main(String[] args) {}
++ added
+- removed`;
+
+/** Every fenced code block of the repository's content, with a language the build highlights. */
+function contentBlocks(): { code: string; lang: string }[] {
+  const blocks: { code: string; lang: string }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.md')) {
+        marked.walkTokens(marked.lexer(readFileSync(file, 'utf8')), (token) => {
+          const lang = token.type === 'code' ? /^[^\s{]*/.exec(token.lang ?? '')?.[0].toLowerCase() : undefined;
+          if (token.type === 'code' && lang && LANGUAGE_NAMES.has(lang)) blocks.push({ code: token.text, lang });
+        });
+      }
+    }
+  };
+  walk(path.join(projectRoot, 'content'));
+  return blocks;
+}
+
+describe('the highlighter', () => {
+  it("gives every token the colours of shiki's own two-theme tokenization, from one pass", async () => {
+    const shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [...HIGHLIGHT_LANGUAGES] });
+    // shiki's reference output, in the build's markup; adjacent tokens that look the same share a span.
+    const reference = (code: string, lang: string) =>
+      shiki
+        .codeToTokensWithThemes(code, { lang: lang as BundledLanguage, themes: THEMES })
+        .map((tokens) => {
+          const spans: { classes: string; text: string }[] = [];
+          for (const token of tokens) {
+            const colour = (c: string | undefined) => (c ?? '#000000').replace('#', '').toLowerCase();
+            const style = token.variants['light']?.fontStyle ?? 0;
+            const classes = `c-${colour(token.variants['light']?.color)}-${colour(token.variants['dark']?.color)}${style & 1 ? ' fi' : ''}${style & 2 ? ' fb' : ''}`;
+            const last = spans.at(-1);
+            if (last?.classes === classes) last.text += token.content;
+            else spans.push({ classes, text: token.content });
+          }
+          const line = spans.map((s) => `<span class="${s.classes}">${escapeHtml(s.text)}</span>`).join('');
+          return `<span class="line">${line}</span>`;
+        })
+        .join('\n');
+    const highlighter = await CodeHighlighter.create();
+    const blocks = [...HIGHLIGHT_LANGUAGES.map((lang) => ({ code: SAMPLE, lang })), ...contentBlocks()];
+    expect(blocks.length).toBeGreaterThan(500);
+    const differing = blocks.filter(
+      ({ code, lang }) => highlighter.highlight(code, lang, new Set()) !== reference(code, lang),
+    );
+    expect(differing.map(({ lang, code }) => `${lang}: ${code.slice(0, 60)}`)).toEqual([]);
+  }, 60_000);
+
+  it("knows exactly the language names shiki has once the build's languages are loaded", async () => {
+    const shiki = await createHighlighter({ themes: [], langs: [...HIGHLIGHT_LANGUAGES] });
+    expect([...LANGUAGE_NAMES].sort()).toEqual([...shiki.getLoadedLanguages()].sort());
+    expect(isKnownLanguage('JS')).toBe(true);
+    expect(isKnownLanguage('text')).toBe(true);
+    expect(isKnownLanguage('cobol')).toBe(false);
+  });
+});

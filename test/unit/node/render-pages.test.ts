@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderPages } from '../../../src/node/content/render-pages';
+import { scanContent } from '../../../src/node/content/scan';
+import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
+import { HighlightCache } from '../../../src/node/markdown/highlight';
+import { makeTree, projectRoot } from '../../helpers/tree';
+
+const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
+
+/** 45 pages, each with code in two languages, one block shared by every page, and one unknown language. */
+function pages(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 45; i++) {
+    const a = LANGUAGES[i % LANGUAGES.length] ?? 'js';
+    const b = LANGUAGES[(i + 1) % LANGUAGES.length] ?? 'js';
+    files[`page-${i}.md`] = [
+      `# Page ${i}`,
+      '',
+      `\`\`\`${a} {1}`,
+      `const value${i} = "page ${i}"; // ${a}`,
+      'run --flag <x> && echo "$HOME"',
+      '```',
+      '',
+      `\`\`\`${b}`,
+      `value_${i}: ${i}`,
+      '```',
+      '',
+      '```js',
+      'export default { run() { return 1; } };',
+      '```',
+      '',
+      `\`\`\`cobol`,
+      'DISPLAY "HELLO".',
+      '```',
+      '',
+    ].join('\n');
+  }
+  return files;
+}
+
+async function render(root: string, threads: number) {
+  const diagnostics = new DiagnosticList();
+  const files = await scanContent(path.join(root, 'content'), diagnostics);
+  const cache = await HighlightCache.load();
+  const rendered = await renderPages(files, {
+    settings: { base: '/docs/', constants: {}, strict: true },
+    cache,
+    diagnostics,
+    srcDir: path.join(projectRoot, 'src'),
+    threads,
+  });
+  return {
+    pages: rendered.map((page) => ({ route: page.route, html: page.html, hash: page.hash })),
+    diagnostics: diagnostics.sorted().map(formatDiagnostic),
+    cached: cache.usedEntries().sort(([a], [b]) => a.localeCompare(b)),
+  };
+}
+
+describe('rendering pages', () => {
+  it('gives the same fragments, problems and cache entries on highlight threads as on its own thread', async () => {
+    const root = await makeTree(pages());
+    const here = await render(root, 0);
+    const onThreads = await render(root, 2);
+    expect(onThreads).toEqual(here);
+    expect(here.pages).toHaveLength(45);
+    expect(here.pages[0]?.html).toContain('<span class="line hl">');
+    expect(here.pages[0]?.html).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
+    expect(here.diagnostics.filter((d) => d.includes('unknown code language "cobol"'))).toHaveLength(45);
+    // One entry per distinct highlighted block: plain text is not cached, and the block every page
+    // shares is highlighted once.
+    const plainBlocks =
+      Object.values(pages())
+        .join('')
+        .match(/```text/g)?.length ?? 0;
+    expect(here.cached.length).toBe(45 * 2 - plainBlocks + 1);
+  }, 60_000);
+});
