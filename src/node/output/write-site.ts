@@ -86,13 +86,19 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
   };
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   let done = 0;
+  // Rendering is synchronous work here and writing is not: a page is written while the next ones render,
+  // with a bounded number of documents waiting to be written.
+  const pending = new Set<Promise<void>>();
   for (const page of pages) {
     const meta = metas.get(page.route);
     const appHtml = await input.renderRoute(manifest, page.route, meta, page.html);
     const doc = renderDocument(headFor(site, meta), appHtml, assets, site.analyticsId);
-    await put(path.join(dir, page.route, 'index.html'), doc);
+    const written = put(path.join(dir, page.route, 'index.html'), doc).then(() => void pending.delete(written));
+    pending.add(written);
+    if (pending.size >= 64) await Promise.race(pending);
     input.onProgress?.(++done, pages.length);
   }
+  await Promise.all(pending);
   const notFound = await input.renderRoute(manifest, '/404.html', undefined, undefined);
   await put(path.join(dir, '404.html'), renderDocument(headFor(site, undefined), notFound, assets, site.analyticsId));
 
