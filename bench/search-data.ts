@@ -20,12 +20,13 @@ async function main(contentDir: string, cacheDir: string, outFile: string): Prom
   const diagnostics = new DiagnosticList();
   const config = await loadSiteConfig(contentDir, diagnostics);
   const files = await scanContent(contentDir, diagnostics);
-  const loaded = await renderPages(files, {
+  const { pages: loaded, highlighted } = await renderPages(files, {
     settings: { base: config.base, constants: config.constants, strict: true },
     cache: await HighlightCache.load(path.join(cacheDir, 'highlight.json')),
     diagnostics,
     srcDir: path.join(projectRoot, 'src'),
   });
+  await highlighted;
   const assembled = assembleSite(loaded, config, '', true, diagnostics);
   if (diagnostics.errors.length > 0) throw new Error(`the tree has ${diagnostics.errors.length} errors`);
   await writeFile(outFile, JSON.stringify(buildSearchData(assembled.pages)));

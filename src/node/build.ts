@@ -24,6 +24,8 @@ export interface BuildOptions {
   cacheDir: string;
   /** The project's `src/`, for the client bundle. */
   srcDir: string;
+  /** Highlight threads (0: none); by default as many as the tree is large enough to pay for. */
+  highlightThreads?: number;
   log?: (line: string) => void;
 }
 
@@ -123,24 +125,27 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // The app bundles do not depend on the content: esbuild builds them in its own process while the pages
   // render. Settled before any return, so a content error never leaves a rejection unheard.
   const bundles = Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir)]);
-  const { config, configText } = await readSiteConfig(options.contentDir, diagnostics);
-  const [files, cache] = await Promise.all([
+  bundles.catch(() => undefined);
+  const [{ config, configText }, files, cache] = await Promise.all([
+    readSiteConfig(options.contentDir, diagnostics),
     scanContent(options.contentDir, diagnostics),
     HighlightCache.load(path.join(options.cacheDir, 'highlight.json')),
   ]);
+  const rendered = await renderPages(files, {
+    settings: { base: config.base, constants: config.constants, strict: options.strict },
+    cache,
+    diagnostics,
+    srcDir: options.srcDir,
+    ...(options.highlightThreads === undefined ? {} : { threads: options.highlightThreads }),
+    log,
+  });
   try {
-    const loaded = await renderPages(files, {
-      settings: { base: config.base, constants: config.constants, strict: options.strict },
-      cache,
-      diagnostics,
-      srcDir: options.srcDir,
-      log,
-    });
-    const assembled = assembleSite(loaded, config, configText, options.strict, diagnostics);
+    // The site checks and the search index need the records only: they run while code is highlighted.
+    const assembled = assembleSite(rendered.pages, config, configText, options.strict, diagnostics);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
-
     const searchData = buildSearchData(assembled.pages);
     const searchJson = JSON.stringify(searchData);
+    await rendered.highlighted;
     const [client, renderRoute] = await bundles;
     const manifest = createManifest(config, assembled, searchJson, client);
     const manifestJson = JSON.stringify(manifest);
@@ -174,6 +179,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await cache.save();
     return finish(true, assembled.pages.length);
   } finally {
-    await Promise.allSettled([bundles]);
+    await Promise.allSettled([bundles, rendered.highlighted]);
   }
 }

@@ -5,6 +5,8 @@ import { nodeBundleFile } from './output/bundle';
 /** Worker threads of the build, all running one bundled script. */
 export interface BuildThreads {
   workers: Worker[];
+  /** Starts one more thread on the script. */
+  spawn(): Worker;
   /** Ends the threads and removes their script. */
   stop(): Promise<void>;
 }
@@ -42,17 +44,21 @@ export async function startThreads(
     failed = true;
     options.onFailure(error);
   };
-  const workers = Array.from({ length: options.count }, () => {
+  const workers: Worker[] = [];
+  const spawn = () => {
     const worker = new Worker(script, { execArgv: [], workerData: options.workerData });
     worker.unref();
     worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`)));
     worker.on('exit', (code) =>
       fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`)),
     );
+    workers.push(worker);
     return worker;
-  });
+  };
+  for (let i = 0; i < options.count; i++) spawn();
   return {
     workers,
+    spawn,
     stop: async () => {
       stopping = true;
       await Promise.all([...workers.map((worker) => worker.terminate()), rm(script, { force: true })]);

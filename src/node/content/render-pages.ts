@@ -22,41 +22,62 @@ export interface RenderPagesOptions {
  * pages the build highlights on its own thread.
  */
 const MIN_PAGES_FOR_THREADS = 40;
-/**
- * Pages per highlight thread. One thread keeps a second core busy while this one renders the markdown;
- * another pays only when there is code enough to keep both busy after that, because each also compiles
- * the grammars it is sent (measured: on this repository's 119 pages two threads were slower than one).
- */
-const PAGES_PER_THREAD = 200;
 /** More threads than this only add memory: each holds a shiki and its compiled grammars. */
 const MAX_THREADS = 4;
 
 export function defaultThreads(pages: number): number {
   const cores = availableParallelism();
   if (pages < MIN_PAGES_FOR_THREADS || cores < 2) return 0;
-  return Math.min(cores, MAX_THREADS, Math.max(1, Math.floor(pages / PAGES_PER_THREAD)));
+  return Math.min(cores, MAX_THREADS);
+}
+
+/** Rendered pages, and when their code blocks are in place. */
+export interface RenderedPages {
+  pages: PageSource[];
+  /**
+   * Resolves once every page's fragment holds its highlighted code (and its hash is final): the pages
+   * above are filled in where they are. Until then their records and search text are complete, their
+   * fragments not. Must be awaited, also when the build stops early: it ends the highlight threads.
+   */
+  highlighted: Promise<void>;
 }
 
 /**
  * Renders every page file, in the order given; files with errors are left out (their problems are
  * reported). Highlighting code is most of a cold build: on a large tree it runs on other threads while
- * this one renders the markdown, and the fragments get their code once it is done.
+ * this one renders the markdown, and what needs only the records (site checks, the search index) can run
+ * before the code is in place.
  */
-export async function renderPages(files: ContentFile[], options: RenderPagesOptions): Promise<PageSource[]> {
+export async function renderPages(files: ContentFile[], options: RenderPagesOptions): Promise<RenderedPages> {
   const threads = options.threads ?? defaultThreads(files.length);
-  if (threads === 0) return renderWith(await CodeHighlighter.create(options.cache), files, options);
-  const pool = await HighlightPool.start(options.srcDir, threads, options.cache);
-  try {
-    const pages = await renderWith(pool, files, options);
-    await pool.finish();
-
-    return pages.map((page) => {
-      const html = pool.resolve(page.html);
-      return { ...page, html, hash: fragmentHash(html) };
-    });
-  } finally {
-    await pool.stop();
+  if (threads === 0) {
+    const pages = await renderWith(await CodeHighlighter.create(options.cache), files, options);
+    return { pages, highlighted: Promise.resolve() };
   }
+  // This thread renders the markdown meanwhile, so one core fewer highlights until the pages are done.
+  const whileRendering = Math.max(1, Math.min(threads, availableParallelism() - 1));
+  const pool = await HighlightPool.start(options.srcDir, whileRendering, threads, options.cache);
+  let pages: PageSource[];
+  try {
+    pages = await renderWith(pool, files, options);
+  } catch (error) {
+    await pool.stop();
+    throw error;
+  }
+  const highlighted = (async () => {
+    try {
+      await pool.finish();
+      for (const page of pages) {
+        page.html = pool.resolve(page.html);
+        page.hash = fragmentHash(page.html);
+      }
+    } finally {
+      await pool.stop();
+    }
+  })();
+  // Awaited by the caller; this keeps a failure from being reported as unhandled before then.
+  highlighted.catch(() => undefined);
+  return { pages, highlighted };
 }
 
 async function renderWith(

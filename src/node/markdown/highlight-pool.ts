@@ -13,23 +13,19 @@ import {
 } from './highlight';
 import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerData } from './highlight-protocol';
 
-/** Jobs sent to a thread in one message: fewer messages, while every thread still starts early. */
-const JOBS_PER_MESSAGE = 16;
+/** Jobs a thread is sent at once; a thread has two batches at most, so it never waits for the next. */
+const JOBS_PER_BATCH = 16;
+const BATCHES_IN_FLIGHT = 2;
 /**
- * What compiling a grammar's regular expressions costs a thread, in characters of code it could have
- * highlighted instead (measured on this repository's content: the JavaScript grammar compiles in the
- * time it takes to highlight about 100 KB of JavaScript).
+ * Code still waiting when the pages are rendered, in characters, from which more threads start: a new
+ * thread must start and compile its grammars first, which costs about what highlighting 300 KB of code
+ * does (measured on this repository's content, where waiting for the one thread was quicker).
  */
-const GRAMMAR_COST = 100_000;
+const BACKLOG_FOR_MORE_THREADS = 300_000;
 
 interface Thread {
   worker: Worker;
-  queue: HighlightJob[];
-  /** The work assigned so far, in characters of code (a grammar's first use counts as GRAMMAR_COST). */
-  load: number;
-  /** The languages this thread has been sent, whose grammars it compiles. */
-  languages: Set<string>;
-  outstanding: number;
+  inFlight: number;
 }
 
 /**
@@ -37,31 +33,47 @@ interface Thread {
  * a marker at once and queues the block; `finish` waits for every block and `resolve` puts the HTML in
  * place of the markers.
  *
- * Compiling a grammar's regular expressions is about half the cost of highlighting a site's code from
- * cold, so a language stays on as few threads as keeps them all busy (see `threadFor`).
+ * While this thread renders markdown it keeps a core busy, so `cores - 1` threads highlight meanwhile.
+ * When the pages are rendered this thread has nothing left to do but wait: if much code is still waiting,
+ * more threads start then. Threads take batches from one queue as they finish the last.
  */
 export class HighlightPool implements BlockHighlighter {
+  /**
+   * Markers are plain ASCII text with a random part: they pass the sanitizer as text, and a fragment
+   * that holds one stays a one-byte string (half the memory of a two-byte one) until it is filled in.
+   */
   private readonly nonce = randomBytes(6).toString('hex');
-  private readonly marker = new RegExp(`\uE000${this.nonce}:(\\d+)\uE001`, 'g');
+  private readonly marker = new RegExp(`hl-${this.nonce}-(\\d+)-hl`, 'g');
   private readonly idOf = new Map<string, number>();
   private readonly keyOf: string[] = [];
   private readonly results: string[] = [];
+  private readonly waiting: HighlightJob[] = [];
   private readonly threads: Thread[] = [];
   private running: BuildThreads | undefined;
   private failure: Error | undefined;
+  /** Set by `finish`: no more blocks will come, every thread takes work, partial batches go as they are. */
   private settled: (() => void) | undefined;
 
-  private constructor(private readonly cache: HighlightCache) {}
+  private constructor(
+    private readonly cache: HighlightCache,
+    private readonly maxThreads: number,
+  ) {}
 
   /**
-   * Starts `count` threads. Blocks can be queued at once: a thread reads its messages once its shiki is
-   * ready. `stop` must follow, whatever happens.
+   * Starts `whileRendering` threads, and up to `maxThreads` in all when `finish` finds a large backlog.
+   * Blocks can be queued at once: a thread reads its messages once its shiki is ready. `stop` must follow,
+   * whatever happens.
    */
-  static async start(srcDir: string, count: number, cache: HighlightCache): Promise<HighlightPool> {
-    const pool = new HighlightPool(cache);
+  static async start(
+    srcDir: string,
+    whileRendering: number,
+    maxThreads: number,
+    cache: HighlightCache,
+  ): Promise<HighlightPool> {
+    const pool = new HighlightPool(cache, maxThreads);
     const workerData: HighlightWorkerData = { wasm: await compileRegexEngine() };
     pool.running = await startThreads(srcDir, 'highlight', bundleHighlightWorker, {
-      count,
+      count: Math.max(1, Math.min(whileRendering, maxThreads)),
       workerData,
       onFailure: (error) => pool.fail(error),
     });
@@ -85,18 +97,20 @@ export class HighlightPool implements BlockHighlighter {
     if (id === undefined) {
       id = this.keyOf.push(key) - 1;
       this.idOf.set(key, id);
-      const thread = this.threadFor(lang.toLowerCase(), code.length);
-      thread.queue.push({ id, code, lang, lines: [...highlightedLines] });
-      if (thread.queue.length >= JOBS_PER_MESSAGE) this.send(thread);
+      this.waiting.push({ id, code, lang, lines: [...highlightedLines] });
+      this.dispatch();
     }
-    return `\uE000${this.nonce}:${id}\uE001`;
+    return `hl-${this.nonce}-${id}-hl`;
   }
 
   /** Waits for every queued block; rejects when a thread failed. */
   async finish(): Promise<void> {
-    for (const thread of this.threads) this.send(thread);
+    const backlog = this.waiting.reduce((chars, job) => chars + job.code.length, 0);
+    const more = Math.min(this.maxThreads - this.threads.length, Math.floor(backlog / BACKLOG_FOR_MORE_THREADS));
+    for (let i = 0; i < more && this.running; i++) this.listen(this.running.spawn());
     await new Promise<void>((resolve, reject) => {
       this.settled = () => (this.failure ? reject(this.failure) : resolve());
+      this.dispatch();
       this.checkSettled();
     });
   }
@@ -111,7 +125,7 @@ export class HighlightPool implements BlockHighlighter {
   }
 
   private listen(worker: Worker): void {
-    const thread: Thread = { worker, queue: [], load: 0, languages: new Set(), outstanding: 0 };
+    const thread: Thread = { worker, inFlight: 0 };
     this.threads.push(thread);
     worker.on('message', (reply: HighlightReply) => {
       if (reply.type === 'failed') return this.fail(new Error(`a highlight thread failed: ${reply.message}`));
@@ -119,29 +133,23 @@ export class HighlightPool implements BlockHighlighter {
         this.results[id] = html;
         this.cache.record(this.keyOf[id] ?? '', html);
       }
-      thread.outstanding -= reply.results.length;
+      thread.inFlight--;
+      this.dispatch();
       this.checkSettled();
     });
   }
 
-  /**
-   * The thread that would be done first with this block: a language stays on the threads that already
-   * compiled its grammar, until another thread is so far behind that compiling it there pays.
-   */
-  private threadFor(lang: string, size: number): Thread {
-    const cost = (thread: Thread) => thread.load + size + (thread.languages.has(lang) ? 0 : GRAMMAR_COST);
-    const thread = this.threads.reduce((best, candidate) => (cost(candidate) < cost(best) ? candidate : best));
-    thread.load = cost(thread);
-    thread.languages.add(lang);
-    return thread;
-  }
-
-  private send(thread: Thread): void {
-    if (thread.queue.length === 0) return;
-    const request: HighlightRequest = { type: 'highlight', jobs: thread.queue };
-    thread.outstanding += thread.queue.length;
-    thread.queue = [];
-    thread.worker.postMessage(request);
+  /** Hands waiting blocks to the threads taking work that have room for another batch. */
+  private dispatch(): void {
+    for (const thread of this.threads) {
+      while (thread.inFlight < BATCHES_IN_FLIGHT && this.waiting.length > 0) {
+        // While pages still render, a thread with work in hand waits for a full batch.
+        if (!this.settled && thread.inFlight > 0 && this.waiting.length < JOBS_PER_BATCH) return;
+        const request: HighlightRequest = { type: 'highlight', jobs: this.waiting.splice(0, JOBS_PER_BATCH) };
+        thread.inFlight++;
+        thread.worker.postMessage(request);
+      }
+    }
   }
 
   private fail(error: Error): void {
@@ -150,6 +158,7 @@ export class HighlightPool implements BlockHighlighter {
   }
 
   private checkSettled(): void {
-    if (this.settled && (this.failure || this.threads.every((t) => t.outstanding === 0))) this.settled();
+    const done = this.waiting.length === 0 && this.threads.every((t) => t.inFlight === 0);
+    if (this.settled && (this.failure || done)) this.settled();
   }
 }

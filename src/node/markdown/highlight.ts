@@ -239,14 +239,15 @@ export class CodeHighlighter implements BlockHighlighter {
 
   private constructor(
     private readonly shiki: Highlighter,
-    private readonly cache: HighlightCache,
+    private readonly cache: HighlightCache | undefined,
   ) {
     this.light = new ThemeColours(shiki.getTheme(THEMES.light));
     this.dark = new ThemeColours(shiki.getTheme(THEMES.dark));
   }
 
   /**
-   * One shiki instance with both themes, reading and recording into `cache`. Every language is loaded up
+   * One shiki instance with both themes, reading and recording into `cache` when given (a highlight thread
+   * has none: the pool caches what it sends back). Every language is loaded up
    * front unless `languages` names fewer; `loadLanguages` adds more before they are highlighted. `wasm`,
    * shiki's regular-expression engine compiled once (`compileRegexEngine`), saves compiling it per thread.
    */
@@ -259,7 +260,7 @@ export class CodeHighlighter implements BlockHighlighter {
       langs: [...(options.languages ?? HIGHLIGHT_LANGUAGES)],
       ...(options.wasm ? { engine: createOnigurumaEngine(instantiator(options.wasm)) } : {}),
     });
-    return new CodeHighlighter(shiki, cache ?? (await HighlightCache.load()));
+    return new CodeHighlighter(shiki, cache);
   }
 
   /** Loads the grammars of these languages (known names only) that are not loaded yet. */
@@ -279,6 +280,7 @@ export class CodeHighlighter implements BlockHighlighter {
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
     // Plain text costs nothing to render again: it never takes room in the cache.
     if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);
+    if (!this.cache) return this.render(code, lang, highlightedLines);
     const key = highlightKey(code, lang, highlightedLines);
     const html = this.cache.get(key) ?? this.render(code, lang, highlightedLines);
     this.cache.record(key, html);

@@ -242,4 +242,30 @@ describe('build', () => {
     await buildTree(root, { outDir: path.join(root, 'dist2'), manifestDir: path.join(root, 'manifest2') });
     expect(snapshot(path.join(root, 'dist2'))).toEqual(first);
   });
+
+  it('produces the same output whether code is highlighted on threads or on its own thread', async () => {
+    // On threads, a fragment holds a marker per block until the threads are done.
+    const withCode = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [
+        `code/page-${i}.md`,
+        `# Code ${i}\n\n[[toc]]\n\n## Steps\n\n\`\`\`${['js', 'python', 'bash', 'json'][i % 4]} {1}\nconst step = ${i}; // "${i}"\nrun <x> && echo $HOME\n\`\`\`\n\n::: tip\n\`\`\`yaml\nkey: ${i}\n\`\`\`\n:::\n`,
+      ]),
+    );
+    const root = await makeTree({ ...GOOD, ...withCode });
+    const here = await buildTree(root, { highlightThreads: 0 });
+    expect(messages(here)).toEqual([]);
+    const onThreads = await buildTree(root, {
+      highlightThreads: 2,
+      outDir: path.join(root, 'dist2'),
+      manifestDir: path.join(root, 'manifest2'),
+      cacheDir: path.join(root, '.cache2'),
+    });
+    expect(messages(onThreads)).toEqual([]);
+    const dist = snapshot(path.join(root, 'dist'));
+    expect(snapshot(path.join(root, 'dist2'))).toEqual(dist);
+    expect(snapshot(path.join(root, 'manifest2'))).toEqual(snapshot(path.join(root, 'manifest')));
+    const page = readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8');
+    expect(page).toMatch(/<span class="line hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
+    expect(page).not.toMatch(/hl-[0-9a-f]{12}-\d+-hl/);
+  });
 });

@@ -43,13 +43,14 @@ async function render(root: string, threads: number) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
   const cache = await HighlightCache.load();
-  const rendered = await renderPages(files, {
+  const { pages: rendered, highlighted } = await renderPages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
     cache,
     diagnostics,
     srcDir: path.join(projectRoot, 'src'),
     threads,
   });
+  await highlighted;
   return {
     pages: rendered.map((page) => ({ route: page.route, html: page.html, hash: page.hash })),
     diagnostics: diagnostics.sorted().map(formatDiagnostic),
