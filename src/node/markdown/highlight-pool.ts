@@ -17,9 +17,10 @@ import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerDat
 const JOBS_PER_BATCH = 16;
 const BATCHES_IN_FLIGHT = 2;
 /**
- * Code still waiting when the pages are rendered, in characters, from which more threads start: a new
- * thread must start and compile its grammars first, which costs about what highlighting 300 KB of code
- * does (measured on this repository's content, where waiting for the one thread was quicker).
+ * Code still waiting when the pages are rendered, in characters, from which more threads start. A new
+ * thread must start and compile its grammars first (about 0.3 s here, the time a thread takes to highlight
+ * some 100 KB of code) while sharing the cores with the one already running: on this repository's
+ * content, with less than this waiting, one thread alone finished first.
  */
 const BACKLOG_FOR_MORE_THREADS = 300_000;
 
