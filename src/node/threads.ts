@@ -21,8 +21,8 @@ export interface ThreadOptions {
 /**
  * Bundles a script with `bundle` and starts `count` threads on it. The threads run plain JavaScript,
  * without the loaders (tsx, vitest) the build itself may run under: a loader would transform every module
- * they import, which costs more than the work they do on a small site. Threads never keep the process
- * alive on their own.
+ * they import, which costs more than the work they do on a small site. A running thread keeps the
+ * process alive (the build waits for its answers), so `stop` must always follow.
  */
 export async function startThreads(
   srcDir: string,
@@ -47,7 +47,6 @@ export async function startThreads(
   const workers: Worker[] = [];
   const spawn = () => {
     const worker = new Worker(script, { execArgv: [], workerData: options.workerData });
-    worker.unref();
     worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`)));
     worker.on('exit', (code) =>
       fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`)),
