@@ -3,7 +3,7 @@ import type { Token, Tokens } from 'marked';
 import type { PageHeader } from '../../shared/types';
 import { lineLocator, type DiagnosticList } from '../diagnostics';
 import { isFileLink, localAsset, type AssetKind, type PageAsset } from './assets';
-import { parseLineRanges, type BlockHighlighter } from './highlight';
+import { isKnownLanguage, parseLineRanges, type BlockHighlighter } from './highlight';
 import { resolveLink } from './links';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { childTokens, plainText } from './tokens';
@@ -163,7 +163,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       report(offset, 'code fence is never closed: add a closing ``` line', 'error');
     }
     let language = lang;
-    if (lang && !ctx.highlighter.knows(lang)) {
+    if (lang && !isKnownLanguage(lang)) {
       report(offset, `unknown code language "${lang}", shown as plain text`, 'warning');
       language = 'text';
     }

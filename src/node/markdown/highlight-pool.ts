@@ -5,7 +5,6 @@ import { startThreads, type BuildThreads } from '../threads';
 import {
   compileRegexEngine,
   highlightKey,
-  isKnownLanguage,
   isPlainLanguage,
   plainCodeHtml,
   type BlockHighlighter,
@@ -80,10 +79,6 @@ export class HighlightPool implements BlockHighlighter {
     });
     for (const worker of pool.running.workers) pool.listen(worker);
     return pool;
-  }
-
-  knows(lang: string): boolean {
-    return isKnownLanguage(lang);
   }
 
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {

@@ -52,14 +52,13 @@ export function isKnownLanguage(lang: string): boolean {
   return PLAIN_LANGUAGES.has(l) || LANGUAGE_NAMES.has(l);
 }
 
-/** True for the names that mean "no highlighting". */
+/** True for plain-text names and for languages not highlighted (shown as plain text). */
 export function isPlainLanguage(lang: string): boolean {
-  return PLAIN_LANGUAGES.has(lang.toLowerCase()) || !isKnownLanguage(lang);
+  return !LANGUAGE_NAMES.has(lang.toLowerCase());
 }
 
 /** What a page's code blocks are highlighted with: here and now, or later on another thread. */
 export interface BlockHighlighter {
-  knows(lang: string): boolean;
   /** The inner HTML of `<code>` (or, for a deferred highlighter, a marker it replaces later). */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
 }
@@ -120,8 +119,9 @@ let saves = 0;
 
 /**
  * Highlighted code blocks by content hash, kept between builds in one JSON file. Only the entries a build
- * used are written back, so the file never grows beyond one site's code. The build's render threads each
- * read the file and hand back what they used (`usedEntries`), which the build adopts and saves.
+ * used are written back, so the file never grows beyond one site's code. It lives on the build's main
+ * thread: the highlight pool looks blocks up here before it sends them to a thread, and records what
+ * comes back.
  */
 export class HighlightCache {
   private stored = new Map<string, string>();
@@ -154,13 +154,9 @@ export class HighlightCache {
     this.used.set(key, html);
   }
 
+  /** What this build used so far, which is what `save` writes. */
   usedEntries(): [string, string][] {
     return [...this.used];
-  }
-
-  /** Entries another thread of this build used. */
-  adopt(entries: Iterable<[string, string]>): void {
-    for (const [key, html] of entries) this.used.set(key, html);
   }
 
   async save(): Promise<void> {
@@ -270,10 +266,6 @@ export class CodeHighlighter implements BlockHighlighter {
       (l) => LANGUAGE_NAMES.has(l) && !loaded.has(l),
     );
     if (missing.length > 0) await this.shiki.loadLanguage(...(missing as Parameters<Highlighter['loadLanguage']>));
-  }
-
-  knows(lang: string): boolean {
-    return isKnownLanguage(lang);
   }
 
   /** The inner HTML of `<code>`: one `<span class="line">` per line, highlighted lines marked. */

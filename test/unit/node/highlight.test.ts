@@ -8,6 +8,7 @@ import {
   CodeHighlighter,
   HIGHLIGHT_LANGUAGES,
   isKnownLanguage,
+  isPlainLanguage,
   LANGUAGE_NAMES,
 } from '../../../src/node/markdown/highlight';
 import { projectRoot } from '../../helpers/tree';
@@ -82,5 +83,7 @@ describe('the highlighter', () => {
     expect(isKnownLanguage('JS')).toBe(true);
     expect(isKnownLanguage('text')).toBe(true);
     expect(isKnownLanguage('cobol')).toBe(false);
+    expect(['text', 'plaintext', 'txt', '', 'cobol'].every(isPlainLanguage)).toBe(true);
+    expect(isPlainLanguage('JS')).toBe(false);
   });
 });
