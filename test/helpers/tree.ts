@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,17 @@ export async function makeTree(files: Record<string, string | Uint8Array>): Prom
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, contents);
   }
+  return root;
+}
+
+/**
+ * A copy of the project's `src/` in a fresh temporary folder, with some files (paths relative to `src/`)
+ * replaced: for builds whose own code fails. Returns the copy's root (its `src/` is `<root>/src`).
+ */
+export async function copyOfSrc(replaced: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'docs-src-'));
+  await cp(path.join(projectRoot, 'src'), path.join(root, 'src'), { recursive: true });
+  for (const [file, contents] of Object.entries(replaced)) await writeFile(path.join(root, 'src', file), contents);
   return root;
 }
 

@@ -1,16 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadPrerender } from '../../../src/node/build';
-import { renderPages } from '../../../src/node/content/render-pages';
-import { scanContent } from '../../../src/node/content/scan';
-import { DiagnosticList } from '../../../src/node/diagnostics';
 import { CodeHighlighter, HighlightCache } from '../../../src/node/markdown/highlight';
-import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
+import { buildTree, copyOfSrc, makeTree, messages, projectRoot } from '../../helpers/tree';
 
 const run = promisify(execFile);
 
@@ -58,37 +55,10 @@ describe('the highlight cache', () => {
 
 describe('the build bundles', () => {
   it('fail the prerender with the error the renderer throws as it loads', async () => {
-    // A copy of the project's src/ whose app renderer throws as it loads.
-    const root = await mkdtemp(path.join(tmpdir(), 'docs-prerender-'));
-    const srcDir = path.join(root, 'src');
-    await cp(path.join(projectRoot, 'src'), srcDir, { recursive: true });
-    await writeFile(
-      path.join(srcDir, 'client/prerender.tsx'),
-      "throw new Error('prerender failed to load');\nexport const renderRoute = () => '';\n",
-    );
-    await expect(loadPrerender(srcDir)).rejects.toThrow('prerender failed to load');
-  });
-
-  it('fail the rendering with the error a highlight thread throws, and leave no thread bundle behind', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'docs-highlight-'));
-    const srcDir = path.join(root, 'src');
-    await cp(path.join(projectRoot, 'src'), srcDir, { recursive: true });
-    await writeFile(
-      path.join(srcDir, 'node/markdown/highlight-worker.ts'),
-      "throw new Error('highlight thread broke');\n",
-    );
-    const tree = await makeTree({ 'README.md': '# Home\n\n```js\nconst a = 1;\n```\n' });
-    const diagnostics = new DiagnosticList();
-    const files = await scanContent(path.join(tree, 'content'), diagnostics);
-    const { highlighted } = await renderPages(files, {
-      settings: { base: '/docs/', constants: {}, strict: true },
-      cache: await HighlightCache.load(),
-      diagnostics,
-      srcDir,
-      threads: 1,
+    const root = await copyOfSrc({
+      'client/prerender.tsx': "throw new Error('prerender failed to load');\nexport const renderRoute = () => '';\n",
     });
-    await expect(highlighted).rejects.toThrow(/a highlight thread failed: .*highlight thread broke/s);
-    expect(filesIn(path.join(root, 'node_modules/.cache/docs-bundles'))).toEqual([]);
+    await expect(loadPrerender(path.join(root, 'src'))).rejects.toThrow('prerender failed to load');
   });
 
   it('let the highlight threads find their packages when the cache folder is outside the project (plain Node, as npm run build)', async () => {

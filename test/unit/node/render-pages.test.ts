@@ -1,10 +1,11 @@
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPages } from '../../../src/node/content/render-pages';
 import { scanContent } from '../../../src/node/content/scan';
 import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
 import { HighlightCache } from '../../../src/node/markdown/highlight';
-import { makeTree, projectRoot } from '../../helpers/tree';
+import { copyOfSrc, makeTree, projectRoot } from '../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
 
@@ -39,7 +40,7 @@ function pages(): Record<string, string> {
   return files;
 }
 
-async function render(root: string, threads: number) {
+async function render(root: string, threads: number, srcDir = path.join(projectRoot, 'src')) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
   const cache = await HighlightCache.load();
@@ -47,7 +48,7 @@ async function render(root: string, threads: number) {
     settings: { base: '/docs/', constants: {}, strict: true },
     cache,
     diagnostics,
-    srcDir: path.join(projectRoot, 'src'),
+    srcDir,
     threads,
   });
   await highlighted;
@@ -76,4 +77,16 @@ describe('rendering pages', () => {
         .match(/```text/g)?.length ?? 0;
     expect(here.cached.length).toBe(45 * 2 - plainBlocks + 1);
   }, 60_000);
+
+  it('fails with the error a highlight thread throws, and leaves no thread bundle behind', async () => {
+    const src = await copyOfSrc({
+      'node/markdown/highlight-worker.ts': "throw new Error('highlight thread broke');\n",
+    });
+    const tree = await makeTree({ 'README.md': '# Home\n\n```js\nconst a = 1;\n```\n' });
+    await expect(render(tree, 1, path.join(src, 'src'))).rejects.toThrow(
+      /a highlight thread failed: .*highlight thread broke/s,
+    );
+    const bundles = path.join(src, 'node_modules/.cache/docs-bundles');
+    expect(existsSync(bundles) ? readdirSync(bundles) : []).toEqual([]);
+  });
 });
