@@ -1,0 +1,55 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bundleClient } from '../../../src/node/output/bundle';
+
+/** A small `src/` with the three browser entry points the app bundle starts from. */
+async function sourceTree(files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'docs-bundle-'));
+  const all = {
+    'client/entry.tsx': 'document.title = "docs";\n',
+    'client/search/worker.ts': 'self.onmessage = () => undefined;\n',
+    'client/app/theme-boot.ts': 'document.documentElement.dataset.theme = "light";\n',
+    ...files,
+  };
+  for (const [name, text] of Object.entries(all)) {
+    await mkdir(path.dirname(path.join(root, 'src', name)), { recursive: true });
+    await writeFile(path.join(root, 'src', name), text);
+  }
+  return path.join(root, 'src');
+}
+
+describe('the browser bundle', () => {
+  it('bundles browser code that stays on its side', async () => {
+    const srcDir = await sourceTree({
+      'client/entry.tsx': 'import { greeting } from "../shared/greeting";\ndocument.title = greeting;\n',
+      'shared/greeting.ts': 'export const greeting = "hello";\n',
+    });
+    const assets = await bundleClient(srcDir);
+    const entry = new TextDecoder().decode(assets.files.get(assets.entry));
+    expect(entry).toContain('hello');
+  });
+
+  it('fails, naming both files, when browser code imports build-only code', async () => {
+    const srcDir = await sourceTree({
+      'client/entry.tsx': 'import { secret } from "../node/secret";\ndocument.title = secret;\n',
+      'node/secret.ts': 'export const secret = "from the build";\n',
+    });
+    await expect(bundleClient(srcDir)).rejects.toThrow(
+      /browser code imports build-only code "\.\.\/node\/secret" \(from .*src\/client\/entry\.tsx\)/,
+    );
+  });
+
+  it('fails, naming the module, when browser code imports a Node built-in', async () => {
+    const srcDir = await sourceTree({
+      'client/search/worker.ts': 'import { readFileSync } from "node:fs";\nself.onmessage = () => readFileSync("x");\n',
+      'client/app/theme-boot.ts': 'import os from "os";\ndocument.title = os.hostname();\n',
+    });
+    const failure = bundleClient(srcDir);
+    await expect(failure).rejects.toThrow(
+      /browser code imports the Node built-in "node:fs" \(from .*src\/client\/search\/worker\.ts\)/,
+    );
+    await expect(failure).rejects.toThrow(/browser code imports the Node built-in "os" \(from .*theme-boot\.ts\)/);
+  });
+});
