@@ -3,15 +3,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { runInThisContext } from 'node:vm';
 import type { Manifest, SiteSettings } from '../shared/types';
-import { toPageMeta, type PageSource } from './content/page-source';
-import { renderPages } from './content/render-pages';
+import { FRAGMENT_FILE_PREFIX, toPageMeta, type PageSource } from './content/page-source';
+import { renderPages, type RenderedPages } from './content/render-pages';
 import { scanContent } from './content/scan';
 import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { HighlightCache, highlightCss } from './markdown/highlight';
 import { bundleClient, bundleCss, bundlePrerender, type ClientAssets } from './output/bundle';
 import { commit, discard, stage } from './output/swap';
-import { contentHash, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
+import { contentHash, prerenderUntil, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
 import { assembleSite, type AssembledSite } from './site/assemble';
 import { buildSearchData } from './site/search-index';
 
@@ -108,6 +108,35 @@ export async function loadPrerender(srcDir: string): Promise<RenderRoute> {
 }
 
 /**
+ * The pages' app HTML, rendered while their code is highlighted on other threads; the markers in it are
+ * completed once that is done. It is rendered with a manifest whose hashes are not final yet: a route
+ * whose HTML shows the manifest's hash or a fragment URL (the app only fetches those; it prints none) is
+ * left out, to be rendered with the final manifest. Never rejects: when highlighting fails, so does the
+ * build.
+ */
+async function prerenderEarly(
+  rendered: RenderedPages,
+  provisional: Manifest,
+  renderRoute: RenderRoute,
+): Promise<Map<string, string>> {
+  const early = await prerenderUntil(rendered.highlighted, provisional, rendered.pages, renderRoute);
+  const completed = new Map<string, string>();
+  if (
+    !(await rendered.highlighted.then(
+      () => true,
+      () => false,
+    ))
+  )
+    return completed;
+  const fragmentUrls = `${provisional.site.base}assets/js/${FRAGMENT_FILE_PREFIX}`;
+  for (const [route, html] of early) {
+    if (html.includes(provisional.hash) || html.includes(fragmentUrls)) continue;
+    completed.set(route, rendered.complete(html));
+  }
+  return completed;
+}
+
+/**
  * content/ → manifest/ + dist/. Every problem is collected and reported; the outputs are written to
  * staging folders and swapped in only when the build has no error.
  */
@@ -131,6 +160,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     scanContent(options.contentDir, diagnostics),
     HighlightCache.load(path.join(options.cacheDir, 'highlight.json')),
   ]);
+  let early: Promise<Map<string, string>> | undefined;
   const rendered = await renderPages(files, {
     settings: { base: config.base, constants: config.constants, strict: options.strict },
     cache,
@@ -143,11 +173,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // The site checks and the search index need the records only: they run while code is highlighted.
     const assembled = assembleSite(rendered.pages, config, configText, options.strict, diagnostics);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
-    const searchData = buildSearchData(assembled.pages);
-    const searchJson = JSON.stringify(searchData);
-    await rendered.highlighted;
+    const searchJson = JSON.stringify(buildSearchData(assembled.pages));
     const [client, renderRoute] = await bundles;
+    early = rendered.coreToSpare
+      ? prerenderEarly(rendered, createManifest(config, assembled, searchJson, client), renderRoute)
+      : undefined;
+    await rendered.highlighted;
     const manifest = createManifest(config, assembled, searchJson, client);
+    const prerendered = await early;
     const manifestJson = JSON.stringify(manifest);
     const css = await siteCss(options.srcDir, assembled.pages);
 
@@ -156,7 +189,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const [manifestFolder, distFolder] = folders;
       if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
       let logged = 0;
-      await writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchData);
+      writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchJson);
       await writeDist(distFolder.staging, {
         manifest,
         manifestJson,
@@ -165,6 +198,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         client,
         css,
         renderRoute,
+        ...(prerendered ? { prerendered } : {}),
         onProgress: (done, total) => {
           if (total <= 300 || done - logged < 500) return;
           logged = done - (done % 500);
@@ -179,6 +213,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await cache.save();
     return finish(true, assembled.pages.length);
   } finally {
-    await Promise.allSettled([bundles, rendered.highlighted]);
+    await Promise.allSettled([bundles, rendered.highlighted, early]);
   }
 }

@@ -1,7 +1,8 @@
-import { cp, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 import { build, type BuildOptions, type BuildResult } from '../../src/node/build';
 import { formatDiagnostic } from '../../src/node/diagnostics';
 
@@ -20,11 +21,16 @@ export async function makeTree(files: Record<string, string | Uint8Array>): Prom
 }
 
 /**
- * A copy of the project's `src/` in a fresh temporary folder, with some files (paths relative to `src/`)
- * replaced: for builds whose own code fails. Returns the copy's root (its `src/` is `<root>/src`).
+ * A copy of the project's `src/` in a fresh folder, with some files (paths relative to `src/`) replaced or
+ * added: for builds whose own code misbehaves. Returns the copy's root (its `src/` is `<root>/src`). The
+ * folder is inside the project's `node_modules/.cache`, so the copy's bundles find the project's packages;
+ * it is removed when the test ends.
  */
 export async function copyOfSrc(replaced: Record<string, string>): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), 'docs-src-'));
+  const parent = path.join(projectRoot, 'node_modules/.cache');
+  await mkdir(parent, { recursive: true });
+  const root = await mkdtemp(path.join(parent, 'docs-test-src-'));
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
   await cp(path.join(projectRoot, 'src'), path.join(root, 'src'), { recursive: true });
   for (const [file, contents] of Object.entries(replaced)) await writeFile(path.join(root, 'src', file), contents);
   return root;

@@ -119,8 +119,11 @@ export function toPageMeta(page: PageSource, base: string): PageMeta {
   };
 }
 
+/** How every fragment's file name starts. */
+export const FRAGMENT_FILE_PREFIX = 'page.';
+
 export function fragmentFileName(page: PageSource): string {
-  return `page.${page.key}.${page.hash}.html`;
+  return `${FRAGMENT_FILE_PREFIX}${page.key}.${page.hash}.html`;
 }
 
 function truncate(text: string, max: number): string {

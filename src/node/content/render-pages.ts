@@ -40,6 +40,16 @@ export interface RenderedPages {
    * fragments not. Must be awaited, also when the build stops early: it ends the highlight threads.
    */
   highlighted: Promise<void>;
+  /**
+   * Text made from these pages before `highlighted` resolved (a prerendered page, say), completed: each
+   * code block's marker replaced by its HTML. Only meaningful once `highlighted` has resolved.
+   */
+  complete(text: string): string;
+  /**
+   * True when the highlighting leaves a core to this thread until `highlighted` resolves: work that
+   * needs only the pages as they are now can run meanwhile without slowing the highlighting down.
+   */
+  coreToSpare: boolean;
 }
 
 /**
@@ -52,7 +62,7 @@ export async function renderPages(files: ContentFile[], options: RenderPagesOpti
   const threads = options.threads ?? defaultThreads(files.length);
   if (threads === 0) {
     const pages = await renderWith(await CodeHighlighter.create(options.cache), files, options);
-    return { pages, highlighted: Promise.resolve() };
+    return { pages, highlighted: Promise.resolve(), complete: (text) => text, coreToSpare: false };
   }
   // This thread renders the markdown meanwhile, so one core fewer highlights until the pages are done.
   const whileRendering = Math.max(1, Math.min(threads, availableParallelism() - 1));
@@ -77,7 +87,13 @@ export async function renderPages(files: ContentFile[], options: RenderPagesOpti
   })();
   // Awaited by the caller; this keeps a failure from being reported as unhandled before then.
   highlighted.catch(() => undefined);
-  return { pages, highlighted };
+  return {
+    pages,
+    highlighted,
+    complete: (text) => pool.resolve(text),
+    // `finish` above has already started every thread it is going to.
+    coreToSpare: pool.threadCount < availableParallelism(),
+  };
 }
 
 async function renderWith(

@@ -99,6 +99,11 @@ export class HighlightPool implements BlockHighlighter {
     return `hl-${this.nonce}-${id}-hl`;
   }
 
+  /** Threads started so far. */
+  get threadCount(): number {
+    return this.threads.length;
+  }
+
   /** Waits for every queued block; rejects when a thread failed. */
   async finish(): Promise<void> {
     const backlog = this.waiting.reduce((chars, job) => chars + job.code.length, 0);
@@ -115,7 +120,7 @@ export class HighlightPool implements BlockHighlighter {
     await this.running?.stop();
   }
 
-  /** The fragment with each marker replaced by its block's HTML. */
+  /** The text (a fragment, or a page made from one) with each marker replaced by its block's HTML. */
   resolve(html: string): string {
     return html.replace(this.marker, (_, id: string) => this.results[Number(id)] ?? '');
   }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
-import type { DeploymentPointer, Manifest, SearchData } from '../../shared/types';
+import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { fragmentFileName, type PageSource } from '../content/page-source';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
@@ -17,9 +17,35 @@ type RenderRoute = (
   html: string | undefined,
 ) => Promise<string>;
 
-async function put(file: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, data);
+/**
+ * Writes output files, creating each folder once. Synchronously, on purpose: the build writes its few
+ * hundred files with nothing else left to do, and through Node's thread pool every file cost about three
+ * times the CPU (390 files of 30 KB: 120–200 ms of CPU against 45 ms), on the two cores the build is
+ * short of.
+ */
+class OutputFolder {
+  private readonly made = new Set<string>();
+
+  constructor(private readonly root: string) {}
+
+  put(relative: string, data: string | Uint8Array): void {
+    writeFileSync(this.inFolder(relative), data);
+  }
+
+  copy(from: string, relative: string): void {
+    copyFileSync(from, this.inFolder(relative));
+  }
+
+  /** The file's path, its folder made. */
+  private inFolder(relative: string): string {
+    const file = path.join(this.root, relative);
+    const folder = path.dirname(file);
+    if (!this.made.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      this.made.add(folder);
+    }
+    return file;
+  }
 }
 
 export function contentHash(data: string | Uint8Array): string {
@@ -27,15 +53,11 @@ export function contentHash(data: string | Uint8Array): string {
 }
 
 /** `manifest/`: what the build knows, readable by a writer — pretty JSON and plain fragments. */
-export async function writeManifestFolder(
-  dir: string,
-  manifest: Manifest,
-  pages: PageSource[],
-  search: SearchData,
-): Promise<void> {
-  await put(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await put(path.join(dir, 'search.json'), JSON.stringify(search));
-  await Promise.all(pages.map((page) => put(path.join(dir, 'pages', `${page.key}.html`), page.html)));
+export function writeManifestFolder(dir: string, manifest: Manifest, pages: PageSource[], searchJson: string): void {
+  const out = new OutputFolder(dir);
+  out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  out.put('search.json', searchJson);
+  for (const page of pages) out.put(path.join('pages', `${page.key}.html`), page.html);
 }
 
 export interface DistInput {
@@ -46,35 +68,67 @@ export interface DistInput {
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
+  /** App HTML already rendered, by route (see `prerenderUntil`); the other routes are rendered here. */
+  prerendered?: ReadonlyMap<string, string>;
   onProgress?: (done: number, total: number) => void;
+}
+
+/** The route the not-found page is rendered for. */
+const NOT_FOUND_ROUTE = '/404.html';
+
+/**
+ * Renders the app HTML of the pages, in order, then of the not-found page, until `until` settles. For
+ * rendering on a core that would otherwise wait for it: between routes it gives way to the event loop,
+ * so the messages that settle `until` are handled as they come. A failure only ends it early, leaving
+ * that route to `writeDist`, which reports it.
+ */
+export async function prerenderUntil(
+  until: Promise<unknown>,
+  manifest: Manifest,
+  pages: readonly PageSource[],
+  renderRoute: RenderRoute,
+): Promise<Map<string, string>> {
+  let settled = false;
+  until.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const rendered = new Map<string, string>();
+  const metas = new Map(manifest.pages.map((p) => [p.path, p]));
+  const routes = [...pages.map((page) => [page.route, page.html] as const), [NOT_FOUND_ROUTE, undefined] as const];
+  try {
+    for (const [route, html] of routes) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (settled) break;
+      rendered.set(route, await renderRoute(manifest, route, metas.get(route), html));
+    }
+  } catch {
+    // Rendered again by writeDist, which reports the failure.
+  }
+  return rendered;
 }
 
 /** `dist/`: the deployable content of the base path. */
 export async function writeDist(dir: string, input: DistInput): Promise<void> {
   const { manifest, pages, client, css } = input;
   const { site } = manifest;
-  const js = path.join(dir, 'assets/js');
-  const writes: Promise<void>[] = [];
-  for (const [name, contents] of client.files) writes.push(put(path.join(js, name), contents));
-  writes.push(put(path.join(dir, 'assets/css', css.name), css.css));
-  writes.push(
-    put(path.join(dir, new URL(manifest.search, 'http://x').pathname.replace(site.base, '')), input.searchJson),
-  );
-  const manifestPath = new URL(pointerOf(manifest).manifest, 'http://x').pathname.replace(site.base, '');
-  writes.push(put(path.join(dir, manifestPath), input.manifestJson));
-  writes.push(put(path.join(dir, 'favicon.svg'), FAVICON_SVG));
-  writes.push(put(path.join(dir, 'version.json'), `${JSON.stringify(pointerOf(manifest))}\n`));
+  const out = new OutputFolder(dir);
+  const underBase = (url: string) => new URL(url, 'http://x').pathname.replace(site.base, '');
+  for (const [name, contents] of client.files) out.put(path.join('assets/js', name), contents);
+  out.put(path.join('assets/css', css.name), css.css);
+  out.put(underBase(manifest.search), input.searchJson);
+  out.put(underBase(pointerOf(manifest).manifest), input.manifestJson);
+  out.put('favicon.svg', FAVICON_SVG);
+  out.put('version.json', `${JSON.stringify(pointerOf(manifest))}\n`);
   const copied = new Set<string>();
   for (const page of pages) {
-    writes.push(put(path.join(js, fragmentFileName(page)), FRAGMENT_OPEN + page.html + FRAGMENT_CLOSE));
+    out.put(path.join('assets/js', fragmentFileName(page)), FRAGMENT_OPEN + page.html + FRAGMENT_CLOSE);
     for (const asset of page.analysis.assets) {
       if (copied.has(asset.url)) continue;
       copied.add(asset.url);
-      const target = path.join(dir, asset.url.replace(site.base, ''));
-      writes.push(mkdir(path.dirname(target), { recursive: true }).then(() => copyFile(asset.absolutePath, target)));
+      out.copy(asset.absolutePath, asset.url.replace(site.base, ''));
     }
   }
-  await Promise.all(writes);
 
   const assets = {
     base: site.base,
@@ -86,35 +140,34 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
   };
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   let done = 0;
-  // Rendering is synchronous work here and writing is not: a page is written while the next ones render,
-  // with a bounded number of documents waiting to be written.
-  const pending = new Set<Promise<void>>();
   for (const page of pages) {
     const meta = metas.get(page.route);
-    const appHtml = await input.renderRoute(manifest, page.route, meta, page.html);
-    const doc = renderDocument(headFor(site, meta), appHtml, assets, site.analyticsId);
-    const written = put(path.join(dir, page.route, 'index.html'), doc).then(() => void pending.delete(written));
-    pending.add(written);
-    if (pending.size >= 64) await Promise.race(pending);
+    const appHtml =
+      input.prerendered?.get(page.route) ?? (await input.renderRoute(manifest, page.route, meta, page.html));
+    out.put(
+      path.join(page.route, 'index.html'),
+      renderDocument(headFor(site, meta), appHtml, assets, site.analyticsId),
+    );
     input.onProgress?.(++done, pages.length);
   }
-  await Promise.all(pending);
-  const notFound = await input.renderRoute(manifest, '/404.html', undefined, undefined);
-  await put(path.join(dir, '404.html'), renderDocument(headFor(site, undefined), notFound, assets, site.analyticsId));
+  const notFound =
+    input.prerendered?.get(NOT_FOUND_ROUTE) ??
+    (await input.renderRoute(manifest, NOT_FOUND_ROUTE, undefined, undefined));
+  out.put('404.html', renderDocument(headFor(site, undefined), notFound, assets, site.analyticsId));
 
   const siteUrl = site.siteUrl.replace(/\/$/, '');
   const redirectLines: string[] = [];
   for (const [from, to] of Object.entries(manifest.redirects)) {
     const target = withBase(site.base, to);
-    await put(path.join(dir, from, 'index.html'), renderRedirectStub(target, siteUrl + target));
+    out.put(path.join(from, 'index.html'), renderRedirectStub(target, siteUrl + target));
     const source = withBase(site.base, from);
     redirectLines.push(`${source.replace(/\/$/, '')} ${target} 301`, `${source} ${target} 301`);
   }
-  await put(path.join(dir, '_redirects'), `${redirectLines.join('\n')}\n`);
-  await put(path.join(dir, '_redirects.nginx'), renderNginxRedirects(redirectLines));
+  out.put('_redirects', `${redirectLines.join('\n')}\n`);
+  out.put('_redirects.nginx', renderNginxRedirects(redirectLines));
   const urls = pages.map((p) => `  <url><loc>${siteUrl}${withBase(site.base, p.route)}</loc></url>`);
-  await put(
-    path.join(dir, 'sitemap.xml'),
+  out.put(
+    'sitemap.xml',
     `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
   );
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { indexManifest } from '../../../src/shared/resolve';
 import { neighboursOf } from '../../../src/shared/navigation';
 import type { Manifest } from '../../../src/shared/types';
-import { buildTree, makeTree, messages } from '../../helpers/tree';
+import { buildTree, copyOfSrc, makeTree, messages, projectRoot } from '../../helpers/tree';
 
 const SITE = `title: Test Docs
 description: A small site.
@@ -30,6 +30,16 @@ const GOOD = {
 };
 
 /** Every file of a folder with its content hash, to compare outputs exactly. */
+/** Twelve pages with code in four languages, a highlighted line, and a block inside a container. */
+function codePages(): Record<string, string> {
+  return Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [
+      `code/page-${i}.md`,
+      `# Code ${i}\n\n[[toc]]\n\n## Steps\n\n\`\`\`${['js', 'python', 'bash', 'json'][i % 4]} {1}\nconst step = ${i}; // "${i}"\nrun <x> && echo $HOME\n\`\`\`\n\n::: tip\n\`\`\`yaml\nkey: ${i}\n\`\`\`\n:::\n`,
+    ]),
+  );
+}
+
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string) => {
@@ -245,13 +255,7 @@ describe('build', () => {
 
   it('produces the same output whether code is highlighted on threads or on its own thread', async () => {
     // On threads, a fragment holds a marker per block until the threads are done.
-    const withCode = Object.fromEntries(
-      Array.from({ length: 12 }, (_, i) => [
-        `code/page-${i}.md`,
-        `# Code ${i}\n\n[[toc]]\n\n## Steps\n\n\`\`\`${['js', 'python', 'bash', 'json'][i % 4]} {1}\nconst step = ${i}; // "${i}"\nrun <x> && echo $HOME\n\`\`\`\n\n::: tip\n\`\`\`yaml\nkey: ${i}\n\`\`\`\n:::\n`,
-      ]),
-    );
-    const root = await makeTree({ ...GOOD, ...withCode });
+    const root = await makeTree({ ...GOOD, ...codePages() });
     const here = await buildTree(root, { highlightThreads: 0 });
     expect(messages(here)).toEqual([]);
     const onThreads = await buildTree(root, {
@@ -268,4 +272,32 @@ describe('build', () => {
     expect(page).toMatch(/<span class="line hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
     expect(page).not.toMatch(/hl-[0-9a-f]{12}-\d+-hl/);
   });
+
+  it('prerenders pages the same while their code is still being highlighted', async () => {
+    // A highlight thread that answers late: the build prerenders every page meanwhile, markers and all,
+    // with a manifest whose fragment hashes are not final, and completes them when the code comes.
+    const original = readFileSync(path.join(projectRoot, 'src/node/markdown/highlight-worker.ts'), 'utf8');
+    const src = path.join(
+      await copyOfSrc({
+        'node/markdown/highlight-worker.ts': `await new Promise((resolve) => setTimeout(resolve, 2000));\nawait import('./late-highlight-worker');\n`,
+        'node/markdown/late-highlight-worker.ts': original,
+      }),
+      'src',
+    );
+    const root = await makeTree({ ...GOOD, ...codePages() });
+    const here = await buildTree(root, { srcDir: src, highlightThreads: 0 });
+    expect(messages(here)).toEqual([]);
+    const late = await buildTree(root, {
+      srcDir: src,
+      highlightThreads: 1,
+      outDir: path.join(root, 'dist2'),
+      manifestDir: path.join(root, 'manifest2'),
+      cacheDir: path.join(root, '.cache2'),
+    });
+    expect(messages(late)).toEqual([]);
+    expect(snapshot(path.join(root, 'dist2'))).toEqual(snapshot(path.join(root, 'dist')));
+    expect(readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8')).toMatch(
+      /<span class="line hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
+    );
+  }, 60_000);
 });
