@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { bundledLanguagesInfo, createHighlighter, createOnigurumaEngine, type Highlighter } from 'shiki';
+import {
+  bundledLanguagesInfo,
+  createHighlighter,
+  createOnigurumaEngine,
+  type Highlighter,
+  type PatternScanner,
+  type RegexEngine,
+} from 'shiki';
 import { INITIAL, Theme, type StateStack } from 'shiki/textmate';
 import { escapeHtml } from './escape';
 
@@ -181,6 +188,41 @@ function instantiator(module: WebAssembly.Module) {
   return (imports: Record<string, Record<string, unknown>> | undefined) => WebAssembly.instantiate(module, imports);
 }
 
+/**
+ * The engine, with one scanner per distinct list of patterns. vscode-textmate compiles a scanner for each
+ * rule, and for each way its anchors resolve; a quarter of those lists were compiled already (the same
+ * rules included in many places, in the JavaScript grammar above all), and compiling is a third of
+ * highlighting a site's code from cold. A shared scanner is freed when its last user lets it go.
+ */
+function sharingScanners(engine: RegexEngine): RegexEngine {
+  const shared = new Map<string, { scanner: PatternScanner; users: number }>();
+  return {
+    createScanner(patterns) {
+      const key = JSON.stringify(patterns.map((pattern) => (typeof pattern === 'string' ? pattern : pattern.source)));
+      let entry = shared.get(key);
+      if (!entry) {
+        entry = { scanner: engine.createScanner(patterns), users: 0 };
+        shared.set(key, entry);
+      }
+      const current = entry;
+      current.users++;
+      let disposed = false;
+      return {
+        findNextMatchSync: (string, start, options) => current.scanner.findNextMatchSync(string, start, options),
+        dispose() {
+          if (disposed) return;
+          disposed = true;
+          if (--current.users === 0) {
+            shared.delete(key);
+            current.scanner.dispose?.();
+          }
+        },
+      };
+    },
+    createString: (text) => engine.createString(text),
+  };
+}
+
 /** shiki's tokenizer gives up on a line after this long, as shiki itself does. */
 const TOKENIZE_TIME_LIMIT_MS = 500;
 
@@ -251,10 +293,11 @@ export class CodeHighlighter implements BlockHighlighter {
     cache?: HighlightCache,
     options: { languages?: readonly string[]; wasm?: WebAssembly.Module } = {},
   ): Promise<CodeHighlighter> {
+    const engine = await createOnigurumaEngine(options.wasm ? instantiator(options.wasm) : import('shiki/wasm'));
     const shiki = await createHighlighter({
       themes: [THEMES.light, THEMES.dark],
       langs: [...(options.languages ?? HIGHLIGHT_LANGUAGES)],
-      ...(options.wasm ? { engine: createOnigurumaEngine(instantiator(options.wasm)) } : {}),
+      engine: sharingScanners(engine),
     });
     return new CodeHighlighter(shiki, cache);
   }

@@ -47,27 +47,31 @@ function contentBlocks(): { code: string; lang: string }[] {
   return blocks;
 }
 
+/** shiki's own two-theme tokenization of a block, in the build's markup: what the highlighter must match. */
+async function shikiReference(): Promise<(code: string, lang: string) => string> {
+  const shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [...HIGHLIGHT_LANGUAGES] });
+  return (code, lang) =>
+    shiki
+      .codeToTokensWithThemes(code, { lang: lang as BundledLanguage, themes: THEMES })
+      .map((tokens) => {
+        const spans: { classes: string; text: string }[] = [];
+        for (const token of tokens) {
+          const colour = (c: string | undefined) => (c ?? '#000000').replace('#', '').toLowerCase();
+          const style = token.variants['light']?.fontStyle ?? 0;
+          const classes = `c-${colour(token.variants['light']?.color)}-${colour(token.variants['dark']?.color)}${style & 1 ? ' fi' : ''}${style & 2 ? ' fb' : ''}`;
+          const last = spans.at(-1);
+          if (last?.classes === classes) last.text += token.content;
+          else spans.push({ classes, text: token.content });
+        }
+        const line = spans.map((s) => `<span class="${s.classes}">${escapeHtml(s.text)}</span>`).join('');
+        return `<span class="line">${line}</span>`;
+      })
+      .join('\n');
+}
+
 describe('the highlighter', () => {
   it("gives every token the colours of shiki's own two-theme tokenization, from one pass", async () => {
-    const shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [...HIGHLIGHT_LANGUAGES] });
-    // shiki's reference output, in the build's markup; adjacent tokens that look the same share a span.
-    const reference = (code: string, lang: string) =>
-      shiki
-        .codeToTokensWithThemes(code, { lang: lang as BundledLanguage, themes: THEMES })
-        .map((tokens) => {
-          const spans: { classes: string; text: string }[] = [];
-          for (const token of tokens) {
-            const colour = (c: string | undefined) => (c ?? '#000000').replace('#', '').toLowerCase();
-            const style = token.variants['light']?.fontStyle ?? 0;
-            const classes = `c-${colour(token.variants['light']?.color)}-${colour(token.variants['dark']?.color)}${style & 1 ? ' fi' : ''}${style & 2 ? ' fb' : ''}`;
-            const last = spans.at(-1);
-            if (last?.classes === classes) last.text += token.content;
-            else spans.push({ classes, text: token.content });
-          }
-          const line = spans.map((s) => `<span class="${s.classes}">${escapeHtml(s.text)}</span>`).join('');
-          return `<span class="line">${line}</span>`;
-        })
-        .join('\n');
+    const reference = await shikiReference();
     const highlighter = await CodeHighlighter.create();
     const blocks = [...HIGHLIGHT_LANGUAGES.map((lang) => ({ code: SAMPLE, lang })), ...contentBlocks()];
     expect(blocks.length).toBeGreaterThan(500);
@@ -76,6 +80,18 @@ describe('the highlighter', () => {
     );
     expect(differing.map(({ lang, code }) => `${lang}: ${code.slice(0, 60)}`)).toEqual([]);
   }, 60_000);
+
+  it('highlights with a grammar that shiki loaded again as with a fresh one', async () => {
+    // Loading JavaScript makes shiki load the Markdown grammar again, now with JavaScript inside it.
+    const block = '# Title\n\n```js\nconst a = 1;\n```\n';
+    const highlighter = await CodeHighlighter.create(undefined, { languages: [] });
+    await highlighter.loadLanguages(['markdown']);
+    const before = highlighter.highlight(block, 'markdown', new Set());
+    await highlighter.loadLanguages(['javascript']);
+    const after = highlighter.highlight(block, 'markdown', new Set());
+    expect(after).not.toBe(before);
+    expect(after).toBe((await shikiReference())(block, 'markdown'));
+  });
 
   it("knows exactly the language names shiki has once the build's languages are loaded", async () => {
     const shiki = await createHighlighter({ themes: [], langs: [...HIGHLIGHT_LANGUAGES] });
