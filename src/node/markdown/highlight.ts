@@ -11,7 +11,7 @@ import {
   type PatternScanner,
   type RegexEngine,
 } from 'shiki';
-import { INITIAL, Theme, type StateStack } from 'shiki/textmate';
+import { INITIAL, StateStackImpl, Theme, type StateStack } from 'shiki/textmate';
 import { escapeHtml } from './escape';
 
 /** Languages loaded once per build; anything else is shown as plain text with a warning. */
@@ -264,6 +264,47 @@ class ThemeColours {
   }
 }
 
+type Grammar = ReturnType<Highlighter['getLanguage']>;
+
+/** A line's HTML and the grammar state the next line starts in. */
+interface TokenizedLine {
+  html: string;
+  state: StateStack;
+  /** The tokenizer gave up on the line (time limit): not kept, another try may go further. */
+  stoppedEarly: boolean;
+}
+
+/**
+ * Numbers grammar states by what they carry into the next line, so that equal states get one number
+ * whichever object holds them. That is each frame's rule, its dynamic end pattern, whether its begin
+ * captured the end of the line, and its scopes: the frame vscode-textmate itself serializes a state to
+ * and resumes from (`StateStackImpl.toStateStackFrame`/`pushFrame`). The positions a frame also holds
+ * are reset at the start of every line.
+ */
+class GrammarStates {
+  private readonly ids = new WeakMap<StateStack, number>();
+  private readonly idsByFrames = new Map<string, number>();
+
+  idOf(state: StateStack): number {
+    if (state === INITIAL) return 0;
+    let id = this.ids.get(state);
+    if (id === undefined) {
+      const frames = [];
+      for (let frame: StateStackImpl | null = state as StateStackImpl; frame; frame = frame.parent) {
+        frames.push(frame.toStateStackFrame());
+      }
+      const key = JSON.stringify(frames);
+      id = this.idsByFrames.get(key);
+      if (id === undefined) {
+        id = this.idsByFrames.size + 1;
+        this.idsByFrames.set(key, id);
+      }
+      this.ids.set(state, id);
+    }
+    return id;
+  }
+}
+
 /**
  * Build-time syntax highlighting with shiki. Colours become classes that encode both themes
  * (`c-24292e-e1e4e8`), so fragments need no inline styles and the theme switches with CSS alone.
@@ -272,6 +313,14 @@ class ThemeColours {
 export class CodeHighlighter implements BlockHighlighter {
   /** The classes of a token, by its scope list: a few hundred distinct lists cover a whole site. */
   private readonly classesByScopes = new Map<string, string>();
+  /**
+   * Lines already tokenized, by grammar, grammar state and text: what a line becomes depends on nothing
+   * else. Code repeats itself (closing braces, imports, the same calls): half the lines of this
+   * repository's code were tokenized before, and three quarters of a large generated site's. By grammar
+   * object, not language name: loading one language can make shiki load another's grammar again.
+   */
+  private readonly lines = new WeakMap<Grammar, Map<string, TokenizedLine>>();
+  private readonly states = new GrammarStates();
   private readonly light: ThemeColours;
   private readonly dark: ThemeColours;
 
@@ -334,29 +383,44 @@ export class CodeHighlighter implements BlockHighlighter {
    */
   private tokenize(code: string, lang: string): string[] {
     const grammar = this.shiki.getLanguage(lang);
+    let lines = this.lines.get(grammar);
+    if (!lines) {
+      lines = new Map();
+      this.lines.set(grammar, lines);
+    }
     let state: StateStack = INITIAL;
     return code.split(/\r?\n/).map((line) => {
       // An empty line leaves the grammar's state as it was, as in shiki.
       if (line === '') return '';
-      const result = grammar.tokenizeLine(line, state, TOKENIZE_TIME_LIMIT_MS);
-      state = result.ruleStack;
-      let html = '';
-      let open = '';
-      let text = '';
-      for (const token of result.tokens) {
-        const end = Math.min(token.endIndex, line.length);
-        if (end <= token.startIndex) continue;
-        const classes = this.classesOf(token.scopes);
-        if (classes !== open && text) {
-          html += `<span class="${open}">${escapeHtml(text)}</span>`;
-          text = '';
-        }
-        open = classes;
-        text += line.slice(token.startIndex, end);
+      const key = `${this.states.idOf(state)}\0${line}`;
+      let tokenized = lines.get(key);
+      if (!tokenized) {
+        tokenized = this.tokenizeLine(grammar, line, state);
+        if (!tokenized.stoppedEarly) lines.set(key, tokenized);
       }
-      if (text) html += `<span class="${open}">${escapeHtml(text)}</span>`;
-      return html;
+      state = tokenized.state;
+      return tokenized.html;
     });
+  }
+
+  private tokenizeLine(grammar: Grammar, line: string, state: StateStack): TokenizedLine {
+    const result = grammar.tokenizeLine(line, state, TOKENIZE_TIME_LIMIT_MS);
+    let html = '';
+    let open = '';
+    let text = '';
+    for (const token of result.tokens) {
+      const end = Math.min(token.endIndex, line.length);
+      if (end <= token.startIndex) continue;
+      const classes = this.classesOf(token.scopes);
+      if (classes !== open && text) {
+        html += `<span class="${open}">${escapeHtml(text)}</span>`;
+        text = '';
+      }
+      open = classes;
+      text += line.slice(token.startIndex, end);
+    }
+    if (text) html += `<span class="${open}">${escapeHtml(text)}</span>`;
+    return { html, state: result.ruleStack, stoppedEarly: result.stoppedEarly };
   }
 
   private classesOf(scopes: readonly string[]): string {

@@ -81,6 +81,18 @@ describe('the highlighter', () => {
     expect(differing.map(({ lang, code }) => `${lang}: ${code.slice(0, 60)}`)).toEqual([]);
   }, 60_000);
 
+  it('tokenizes a line it has seen again when it comes in another grammar state', async () => {
+    const reference = await shikiReference();
+    const highlighter = await CodeHighlighter.create();
+    // The same line outside a template string, inside one, and outside again.
+    const code = 'total = 1 + 2; // sum\nconst text = `\ntotal = 1 + 2; // sum\n`;\ntotal = 1 + 2; // sum';
+    const html = highlighter.highlight(code, 'js', new Set());
+    expect(html).toBe(reference(code, 'js'));
+    const lines = html.split('\n');
+    expect(lines[2]).not.toBe(lines[0]);
+    expect(lines[4]).toBe(lines[0]);
+  });
+
   it('highlights with a grammar that shiki loaded again as with a fresh one', async () => {
     // Loading JavaScript makes shiki load the Markdown grammar again, now with JavaScript inside it.
     const block = '# Title\n\n```js\nconst a = 1;\n```\n';
