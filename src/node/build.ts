@@ -189,22 +189,27 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       const [manifestFolder, distFolder] = folders;
       if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
       let logged = 0;
-      writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchJson);
-      await writeDist(distFolder.staging, {
-        manifest,
-        manifestJson,
-        searchJson,
-        pages: assembled.pages,
-        client,
-        css,
-        renderRoute,
-        ...(prerendered ? { prerendered } : {}),
-        onProgress: (done, total) => {
-          if (total <= 300 || done - logged < 500) return;
-          logged = done - (done % 500);
-          log(`  prerendered ${done}/${total} pages`);
-        },
-      });
+      // Both folders at once, and each to its end even when the other fails, so nothing is still being
+      // written when the staging folders are discarded.
+      const written = await Promise.allSettled([
+        writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchJson),
+        writeDist(distFolder.staging, {
+          manifest,
+          manifestJson,
+          searchJson,
+          pages: assembled.pages,
+          client,
+          css,
+          renderRoute,
+          ...(prerendered ? { prerendered } : {}),
+          onProgress: (done, total) => {
+            if (total <= 300 || done - logged < 500) return;
+            logged = done - (done % 500);
+            log(`  prerendered ${done}/${total} pages`);
+          },
+        }),
+      ]);
+      for (const result of written) if (result.status === 'rejected') throw result.reason;
       await commit(folders);
     } catch (error) {
       await discard(folders);
