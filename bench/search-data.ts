@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { renderPages } from '../src/node/content/render-pages';
+import { renderPages, startHighlighting } from '../src/node/content/render-pages';
 import { scanContent } from '../src/node/content/scan';
 import { loadSiteConfig } from '../src/node/content/site-config';
 import { DiagnosticList } from '../src/node/diagnostics';
@@ -20,11 +20,13 @@ async function main(contentDir: string, cacheDir: string, outFile: string): Prom
   const diagnostics = new DiagnosticList();
   const config = await loadSiteConfig(contentDir, diagnostics);
   const files = await scanContent(contentDir, diagnostics);
-  const { pages: loaded, highlighted } = await renderPages(files, {
-    settings: { base: config.base, constants: config.constants, strict: true },
+  const highlighting = await startHighlighting(files.length, {
     cache: await HighlightCache.load(path.join(cacheDir, 'highlight.json')),
-    diagnostics,
     srcDir: path.join(projectRoot, 'src'),
+  });
+  const { pages: loaded, highlighted } = await renderPages(files, highlighting, {
+    settings: { base: config.base, constants: config.constants, strict: true },
+    diagnostics,
   });
   await highlighted;
   const assembled = assembleSite(loaded, config, '', true, diagnostics);

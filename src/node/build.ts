@@ -4,7 +4,7 @@ import path from 'node:path';
 import { runInThisContext } from 'node:vm';
 import type { Manifest, SiteSettings } from '../shared/types';
 import { FRAGMENT_FILE_PREFIX, toPageMeta, type PageSource } from './content/page-source';
-import { renderPages, type RenderedPages } from './content/render-pages';
+import { renderPages, startHighlighting, type RenderedPages } from './content/render-pages';
 import { scanContent } from './content/scan';
 import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
@@ -151,25 +151,32 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     seconds: (performance.now() - started) / 1000,
   });
 
-  // The app bundles do not depend on the content: esbuild builds them in its own process while the pages
-  // render. Settled before any return, so a content error never leaves a rejection unheard.
-  const bundles = Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir)]);
-  bundles.catch(() => undefined);
-  const [{ config, configText }, files, cache] = await Promise.all([
-    readSiteConfig(options.contentDir, diagnostics),
+  // The highlight threads start first, as soon as the tree's size is known: they are the longest part of
+  // a cold build. The app bundles do not depend on the content: esbuild builds them in its own process
+  // while the pages render. Both are settled before any return, so no failure is left unheard.
+  const scanned = Promise.all([
     scanContent(options.contentDir, diagnostics),
     HighlightCache.load(path.join(options.cacheDir, 'highlight.json')),
   ]);
+  const starting = scanned.then(([files, cache]) =>
+    startHighlighting(files.length, {
+      cache,
+      srcDir: options.srcDir,
+      ...(options.highlightThreads === undefined ? {} : { threads: options.highlightThreads }),
+    }),
+  );
+  const bundles = scanned.then(() => Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir)]));
+  for (const settling of [starting, bundles]) settling.catch(() => undefined);
+  const siteRead = readSiteConfig(options.contentDir, diagnostics);
+  let rendered: RenderedPages | undefined;
   let early: Promise<Map<string, string>> | undefined;
-  const rendered = await renderPages(files, {
-    settings: { base: config.base, constants: config.constants, strict: options.strict },
-    cache,
-    diagnostics,
-    srcDir: options.srcDir,
-    ...(options.highlightThreads === undefined ? {} : { threads: options.highlightThreads }),
-    log,
-  });
   try {
+    const [{ config, configText }, [files, cache]] = await Promise.all([siteRead, scanned]);
+    rendered = await renderPages(files, await starting, {
+      settings: { base: config.base, constants: config.constants, strict: options.strict },
+      diagnostics,
+      log,
+    });
     // The site checks and the search index need the records only: they run while code is highlighted.
     const assembled = assembleSite(rendered.pages, config, configText, options.strict, diagnostics);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
@@ -218,6 +225,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await cache.save();
     return finish(true, assembled.pages.length);
   } finally {
-    await Promise.allSettled([bundles, rendered.highlighted, early]);
+    // Once the pages are rendered, their highlighting ends the threads; before that, they are ended here.
+    const highlighting = rendered?.highlighted ?? starting.then((started) => started.pool?.stop());
+    await Promise.allSettled([bundles, highlighting, early]);
   }
 }

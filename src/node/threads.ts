@@ -13,6 +13,7 @@ export interface BuildThreads {
 
 export interface ThreadOptions {
   count: number;
+  /** Given to every thread; a promise is awaited while the script is bundled. */
   workerData?: unknown;
   /** Called once with the first failure of any thread; a thread ended by `stop` is not a failure. */
   onFailure: (error: Error) => void;
@@ -31,12 +32,13 @@ export async function startThreads(
   options: ThreadOptions,
 ): Promise<BuildThreads> {
   const script = nodeBundleFile(srcDir, name);
-  try {
-    await bundle(srcDir, script);
-  } catch (error) {
+  // Both settled before anything is cleaned up, so the script is never written after it was removed.
+  const [bundled, data] = await Promise.allSettled([bundle(srcDir, script), options.workerData]);
+  if (bundled.status === 'rejected' || data.status === 'rejected') {
     await rm(script, { force: true });
-    throw error;
+    throw bundled.status === 'rejected' ? bundled.reason : (data as PromiseRejectedResult).reason;
   }
+  const workerData = data.value;
   let stopping = false;
   let failed = false;
   const fail = (error: Error) => {
@@ -46,7 +48,7 @@ export async function startThreads(
   };
   const workers: Worker[] = [];
   const spawn = () => {
-    const worker = new Worker(script, { execArgv: [], workerData: options.workerData });
+    const worker = new Worker(script, { execArgv: [], workerData });
     worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`)));
     worker.on('exit', (code) =>
       fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`)),

@@ -5,15 +5,18 @@ import { HighlightPool } from '../markdown/highlight-pool';
 import { fragmentHash, loadPage, type PageSettings, type PageSource } from './page-source';
 import type { ContentFile } from './scan';
 
-export interface RenderPagesOptions {
-  settings: PageSettings;
+export interface HighlightingOptions {
   /** Code blocks found here are not highlighted again; the ones this build used are recorded in it. */
   cache: HighlightCache;
-  diagnostics: DiagnosticList;
   /** The project's `src/`, to bundle the highlight threads from. */
   srcDir: string;
   /** Highlight threads (0: highlight here); by default as many as the tree is large enough to pay for. */
   threads?: number;
+}
+
+export interface RenderPagesOptions {
+  settings: PageSettings;
+  diagnostics: DiagnosticList;
   log?: (line: string) => void;
 }
 
@@ -29,6 +32,27 @@ export function defaultThreads(pages: number): number {
   const cores = availableParallelism();
   if (pages < MIN_PAGES_FOR_THREADS || cores < 2) return 0;
   return Math.min(cores, MAX_THREADS);
+}
+
+/** What highlights the pages' code: this thread, or threads started ahead of the rendering. */
+export interface Highlighting {
+  highlighter: BlockHighlighter;
+  /** The highlight threads, when there are any: `renderPages` ends them, or else `stop` must. */
+  pool?: HighlightPool;
+}
+
+/**
+ * Starts highlighting for a tree of this many pages. A thread takes a while to start (its script is
+ * bundled, then it loads shiki), so the build starts them as soon as it knows how many pages there are,
+ * before anything else competes for the cores.
+ */
+export async function startHighlighting(pages: number, options: HighlightingOptions): Promise<Highlighting> {
+  const threads = options.threads ?? defaultThreads(pages);
+  if (threads === 0) return { highlighter: await CodeHighlighter.create(options.cache) };
+  // This thread renders the markdown meanwhile, so one core fewer highlights until the pages are done.
+  const whileRendering = Math.max(1, Math.min(threads, availableParallelism() - 1));
+  const pool = await HighlightPool.start(options.srcDir, whileRendering, threads, options.cache);
+  return { highlighter: pool, pool };
 }
 
 /** Rendered pages, and when their code blocks are in place. */
@@ -58,15 +82,16 @@ export interface RenderedPages {
  * this one renders the markdown, and what needs only the records (site checks, the search index) can run
  * before the code is in place.
  */
-export async function renderPages(files: ContentFile[], options: RenderPagesOptions): Promise<RenderedPages> {
-  const threads = options.threads ?? defaultThreads(files.length);
-  if (threads === 0) {
-    const pages = await renderWith(await CodeHighlighter.create(options.cache), files, options);
+export async function renderPages(
+  files: ContentFile[],
+  highlighting: Highlighting,
+  options: RenderPagesOptions,
+): Promise<RenderedPages> {
+  const { pool } = highlighting;
+  if (!pool) {
+    const pages = await renderWith(highlighting.highlighter, files, options);
     return { pages, highlighted: Promise.resolve(), complete: (text) => text, coreToSpare: false };
   }
-  // This thread renders the markdown meanwhile, so one core fewer highlights until the pages are done.
-  const whileRendering = Math.max(1, Math.min(threads, availableParallelism() - 1));
-  const pool = await HighlightPool.start(options.srcDir, whileRendering, threads, options.cache);
   let pages: PageSource[];
   try {
     pages = await renderWith(pool, files, options);

@@ -71,7 +71,7 @@ export class HighlightPool implements BlockHighlighter {
     cache: HighlightCache,
   ): Promise<HighlightPool> {
     const pool = new HighlightPool(cache, maxThreads);
-    const workerData: HighlightWorkerData = { wasm: await compileRegexEngine() };
+    const workerData: Promise<HighlightWorkerData> = compileRegexEngine().then((wasm) => ({ wasm }));
     pool.running = await startThreads(srcDir, 'highlight', bundleHighlightWorker, {
       count: Math.max(1, Math.min(whileRendering, maxThreads)),
       workerData,

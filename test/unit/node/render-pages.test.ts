@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderPages } from '../../../src/node/content/render-pages';
+import { renderPages, startHighlighting } from '../../../src/node/content/render-pages';
 import { scanContent } from '../../../src/node/content/scan';
 import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
 import { HighlightCache } from '../../../src/node/markdown/highlight';
@@ -44,12 +44,10 @@ async function render(root: string, threads: number, srcDir = path.join(projectR
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
   const cache = await HighlightCache.load();
-  const { pages: rendered, highlighted } = await renderPages(files, {
+  const highlighting = await startHighlighting(files.length, { cache, srcDir, threads });
+  const { pages: rendered, highlighted } = await renderPages(files, highlighting, {
     settings: { base: '/docs/', constants: {}, strict: true },
-    cache,
     diagnostics,
-    srcDir,
-    threads,
   });
   await highlighted;
   return {
