@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { runInThisContext } from 'node:vm';
 import type { Manifest, SiteSettings } from '../shared/types';
 import { FRAGMENT_FILE_PREFIX, toPageMeta, type PageSource } from './content/page-source';
@@ -137,10 +138,23 @@ async function prerenderEarly(
 }
 
 /**
+ * How much bytecode a function runs before V8 considers optimising it: four times V8's default (66 KB in
+ * the V8 of Node 20). A build is a short batch job, and with the default, a cold build of this
+ * repository's content spent about a second of CPU in the optimising compiler's background threads,
+ * mostly on functions that had little left to run, on the two cores the build is short of. With this,
+ * the hot loops (the tokenizer, the markdown lexer) are still optimised, a little later. Measured in
+ * alternating cold builds: content/ 1.61 s against 1.72 s wall, 2.38 s against 2.63 s CPU; the
+ * 2,000-page tree unchanged (eight times the default made that one slower). The flag is process-wide
+ * and read as functions run, so setting it when a build starts covers its threads too.
+ */
+const INTERRUPT_BUDGET_FLAG = '--interrupt-budget=270336';
+
+/**
  * content/ → manifest/ + dist/. Every problem is collected and reported; the outputs are written to
  * staging folders and swapped in only when the build has no error.
  */
 export async function build(options: BuildOptions): Promise<BuildResult> {
+  setFlagsFromString(INTERRUPT_BUDGET_FLAG);
   const started = performance.now();
   const log = options.log ?? (() => {});
   const diagnostics = new DiagnosticList();
