@@ -10,7 +10,7 @@ import { scanContent } from './content/scan';
 import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { HighlightCache, highlightCss } from './markdown/highlight';
-import { bundleClient, bundleCss, bundlePrerender, type ClientAssets } from './output/bundle';
+import { bundleAppCss, bundleClient, bundlePrerender, siteStylesheet, type ClientAssets } from './output/bundle';
 import { commit, discard, stage } from './output/swap';
 import { contentHash, prerenderUntil, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
 import { assembleSite, type AssembledSite } from './site/assemble';
@@ -81,9 +81,9 @@ export function createManifest(
   return { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
 }
 
-/** The site's stylesheet: the app's CSS plus the code colours its fragments use. */
-export function siteCss(srcDir: string, pages: readonly PageSource[]): ReturnType<typeof bundleCss> {
-  return bundleCss(srcDir, highlightCss(pages.map((p) => p.html)));
+/** The site's stylesheet: the app's CSS (see `bundleAppCss`) plus the code colours its fragments use. */
+export function siteCss(appCss: string, pages: readonly PageSource[]): ReturnType<typeof siteStylesheet> {
+  return siteStylesheet(appCss, highlightCss(pages.map((p) => p.html)));
 }
 
 /** Renders one route's app HTML with the prerender bundle (the same components the browser hydrates). */
@@ -179,7 +179,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       ...(options.highlightThreads === undefined ? {} : { threads: options.highlightThreads }),
     }),
   );
-  const bundles = scanned.then(() => Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir)]));
+  const bundles = scanned.then(() =>
+    Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir), bundleAppCss(options.srcDir)]),
+  );
   for (const settling of [starting, bundles]) settling.catch(() => undefined);
   const siteRead = readSiteConfig(options.contentDir, diagnostics);
   let rendered: RenderedPages | undefined;
@@ -195,7 +197,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const assembled = assembleSite(rendered.pages, config, configText, options.strict, diagnostics);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
     const searchJson = JSON.stringify(buildSearchData(assembled.pages));
-    const [client, renderRoute] = await bundles;
+    const [client, renderRoute, appCss] = await bundles;
     early = rendered.coreToSpare
       ? prerenderEarly(rendered, createManifest(config, assembled, searchJson, client), renderRoute)
       : undefined;
@@ -203,9 +205,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const manifest = createManifest(config, assembled, searchJson, client);
     const prerendered = await early;
     const manifestJson = JSON.stringify(manifest);
-    const css = await siteCss(options.srcDir, assembled.pages);
+    const css = await siteCss(appCss, assembled.pages);
 
     const folders = [await stage(options.manifestDir), await stage(options.outDir)];
+    // The cache holds only what this build used: it is saved while the output is written.
+    const cacheSaving = cache.save().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    let cacheFailure: unknown;
     try {
       const [manifestFolder, distFolder] = folders;
       if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
@@ -235,8 +243,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     } catch (error) {
       await discard(folders);
       throw error;
+    } finally {
+      cacheFailure = await cacheSaving;
     }
-    await cache.save();
+    if (cacheFailure) throw cacheFailure;
     return finish(true, assembled.pages.length);
   } finally {
     // Once the pages are rendered, their highlighting ends the threads; before that, they are ended here.

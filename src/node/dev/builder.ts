@@ -10,7 +10,7 @@ import { scanContent, type ContentFile } from '../content/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { CodeHighlighter, HighlightCache, highlightCss } from '../markdown/highlight';
-import { bundleClient, type ClientAssets } from '../output/bundle';
+import { bundleAppCss, bundleClient, type ClientAssets } from '../output/bundle';
 import { renderDocument, type DocumentAssets } from '../output/document';
 import { pointerOf, writeDist } from '../output/write-site';
 import { assembleSite, type AssembledSite } from '../site/assemble';
@@ -64,6 +64,8 @@ export class DevBuilder {
   private readonly pageDiagnostics = new Map<string, Diagnostic[]>();
   private client!: ClientAssets;
   private renderRoute!: RenderRoute;
+  /** The app's own CSS, bundled; the stylesheet adds the code colours to it. */
+  private appCss = '';
   private css!: { name: string; css: Uint8Array };
   private highlightCss = '';
   /** route → `key.hash` of the fragment its index.html was last written with. */
@@ -146,7 +148,7 @@ export class DevBuilder {
     if (this.hasNewCodeColours(assembled)) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
       this.highlightCss = highlightCss(assembled.pages.map((p) => p.html));
-      this.css = await siteCss(this.options.srcDir, assembled.pages);
+      this.css = await siteCss(this.appCss, assembled.pages);
       const manifest = await this.writeAll(assembled);
       return this.result(started, true, diagnostics, [...this.written.keys()], true, manifest);
     }
@@ -300,11 +302,12 @@ export class DevBuilder {
     const { srcDir } = this.options;
     const pages = [...this.pages.values()].filter((p): p is PageSource => p !== undefined);
     this.highlightCss = highlightCss(pages.map((p) => p.html));
-    [this.client, this.renderRoute, this.css] = await Promise.all([
+    [this.client, this.renderRoute, this.appCss] = await Promise.all([
       bundleClient(srcDir),
       loadPrerender(srcDir),
-      siteCss(srcDir, pages),
+      bundleAppCss(srcDir),
     ]);
+    this.css = await siteCss(this.appCss, pages);
   }
 
   /** The whole output, as `npm run build` writes dist/, plus the dev client in every page. */

@@ -120,8 +120,8 @@ export function staticImports(outputs: esbuild.Metafile['outputs'], entry: strin
   return found;
 }
 
-/** The stylesheet: the app's CSS and the code colours the fragments use, minified, content-hashed. */
-export async function bundleCss(srcDir: string, highlightCss: string): Promise<{ name: string; css: Uint8Array }> {
+/** The app's stylesheet, bundled and minified: the part of the site's CSS that does not depend on content. */
+export async function bundleAppCss(srcDir: string): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [path.join(srcDir, 'client/styles/app.css')],
     bundle: true,
@@ -130,7 +130,11 @@ export async function bundleCss(srcDir: string, highlightCss: string): Promise<{
     logLevel: 'silent',
     outfile: '/app.css',
   });
-  const appCss = result.outputFiles[0]?.text ?? '';
+  return result.outputFiles[0]?.text ?? '';
+}
+
+/** The site's stylesheet: the app's CSS and the code colours the fragments use, minified, content-hashed. */
+export async function siteStylesheet(appCss: string, highlightCss: string): Promise<{ name: string; css: Uint8Array }> {
   const highlight = await esbuild.transform(highlightCss, { loader: 'css', minify: true });
   const css = new TextEncoder().encode(appCss + highlight.code);
   const hash = createHash('sha256').update(css).digest('hex').slice(0, 8);

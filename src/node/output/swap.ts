@@ -15,8 +15,12 @@ export async function stage(target: string): Promise<StagedFolder> {
   return { target: resolved, staging };
 }
 
-/** Swaps every staged folder into place; only called once the whole build has succeeded. */
+/**
+ * Swaps every staged folder into place; only called once the whole build has succeeded. The previous
+ * outputs are removed once all are swapped, side by side.
+ */
 export async function commit(folders: StagedFolder[]): Promise<void> {
+  const previous: string[] = [];
   for (const { target, staging } of folders) {
     const old = `${target}.old-${process.pid}`;
     await rm(old, { recursive: true, force: true });
@@ -24,8 +28,9 @@ export async function commit(folders: StagedFolder[]): Promise<void> {
       if (error.code !== 'ENOENT') throw error;
     });
     await rename(staging, target);
-    await rm(old, { recursive: true, force: true });
+    previous.push(old);
   }
+  await Promise.all(previous.map((old) => rm(old, { recursive: true, force: true })));
 }
 
 export async function discard(folders: StagedFolder[]): Promise<void> {
