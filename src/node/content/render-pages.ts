@@ -37,7 +37,7 @@ export function defaultThreads(pages: number): number {
 /** What highlights the pages' code: this thread, or threads started ahead of the rendering. */
 export interface Highlighting {
   highlighter: BlockHighlighter;
-  /** The highlight threads, when there are any: `renderPages` ends them, or else `stop` must. */
+  /** The highlight threads, if any: `renderPages` ends them; a caller that never gets there calls `stop`. */
   pool?: HighlightPool;
 }
 
