@@ -43,15 +43,18 @@ export interface Highlighting {
 
 /**
  * Starts highlighting for a tree of this many pages. A thread takes a while to start (its script is
- * bundled, then it loads shiki), so the build starts them as soon as it knows how many pages there are,
- * before anything else competes for the cores.
+ * bundled, then it loads shiki), so on a cold build the build starts them as soon as it knows how many
+ * pages there are, before anything else competes for the cores; with a cache, at the first block it
+ * lacks.
  */
 export async function startHighlighting(pages: number, options: HighlightingOptions): Promise<Highlighting> {
   const threads = options.threads ?? defaultThreads(pages);
   if (threads === 0) return { highlighter: await CodeHighlighter.create(options.cache) };
   // This thread renders the markdown meanwhile, so one core fewer highlights until the pages are done.
   const whileRendering = Math.max(1, Math.min(threads, availableParallelism() - 1));
-  const pool = await HighlightPool.start(options.srcDir, whileRendering, threads, options.cache);
+  // An empty cache means a cold build, whose every block needs a thread: they start now, not at the first.
+  const eager = options.cache.size === 0;
+  const pool = HighlightPool.create(options.srcDir, whileRendering, threads, options.cache, eager);
   return { highlighter: pool, pool };
 }
 

@@ -50,34 +50,34 @@ export class HighlightPool implements BlockHighlighter {
   private readonly waiting: HighlightJob[] = [];
   private readonly threads: Thread[] = [];
   private running: BuildThreads | undefined;
+  private starting: Promise<void> | undefined;
   private failure: Error | undefined;
   /** Set by `finish`: no more blocks will come, every thread takes work, partial batches go as they are. */
   private settled: (() => void) | undefined;
 
   private constructor(
     private readonly cache: HighlightCache,
+    private readonly srcDir: string,
+    private readonly whileRendering: number,
     private readonly maxThreads: number,
   ) {}
 
   /**
-   * Starts `whileRendering` threads, and up to `maxThreads` in all when `finish` finds a large backlog.
-   * Blocks can be queued at once: a thread reads its messages once its shiki is ready. `stop` must follow,
-   * whatever happens.
+   * A pool that starts `whileRendering` threads when the first block misses the cache, or at once when
+   * `eager` (a cold build: a thread takes a while to start, and every block will miss), and up to
+   * `maxThreads` in all when `finish` finds a large backlog. A build whose blocks are all in the cache
+   * starts none. Blocks can be queued at any time: they wait until a thread takes them. `stop` must
+   * follow, whatever happens.
    */
-  static async start(
+  static create(
     srcDir: string,
     whileRendering: number,
     maxThreads: number,
     cache: HighlightCache,
-  ): Promise<HighlightPool> {
-    const pool = new HighlightPool(cache, maxThreads);
-    const workerData: Promise<HighlightWorkerData> = compileRegexEngine().then((wasm) => ({ wasm }));
-    pool.running = await startThreads(srcDir, 'highlight', bundleHighlightWorker, {
-      count: Math.max(1, Math.min(whileRendering, maxThreads)),
-      workerData,
-      onFailure: (error) => pool.fail(error),
-    });
-    for (const worker of pool.running.workers) pool.listen(worker);
+    eager: boolean,
+  ): HighlightPool {
+    const pool = new HighlightPool(cache, srcDir, whileRendering, maxThreads);
+    if (eager) pool.startThreads();
     return pool;
   }
 
@@ -94,6 +94,7 @@ export class HighlightPool implements BlockHighlighter {
       id = this.keyOf.push(key) - 1;
       this.idOf.set(key, id);
       this.waiting.push({ id, code, lang, lines: [...highlightedLines] });
+      this.startThreads();
       this.dispatch();
     }
     return `hl-${this.nonce}-${id}-hl`;
@@ -106,6 +107,7 @@ export class HighlightPool implements BlockHighlighter {
 
   /** Waits for every queued block; rejects when a thread failed. */
   async finish(): Promise<void> {
+    await this.starting;
     const backlog = this.waiting.reduce((chars, job) => chars + job.code.length, 0);
     const more = Math.min(this.maxThreads - this.threads.length, Math.floor(backlog / BACKLOG_FOR_MORE_THREADS));
     for (let i = 0; i < more && this.running; i++) this.listen(this.running.spawn());
@@ -117,12 +119,27 @@ export class HighlightPool implements BlockHighlighter {
   }
 
   async stop(): Promise<void> {
+    await this.starting;
     await this.running?.stop();
   }
 
   /** The text (a fragment, or a page made from one) with each marker replaced by its block's HTML. */
   resolve(html: string): string {
     return html.replace(this.marker, (_, id: string) => this.results[Number(id)] ?? '');
+  }
+
+  /** Starts the first threads, once; a failure to start fails the pool. */
+  private startThreads(): void {
+    this.starting ??= (async () => {
+      const workerData: Promise<HighlightWorkerData> = compileRegexEngine().then((wasm) => ({ wasm }));
+      this.running = await startThreads(this.srcDir, 'highlight', bundleHighlightWorker, {
+        count: Math.max(1, Math.min(this.whileRendering, this.maxThreads)),
+        workerData,
+        onFailure: (error) => this.fail(error),
+      });
+      for (const worker of this.running.workers) this.listen(worker);
+      this.dispatch();
+    })().catch((error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))));
   }
 
   private listen(worker: Worker): void {

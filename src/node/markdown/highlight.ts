@@ -152,6 +152,11 @@ export class HighlightCache {
     return cache;
   }
 
+  /** Entries read from the file: none on a cold build. */
+  get size(): number {
+    return this.stored.size;
+  }
+
   get(key: string): string | undefined {
     return this.used.get(key) ?? this.stored.get(key);
   }

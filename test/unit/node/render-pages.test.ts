@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPages, startHighlighting } from '../../../src/node/content/render-pages';
@@ -74,6 +75,45 @@ describe('rendering pages', () => {
         .join('')
         .match(/```text/g)?.length ?? 0;
     expect(here.cached.length).toBe(45 * 2 - plainBlocks + 1);
+  }, 60_000);
+
+  it('starts no highlight thread when every block is in the cache, and one at the first it lacks', async () => {
+    const root = await makeTree(pages());
+    const cacheFile = path.join(root, 'highlight.json');
+    const cold = await HighlightCache.load(cacheFile);
+    const files = await scanContent(path.join(root, 'content'), new DiagnosticList());
+    const settings = { base: '/docs/', constants: {}, strict: true };
+    const fill = await startHighlighting(files.length, {
+      cache: cold,
+      srcDir: path.join(projectRoot, 'src'),
+      threads: 1,
+    });
+    await (
+      await renderPages(files, fill, { settings, diagnostics: new DiagnosticList() })
+    ).highlighted;
+    expect(fill.pool?.threadCount).toBe(1);
+    await cold.save();
+
+    const warm = await startHighlighting(files.length, {
+      cache: await HighlightCache.load(cacheFile),
+      srcDir: path.join(projectRoot, 'src'),
+      threads: 1,
+    });
+    const again = await renderPages(files, warm, { settings, diagnostics: new DiagnosticList() });
+    await again.highlighted;
+    expect(warm.pool?.threadCount).toBe(0);
+    expect(again.pages[0]?.html).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
+
+    await writeFile(path.join(root, 'content/page-0.md'), '# Page 0\n\n```js\nconst edited = true;\n```\n');
+    const edited = await startHighlighting(files.length, {
+      cache: await HighlightCache.load(cacheFile),
+      srcDir: path.join(projectRoot, 'src'),
+      threads: 1,
+    });
+    const afterEdit = await renderPages(files, edited, { settings, diagnostics: new DiagnosticList() });
+    await afterEdit.highlighted;
+    expect(edited.pool?.threadCount).toBe(1);
+    expect(afterEdit.pages.find((p) => p.route === '/page-0/')?.html).toMatch(/edited/);
   }, 60_000);
 
   it('fails with the error a highlight thread throws, and leaves no thread bundle behind', async () => {
