@@ -195,7 +195,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     });
     // The site checks and the search index need the records only: they run while code is highlighted.
     const assembled = assembleSite(rendered.pages, config, configText, options.strict, diagnostics);
-    if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
+    if (diagnostics.errors.length > 0) {
+      // Nothing is written: the code still waiting to be highlighted would only delay the report.
+      rendered.cancel();
+      return finish(false, assembled.pages.length);
+    }
     const searchJson = JSON.stringify(buildSearchData(assembled.pages));
     const [client, renderRoute, appCss] = await bundles;
     early = rendered.coreToSpare

@@ -77,6 +77,8 @@ export interface RenderedPages {
    * needs only the pages as they are now can run meanwhile without slowing the highlighting down.
    */
   coreToSpare: boolean;
+  /** Stops highlighting what is left, for a build that will not use it: `highlighted` then rejects. */
+  cancel(): void;
 }
 
 /**
@@ -93,7 +95,13 @@ export async function renderPages(
   const { pool } = highlighting;
   if (!pool) {
     const pages = await renderWith(highlighting.highlighter, files, options);
-    return { pages, highlighted: Promise.resolve(), complete: (text) => text, coreToSpare: false };
+    return {
+      pages,
+      highlighted: Promise.resolve(),
+      complete: (text) => text,
+      coreToSpare: false,
+      cancel: () => undefined,
+    };
   }
   let pages: PageSource[];
   try {
@@ -121,6 +129,7 @@ export async function renderPages(
     complete: (text) => pool.resolve(text),
     // `finish` above has already started every thread it is going to.
     coreToSpare: pool.threadCount < availableParallelism(),
+    cancel: () => pool.cancel(),
   };
 }
 

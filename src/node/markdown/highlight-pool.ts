@@ -118,6 +118,12 @@ export class HighlightPool implements BlockHighlighter {
     });
   }
 
+  /** Drops the blocks still waiting: `finish` rejects instead of waiting for them. */
+  cancel(): void {
+    this.waiting.length = 0;
+    this.fail(new Error('highlighting was cancelled'));
+  }
+
   async stop(): Promise<void> {
     await this.starting;
     await this.running?.stop();

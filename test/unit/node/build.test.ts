@@ -273,6 +273,19 @@ describe('build', () => {
     expect(page).not.toMatch(/hl-[0-9a-f]{12}-\d+-hl/);
   });
 
+  it('reports a content error without waiting for the code still to be highlighted', async () => {
+    // A highlight thread that never answers: the build returns only if it stops waiting for it.
+    const src = path.join(
+      await copyOfSrc({ 'node/markdown/highlight-worker.ts': 'setInterval(() => undefined, 1000);\n' }),
+      'src',
+    );
+    const root = await makeTree({ ...GOOD, ...codePages(), 'broken.md': '# Broken\n\n[nowhere](/nowhere/)\n' });
+    const result = await buildTree(root, { srcDir: src, highlightThreads: 1 });
+    expect(result.ok).toBe(false);
+    expect(messages(result).join('\n')).toContain('broken.md:3:1');
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
+  }, 30_000);
+
   it('prerenders pages the same while their code is still being highlighted', async () => {
     // A highlight thread that answers late: the build prerenders every page meanwhile, markers and all,
     // with a manifest whose fragment hashes are not final, and completes them when the code comes.
