@@ -110,6 +110,9 @@ export async function renderPages(
     await pool.stop();
     throw error;
   }
+  // Any thread still starting is running first, so `finish` adds the threads it will at once and the
+  // count below is final.
+  await pool.ready();
   const highlighted = (async () => {
     try {
       await pool.finish();

@@ -105,9 +105,16 @@ export class HighlightPool implements BlockHighlighter {
     return this.threads.length;
   }
 
-  /** Waits for every queued block; rejects when a thread failed. */
-  async finish(): Promise<void> {
+  /** Resolves once the threads started so far are running (at once when none were needed). */
+  async ready(): Promise<void> {
     await this.starting;
+  }
+
+  /**
+   * Waits for every queued block; rejects when a thread failed. Called once `ready` has resolved: the
+   * threads it adds for a large backlog are then started before it returns to the event loop.
+   */
+  async finish(): Promise<void> {
     const backlog = this.waiting.reduce((chars, job) => chars + job.code.length, 0);
     const more = Math.min(this.maxThreads - this.threads.length, Math.floor(backlog / BACKLOG_FOR_MORE_THREADS));
     for (let i = 0; i < more && this.running; i++) this.listen(this.running.spawn());

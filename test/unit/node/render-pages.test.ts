@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderPages, startHighlighting } from '../../../src/node/content/render-pages';
@@ -114,6 +115,32 @@ describe('rendering pages', () => {
     await afterEdit.highlighted;
     expect(edited.pool?.threadCount).toBe(1);
     expect(afterEdit.pages.find((p) => p.route === '/page-0/')?.html).toMatch(/edited/);
+  }, 60_000);
+
+  it('has started every highlight thread it will use by the time it returns the pages', async () => {
+    // Over 300 KB of code still waiting once the pages are rendered (the first thread has two batches of 16
+    // blocks at most): a second thread joins then, and what the build reads to decide whether a core is
+    // free for prerendering must already count it.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) {
+      const lines = Array.from({ length: 160 }, (_, n) => `  const value${i}_${n} = compute(${n}, "page ${i}");`);
+      files[`page-${i}.md`] = `# Page ${i}\n\n\`\`\`js\nfunction run${i}() {\n${lines.join('\n')}\n}\n\`\`\`\n`;
+    }
+    const root = await makeTree(files);
+    const scanned = await scanContent(path.join(root, 'content'), new DiagnosticList());
+    const highlighting = await startHighlighting(scanned.length, {
+      cache: await HighlightCache.load(),
+      srcDir: path.join(projectRoot, 'src'),
+      threads: 2,
+    });
+    const rendered = await renderPages(scanned, highlighting, {
+      settings: { base: '/docs/', constants: {}, strict: true },
+      diagnostics: new DiagnosticList(),
+    });
+    const { coreToSpare } = rendered;
+    await rendered.highlighted;
+    expect(highlighting.pool?.threadCount).toBe(2);
+    expect(coreToSpare).toBe(2 < availableParallelism());
   }, 60_000);
 
   it('fails with the error a highlight thread throws, and leaves no thread bundle behind', async () => {
