@@ -42,10 +42,11 @@ function pages(): Record<string, string> {
   return files;
 }
 
-async function render(root: string, threads: number, srcDir = path.join(projectRoot, 'src')) {
+/** Renders `<root>/content` with this many highlight threads and this cache (by default a new one). */
+async function render(root: string, threads: number, srcDir = path.join(projectRoot, 'src'), cacheFile?: string) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
-  const cache = await HighlightCache.load();
+  const cache = await HighlightCache.load(cacheFile);
   const highlighting = await startHighlighting(files.length, { cache, srcDir, threads });
   const { pages: rendered, highlighted } = await renderPages(files, highlighting, {
     settings: { base: '/docs/', constants: {}, strict: true },
@@ -56,6 +57,8 @@ async function render(root: string, threads: number, srcDir = path.join(projectR
     pages: rendered.map((page) => ({ route: page.route, html: page.html, hash: page.hash })),
     diagnostics: diagnostics.sorted().map(formatDiagnostic),
     cached: cache.usedEntries().sort(([a], [b]) => a.localeCompare(b)),
+    threadsStarted: highlighting.pool?.threadCount,
+    saveCache: () => cache.save(),
   };
 }
 
@@ -64,7 +67,8 @@ describe('rendering pages', () => {
     const root = await makeTree(pages());
     const here = await render(root, 0);
     const onThreads = await render(root, 2);
-    expect(onThreads).toEqual(here);
+    const output = ({ pages, diagnostics, cached }: typeof here) => ({ pages, diagnostics, cached });
+    expect(output(onThreads)).toEqual(output(here));
     expect(here.pages).toHaveLength(45);
     expect(here.pages[0]?.html).toContain('<span class="line hl">');
     expect(here.pages[0]?.html).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
@@ -81,40 +85,19 @@ describe('rendering pages', () => {
   it('starts no highlight thread when every block is in the cache, and one at the first it lacks', async () => {
     const root = await makeTree(pages());
     const cacheFile = path.join(root, 'highlight.json');
-    const cold = await HighlightCache.load(cacheFile);
-    const files = await scanContent(path.join(root, 'content'), new DiagnosticList());
-    const settings = { base: '/docs/', constants: {}, strict: true };
-    const fill = await startHighlighting(files.length, {
-      cache: cold,
-      srcDir: path.join(projectRoot, 'src'),
-      threads: 1,
-    });
-    await (
-      await renderPages(files, fill, { settings, diagnostics: new DiagnosticList() })
-    ).highlighted;
-    expect(fill.pool?.threadCount).toBe(1);
-    await cold.save();
+    const src = path.join(projectRoot, 'src');
+    const cold = await render(root, 1, src, cacheFile);
+    expect(cold.threadsStarted).toBe(1);
+    await cold.saveCache();
 
-    const warm = await startHighlighting(files.length, {
-      cache: await HighlightCache.load(cacheFile),
-      srcDir: path.join(projectRoot, 'src'),
-      threads: 1,
-    });
-    const again = await renderPages(files, warm, { settings, diagnostics: new DiagnosticList() });
-    await again.highlighted;
-    expect(warm.pool?.threadCount).toBe(0);
-    expect(again.pages[0]?.html).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
+    const warm = await render(root, 1, src, cacheFile);
+    expect(warm.threadsStarted).toBe(0);
+    expect(warm.pages).toEqual(cold.pages);
 
     await writeFile(path.join(root, 'content/page-0.md'), '# Page 0\n\n```js\nconst edited = true;\n```\n');
-    const edited = await startHighlighting(files.length, {
-      cache: await HighlightCache.load(cacheFile),
-      srcDir: path.join(projectRoot, 'src'),
-      threads: 1,
-    });
-    const afterEdit = await renderPages(files, edited, { settings, diagnostics: new DiagnosticList() });
-    await afterEdit.highlighted;
-    expect(edited.pool?.threadCount).toBe(1);
-    expect(afterEdit.pages.find((p) => p.route === '/page-0/')?.html).toMatch(/edited/);
+    const edited = await render(root, 1, src, cacheFile);
+    expect(edited.threadsStarted).toBe(1);
+    expect(edited.pages.find((page) => page.route === '/page-0/')?.html).toMatch(/edited/);
   }, 60_000);
 
   it('has started every highlight thread it will use by the time it returns the pages', async () => {
