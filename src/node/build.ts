@@ -8,11 +8,12 @@ import { FRAGMENT_FILE_PREFIX, toPageMeta, type PageSource } from './content/pag
 import { renderPages, startHighlighting, type RenderedPages } from './content/render-pages';
 import { scanContent } from './content/scan';
 import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
+import { contentHash } from './content-hash';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { HighlightCache, highlightCss } from './markdown/highlight';
 import { bundleAppCss, bundleClient, bundlePrerender, siteStylesheet, type ClientAssets } from './output/bundle';
 import { commit, discard, stage } from './output/swap';
-import { contentHash, prerenderUntil, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
+import { prerenderUntil, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
 import { assembleSite, type AssembledSite } from './site/assemble';
 import { buildSearchData } from './site/search-index';
 

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
 import type { PageFrontmatter, PageMeta } from '../../shared/types';
+import { contentHash } from '../content-hash';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageAnalysis } from '../markdown/analyze';
 import type { BlockHighlighter } from '../markdown/highlight';
@@ -88,14 +88,9 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     description,
     html,
     analysis,
-    hash: fragmentHash(html),
+    hash: contentHash(html),
     neighbours,
   };
-}
-
-/** The content hash of a fragment, for its file name. */
-export function fragmentHash(html: string): string {
-  return createHash('sha256').update(html).digest('hex').slice(0, 8);
 }
 
 /** The content folder a scanned file sits in: its folder, one level up per folder in its relative path. */

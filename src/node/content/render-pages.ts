@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import type { DiagnosticList } from '../diagnostics';
 import { CodeHighlighter, type BlockHighlighter, type HighlightCache } from '../markdown/highlight';
 import { HighlightPool } from '../markdown/highlight-pool';
-import { fragmentHash, loadPage, type PageSettings, type PageSource } from './page-source';
+import { contentHash } from '../content-hash';
+import { loadPage, type PageSettings, type PageSource } from './page-source';
 import type { ContentFile } from './scan';
 
 export interface HighlightingOptions {
@@ -118,7 +119,7 @@ export async function renderPages(
       await pool.finish();
       for (const page of pages) {
         page.html = pool.resolve(page.html);
-        page.hash = fragmentHash(page.html);
+        page.hash = contentHash(page.html);
       }
     } finally {
       await pool.stop();

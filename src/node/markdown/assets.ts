@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
+import { contentHash } from '../content-hash';
 
 /** A local file a page refers to, copied into the output under a hashed name. */
 export interface PageAsset {
@@ -53,7 +53,7 @@ export function localAsset(written: string, kind: AssetKind, place: AssetPlace):
   if (real === undefined) return notFound;
   if (!isInside(realFolder(place.contentDir), real)) return outside;
   const content = readFileSync(real);
-  const hash = createHash('sha256').update(content).digest('hex').slice(0, 8);
+  const hash = contentHash(content);
   const ext = nodePath.extname(absolutePath);
   const name = nodePath.basename(absolutePath, ext).replace(/[^a-zA-Z0-9_-]+/g, '-');
   const url = `${place.base}assets/${kind === 'image' ? 'img' : 'files'}/${name}.${hash}${ext.toLowerCase()}`;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { contentHash } from '../content-hash';
 
 export interface ClientAssets {
   /** Files to write into `dist/assets/js`, by file name. */
@@ -137,8 +137,7 @@ export async function bundleAppCss(srcDir: string): Promise<string> {
 export async function siteStylesheet(appCss: string, highlightCss: string): Promise<{ name: string; css: Uint8Array }> {
   const highlight = await esbuild.transform(highlightCss, { loader: 'css', minify: true });
   const css = new TextEncoder().encode(appCss + highlight.code);
-  const hash = createHash('sha256').update(css).digest('hex').slice(0, 8);
-  return { name: `app.${hash}.css`, css };
+  return { name: `app.${contentHash(css)}.css`, css };
 }
 
 let nodeBundles = 0;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -78,10 +77,6 @@ class OutputFolder {
     }
     return file;
   }
-}
-
-export function contentHash(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, 8);
 }
 
 /** `manifest/`: what the build knows, readable by a writer — pretty JSON and plain fragments. */
