@@ -10,6 +10,7 @@ import { scanContent } from './content/scan';
 import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
 import { contentHash } from './content-hash';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
+import { progressLog } from './progress';
 import { HighlightCache, highlightCss } from './markdown/highlight';
 import { bundleAppCss, bundleClient, bundlePrerender, siteStylesheet, type ClientAssets } from './output/bundle';
 import { commit, discard, stage } from './output/swap';
@@ -222,7 +223,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     try {
       const [manifestFolder, distFolder] = folders;
       if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
-      let logged = 0;
       // Both folders at once, and each to its end even when the other fails, so nothing is still being
       // written when the staging folders are discarded.
       const written = await Promise.allSettled([
@@ -236,11 +236,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
           css,
           renderRoute,
           ...(prerendered ? { prerendered } : {}),
-          onProgress: (done, total) => {
-            if (total <= 300 || done - logged < 500) return;
-            logged = done - (done % 500);
-            log(`  prerendered ${done}/${total} pages`);
-          },
+          onProgress: progressLog('prerendered', assembled.pages.length, log),
         }),
       ]);
       for (const result of written) if (result.status === 'rejected') throw result.reason;

@@ -3,6 +3,7 @@ import type { DiagnosticList } from '../diagnostics';
 import { CodeHighlighter, type BlockHighlighter, type HighlightCache } from '../markdown/highlight';
 import { HighlightPool } from '../markdown/highlight-pool';
 import { contentHash } from '../content-hash';
+import { progressLog } from '../progress';
 import { loadPage, type PageSettings, type PageSource } from './page-source';
 import type { ContentFile } from './scan';
 
@@ -144,7 +145,7 @@ async function renderWith(
 ): Promise<PageSource[]> {
   const site = { ...options.settings, highlighter, diagnostics: options.diagnostics };
   const pages: PageSource[] = [];
-  const progress = progressLog(files.length, options.log);
+  const progress = progressLog('rendered', files.length, options.log);
   // 64 files at a time, so reading one overlaps with rendering the others.
   for (let i = 0; i < files.length; i += 64) {
     const batch = await Promise.all(files.slice(i, i + 64).map((file) => loadPage(file, site)));
@@ -152,14 +153,4 @@ async function renderWith(
     progress(Math.min(i + 64, files.length));
   }
   return pages;
-}
-
-/** "rendered 1000/2000 pages" every 500 pages of a large tree. */
-function progressLog(total: number, log: ((line: string) => void) | undefined): (done: number) => void {
-  let logged = 0;
-  return (done) => {
-    if (!log || total <= 300 || done - logged < 500) return;
-    logged = done - (done % 500);
-    log(`  rendered ${done}/${total} pages`);
-  };
 }

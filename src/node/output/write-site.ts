@@ -103,7 +103,8 @@ export interface DistInput {
   renderRoute: RenderRoute;
   /** App HTML already rendered, by route (see `prerenderUntil`); the other routes are rendered here. */
   prerendered?: ReadonlyMap<string, string>;
-  onProgress?: (done: number, total: number) => void;
+  /** Called with the number of pages prerendered so far. */
+  onProgress?: (done: number) => void;
 }
 
 /** The route the not-found page is rendered for. */
@@ -181,7 +182,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
         path.join(page.route, 'index.html'),
         renderDocument(headFor(site, meta), appHtml, assets, site.analyticsId),
       );
-      input.onProgress?.(++done, pages.length);
+      input.onProgress?.(++done);
     }
     const notFound =
       input.prerendered?.get(NOT_FOUND_ROUTE) ??
