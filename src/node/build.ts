@@ -124,13 +124,11 @@ async function prerenderEarly(
 ): Promise<Map<string, string>> {
   const early = await prerenderUntil(rendered.highlighted, provisional, rendered.pages, renderRoute);
   const completed = new Map<string, string>();
-  if (
-    !(await rendered.highlighted.then(
-      () => true,
-      () => false,
-    ))
-  )
-    return completed;
+  const highlighted = await rendered.highlighted.then(
+    () => true,
+    () => false,
+  );
+  if (!highlighted) return completed;
   const fragmentUrls = `${provisional.site.base}assets/js/${FRAGMENT_FILE_PREFIX}`;
   for (const [route, html] of early) {
     if (html.includes(provisional.hash) || html.includes(fragmentUrls)) continue;
@@ -214,18 +212,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const css = await siteCss(appCss, assembled.pages);
 
     const folders = [await stage(options.manifestDir), await stage(options.outDir)];
-    // The cache holds only what this build used: it is saved while the output is written.
-    const cacheSaving = cache.save().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    let cacheFailure: unknown;
     try {
       const [manifestFolder, distFolder] = folders;
       if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
-      // Both folders at once, and each to its end even when the other fails, so nothing is still being
-      // written when the staging folders are discarded.
+      // Both folders and the highlight cache (only what this build used) at once, each to its end even
+      // when another fails, so nothing is still being written when the staging folders are discarded.
       const written = await Promise.allSettled([
+        cache.save(),
         writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchJson),
         writeDist(distFolder.staging, {
           manifest,
@@ -244,10 +237,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     } catch (error) {
       await discard(folders);
       throw error;
-    } finally {
-      cacheFailure = await cacheSaving;
     }
-    if (cacheFailure) throw cacheFailure;
     return finish(true, assembled.pages.length);
   } finally {
     // Once the pages are rendered, their highlighting ends the threads; before that, they are ended here.
