@@ -8,7 +8,8 @@ import { CodeHighlighter } from '../../../src/node/markdown/highlight';
 /**
  * Golden files for the markdown pipeline: each `fixtures/markdown/x.md` has `x.html` (the fragment),
  * `x.json` (the page record and search sections) and `x.diagnostics.txt`. Run with UPDATE_GOLDEN=1
- * to rewrite them after an intended change, then review the diff.
+ * to write them for a new fixture or rewrite them after an intended change, then review the diff. Without
+ * it a missing golden file fails the test: a file written on the spot would pass whatever the output is.
  */
 const dir = path.resolve(__dirname, '../../fixtures/markdown');
 const update = process.env['UPDATE_GOLDEN'] === '1';
@@ -21,7 +22,8 @@ beforeAll(async () => {
 
 function golden(file: string, actual: string): void {
   const target = path.join(dir, file);
-  if (update || !existsSync(target)) writeFileSync(target, actual);
+  if (update) writeFileSync(target, actual);
+  else if (!existsSync(target)) throw new Error(`${file} is missing: run with UPDATE_GOLDEN=1 and review it`);
   expect(actual).toBe(readFileSync(target, 'utf8'));
 }
 
