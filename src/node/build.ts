@@ -157,7 +157,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   setFlagsFromString(INTERRUPT_BUDGET_FLAG);
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const diagnostics = new DiagnosticList();
+  const diagnostics = new DiagnosticList(options.strict);
   const finish = (ok: boolean, pages: number): BuildResult => ({
     ok,
     pages,

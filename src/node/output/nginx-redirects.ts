@@ -43,7 +43,12 @@ export function renderNginxRedirects(lines: readonly string[]): string {
     if (seen.has(source) || /[\u0000-\u001f\u007f]/.test(source)) continue;
     seen.add(source);
     const code = /^30[1278]$/.test(status) ? status : '301';
-    out.push(`location = ${quoteLocation(source)} { return ${code} "${encodeTarget(target)}$is_args$args"; }`);
+    // A target's `#section` goes after the query string, where a URL keeps it.
+    const [targetPath = '', hash] = target.split('#', 2);
+    const fragment = hash === undefined ? '' : `#${encodeTarget(hash)}`;
+    out.push(
+      `location = ${quoteLocation(source)} { return ${code} "${encodeTarget(targetPath)}$is_args$args${fragment}"; }`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

@@ -124,7 +124,11 @@ export function createSiteServer(options: ServeOptions): http.Server {
     if (!pathname.startsWith(base)) return notFound(req, res);
 
     const table = redirects.get(pathname);
-    if (table) return redirect(res, table + search);
+    if (table) {
+      // A target's `#section` goes after the query string, where a URL keeps it.
+      const [targetPath = '', hash] = table.split('#', 2);
+      return redirect(res, targetPath + search + (hash === undefined ? '' : `#${hash}`));
+    }
     const inDist = path.join(root, pathname.slice(base.length));
     if (inDist !== root && !inDist.startsWith(root + path.sep)) return send(res, 400, 'Bad request');
     if (/\/index\.html$/.test(pathname) && pathname !== `${base}404.html`) {
