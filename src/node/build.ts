@@ -61,6 +61,7 @@ export function siteSettings(config: SiteConfig): SiteSettings {
     lang: config.lang,
     versions: config.versions,
     ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
+    embeds: config.embeds,
   };
 }
 
@@ -189,7 +190,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const [{ config, configText }, [files, cache]] = await Promise.all([siteRead, scanned]);
     rendered = await renderPages(files, await starting, {
-      settings: { base: config.base, constants: config.constants, strict: options.strict },
+      settings: { base: config.base, constants: config.constants, strict: options.strict, embeds: config.embeds },
       diagnostics,
       log,
     });

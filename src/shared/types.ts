@@ -84,6 +84,8 @@ export interface SiteSettings {
   versions: VersionLink[];
   /** Tag-manager container id; analytics stays off when absent. */
   analyticsId?: string;
+  /** Domains whose iframes pages may embed (with their subdomains); the CSP's `frame-src` is made of them. */
+  embeds?: string[];
 }
 
 /** Everything the app knows about the site, fetched once as one content-hashed file. */

@@ -39,6 +39,8 @@ export interface PageSettings {
   base: string;
   constants: Readonly<Record<string, string>>;
   strict: boolean;
+  /** Domains whose iframes pages keep (`embeds` of `_site.yaml`); the default list when not given. */
+  embeds?: readonly string[];
 }
 
 export interface SiteContext extends PageSettings {
@@ -80,6 +82,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     constants: site.constants,
     highlighter: site.highlighter,
     strict: site.strict,
+    ...(site.embeds ? { embeds: site.embeds } : {}),
     diagnostics,
   });
   let title = frontmatter.title ?? analysis.h1;

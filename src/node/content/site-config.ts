@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { DiagnosticList } from '../diagnostics';
+import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
 import { reportSchemaIssues, yamlErrorPosition } from './schema-errors';
 
 /** The site configuration file, inside the content tree so writers own it. */
@@ -34,6 +35,10 @@ export const siteConfigSchema = z.strictObject({
     .array(z.strictObject({ text: z.string(), items: z.array(routePath) }))
     .optional(),
   redirects: z.record(routePath, routePath).default({}),
+  /** Domains whose iframes pages keep (see src/node/markdown/embeds.ts). */
+  embeds: z
+    .array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain such as youtube.com'))
+    .default([...DEFAULT_EMBED_DOMAINS]),
   constants: z.record(
     z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'constant names are UPPER_SNAKE_CASE'),
     z.union([z.string(), z.number()]).transform(String),

@@ -4,6 +4,7 @@ import type { PageHeader } from '../../shared/types';
 import { lineLocator, type DiagnosticList } from '../diagnostics';
 import { isFileLink, localAsset, type AssetKind, type PageAsset } from './assets';
 import { isKnownLanguage, parseLineRanges, type BlockHighlighter } from './highlight';
+import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from './embeds';
 import { LegacySlugger } from './heading-aliases';
 import { resolveLink } from './links';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
@@ -27,6 +28,8 @@ export interface PageContext {
   highlighter: BlockHighlighter;
   strict: boolean;
   diagnostics: DiagnosticList;
+  /** Domains whose iframes the page keeps; the default list when not given. */
+  embeds?: readonly string[];
 }
 
 /** An internal link, kept for validation once every page's routes and slugs are known. */
@@ -246,6 +249,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       rawWarnings.add(message);
       report(offset, message, 'warning');
     },
+    embed: (src) => isAllowedEmbed(src, ctx.embeds ?? DEFAULT_EMBED_DOMAINS),
     url: (kind, written, offset) =>
       kind === 'link' ? linkTarget(written, offset, true).href : embedTarget(written, kind, offset, true),
   };
