@@ -35,6 +35,12 @@ export const siteConfigSchema = z.strictObject({
     .array(z.strictObject({ text: z.string(), items: z.array(routePath) }))
     .optional(),
   redirects: z.record(routePath, routePath).default({}),
+  /** "Edit this page" under every page: `:path` is the page's path in the content folder. */
+  editLink: z
+    .strictObject({ pattern: z.string().regex(/^https?:\/\/.*:path/, 'must be an http(s) URL containing ":path"') })
+    .optional(),
+  /** "Last updated" under every page, from the git history of its file when the site is built. */
+  lastUpdated: z.boolean().default(false),
   /** Domains whose iframes pages keep (see src/node/markdown/embeds.ts). */
   embeds: z
     .array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain such as youtube.com'))
