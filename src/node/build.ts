@@ -63,6 +63,7 @@ export function siteSettings(config: SiteConfig): SiteSettings {
     versions: config.versions,
     ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
     embeds: config.embeds,
+    ...(config.nav.length > 0 ? { nav: config.nav } : {}),
   };
 }
 

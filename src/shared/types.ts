@@ -88,6 +88,8 @@ export interface SiteSettings {
   versions: VersionLink[];
   /** Tag-manager container id; analytics stays off when absent. */
   analyticsId?: string;
+  /** Links in the header: a route path (without the base) or an absolute URL. */
+  nav?: SidebarLink[];
   /** Domains whose iframes pages may embed (with their subdomains); the CSP's `frame-src` is made of them. */
   embeds?: string[];
 }

@@ -35,6 +35,10 @@ export const siteConfigSchema = z.strictObject({
     .array(z.strictObject({ text: z.string(), items: z.array(routePath) }))
     .optional(),
   redirects: z.record(routePath, routePath).default({}),
+  /** Links in the header, beside the title: a route path such as `/api/rest/` or an https URL. */
+  nav: z
+    .array(z.strictObject({ text: z.string().min(1), link: z.string().regex(/^(\/|https?:\/\/)/, 'must be a route path or an http(s) URL') }))
+    .default([]),
   /** "Edit this page" under every page: `:path` is the page's path in the content folder. */
   editLink: z
     .strictObject({ pattern: z.string().regex(/^https?:\/\/.*:path/, 'must be an http(s) URL containing ":path"') })
