@@ -65,6 +65,8 @@ export async function importSite(options: ImportOptions): Promise<ImportResult> 
     );
   }
 
+  reportPlugins(config['plugins'], loaded.unreadable, configFile, report);
+
   const srcDir = typeof config['srcDir'] === 'string' ? path.resolve(source, config['srcDir']) : source;
   const publicDir = found.tool === 'VuePress' ? path.join(source, '.vuepress/public') : path.join(srcDir, 'public');
   const title = typeof config['title'] === 'string' && config['title'] ? config['title'] : path.basename(source);
@@ -201,4 +203,32 @@ async function copyPublic(publicDir: string, out: string, source: string, report
     copied++;
   }
   return copied;
+}
+
+/** Plugins add behaviour this site does not have: each is named (the missing packages already are). */
+function reportPlugins(
+  plugins: unknown,
+  unreadable: readonly { option: string }[],
+  configFile: string,
+  report: ImportReport,
+): void {
+  const entries = Array.isArray(plugins)
+    ? plugins.map((plugin: unknown, i) => [String(i), plugin] as const)
+    : plugins && typeof plugins === 'object'
+      ? Object.entries(plugins).map(([name]) => [name, name] as const)
+      : [];
+  for (const [at, plugin] of entries) {
+    if (unreadable.some((u) => u.option === `plugins.${at}` || u.option.startsWith(`plugins.${at}.`))) continue;
+    const name =
+      typeof plugin === 'string'
+        ? plugin
+        : Array.isArray(plugin) && typeof plugin[0] === 'string'
+          ? plugin[0]
+          : `plugins[${at}]`;
+    report.lost(
+      configFile,
+      0,
+      `plugin "${name}" does not run on this site: what it added to pages is not carried over`,
+    );
+  }
 }

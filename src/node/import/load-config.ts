@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { runInThisContext } from 'node:vm';
-import { build } from 'esbuild';
+import { build, type Loader, type Plugin } from 'esbuild';
 
 /**
  * Loads a VuePress or VitePress configuration the way those tools do: as JavaScript, run. A `.ts` or `.mjs`
@@ -72,6 +73,30 @@ function isStandIn(value: unknown): boolean {
   return (typeof value === 'function' || typeof value === 'object') && value !== null && MISSING in value;
 }
 
+/**
+ * A config's own files are read for what their syntax says (`module.exports` is CommonJS, `export` an
+ * ES module), as VuePress (which `require`s its config) and VitePress did, not by the `"type"` of a
+ * package.json above them, which may belong to another project. esbuild decides by that field for files
+ * it finds on disk, so they are loaded from a namespace of their own; packages stay outside the bundle.
+ */
+const syntaxDecidesFormat: Plugin = {
+  name: 'syntax-decides-format',
+  setup(build) {
+    build.onResolve({ filter: /^[./]/ }, (args) => {
+      const base = path.resolve(args.resolveDir, args.path);
+      const file = ['', '.js', '.ts', '.mjs', '.mts', '.cjs', '.json', '/index.js', '/index.ts']
+        .map((ending) => base + ending)
+        .find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+      return file ? { path: file, namespace: 'config-file' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'config-file' }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      loader: (/\.(json|ts|mts)$/.exec(args.path)?.[1]?.replace('mts', 'ts') ?? 'js') as Loader,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
 /** Runs the configuration file; throws (with the tool's own message) when the file itself is broken. */
 export async function loadConfig(file: string): Promise<LoadedConfig> {
   const bundled = await build({
@@ -83,6 +108,7 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     write: false,
     logLevel: 'silent',
     target: 'node20',
+    plugins: [syntaxDecidesFormat],
   });
   const code = bundled.outputFiles[0]?.text ?? '';
   const missing = new Set<string>();

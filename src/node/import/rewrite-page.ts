@@ -145,7 +145,7 @@ function templateConstant(expression: string, ctx: PageRewriteContext): string |
     const name = `SITE_${site[1]?.toUpperCase()}`;
     return ctx.constants.has(name) ? name : undefined;
   }
-  const theme = /^\$(?:site\.)?themeConfig((?:\.[A-Za-z_$][\w$-]*|\[['"][^'"]+['"]\])+)$/.exec(expr);
+  const theme = /^\$(?:(?:site\.)?themeConfig|theme)((?:\.[A-Za-z_$][\w$-]*|\[['"][^'"]+['"]\])+)$/.exec(expr);
   if (!theme) return undefined;
   const option = (theme[1] ?? '').replace(/\[['"]([^'"]+)['"]\]/g, '.$1').slice(1);
   const name = ctx.themeOptions.get(option);
