@@ -104,6 +104,8 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     switch (token.type) {
       case 'heading': {
         const heading = token as Tokens.Heading & { slug?: string; aliases?: string[] };
+        // Children first: a constant in a heading gives its id and title its value, not its name.
+        visitChildren(token, offset);
         const title = plainText(heading.tokens);
         heading.slug = slugger.slug(title || 'section');
         result.anchors.push(heading.slug);
@@ -113,7 +115,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
         if (heading.depth === 2 || heading.depth === 3) {
           result.headers.push({ level: heading.depth, title, slug: heading.slug });
         }
-        break;
+        return;
       }
       case 'code':
         annotateCode(token as Tokens.Code & Annotated, offset);
