@@ -29,6 +29,12 @@ export class HtmlFile {
     return article ? DomUtils.textContent(article).replace(/\s+/g, ' ') : '';
   }
 
+  /** The element an element sits in (undefined at the top of the document). */
+  static parent(el: Element): Element | undefined {
+    const parent = el.parent;
+    return parent && 'attribs' in parent ? parent : undefined;
+  }
+
   static text(el: Element): string {
     return DomUtils.textContent(el).replace(/\s+/g, ' ').trim();
   }
