@@ -135,7 +135,10 @@ describe('last updated', () => {
     await writeFile(path.join(root, 'content/README.md'), '# Home\n');
     const withoutGit = await buildTree(root);
     expect(withoutGit.ok).toBe(true);
-    expect(new HtmlFile(path.join(root, 'dist/index.html')).all('p', 'last-updated')).toEqual([]);
+    const plain = new HtmlFile(path.join(root, 'dist/index.html'));
+    expect(plain.all('p', 'last-updated')).toEqual([]);
+    // No editLink in _site.yaml: no "Edit this page" either.
+    expect(plain.all('a', 'edit-link')).toEqual([]);
     const git = (...args: string[]) =>
       spawnSync('git', args, {
         cwd: root,
