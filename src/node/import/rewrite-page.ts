@@ -100,7 +100,7 @@ function rewriteProse(
     ctx.report.changed(
       file,
       where(start + iframe.index),
-      `the <iframe> of ${src} is not from an embed domain: pages show a link to it`,
+      `the \`<iframe>\` of ${src} is not from an embed domain: pages show a link to it`,
     );
   }
   return text.replace(PROSE, (...match: unknown[]) => {
@@ -113,13 +113,13 @@ function rewriteProse(
       const evaluated = code.replace(/\{\{([\s\S]*?)\}\}/g, (written, expr: string) => {
         const value = ctx.constants.get(templateConstant(expr, ctx) ?? '');
         if (value === undefined) return written;
-        ctx.report.changed(file, line, `{{${expr}}} in inline code became its value, ${value}`);
+        ctx.report.changed(file, line, `\`{{${expr}}}\` in inline code became its value, ${value}`);
         return value;
       });
       return ticks + evaluated + ticks;
     }
     if (block !== undefined) {
-      ctx.report.lost(file, line, `a <${block}> block cannot run on this site and was removed`);
+      ctx.report.lost(file, line, `a \`<${block}>\` block cannot run on this site and was removed`);
       return '';
     }
     if (selfName !== undefined) return component(selfName, selfAttrs ?? '', '', file, line, at, ctx, where);
@@ -127,10 +127,10 @@ function rewriteProse(
     if (template !== undefined) {
       const constant = templateConstant(template, ctx);
       if (constant !== undefined) {
-        ctx.report.changed(file, line, `{{${template}}} became the constant {{ ${constant} }}`);
+        ctx.report.changed(file, line, `\`{{${template}}}\` became the constant \`{{ ${constant} }}\``);
         return `{{ ${constant} }}`;
       }
-      ctx.report.lost(file, line, `template text {{${template}}} cannot be evaluated here and is shown as written`);
+      ctx.report.lost(file, line, `template text \`{{${template}}}\` cannot be evaluated here and is shown as written`);
       return `\\{{${template}}}`;
     }
     return whole ?? '';
@@ -173,21 +173,21 @@ function component(
   if (key === 'clientonly') return rewriteProse(inner, innerStart, file, ctx, where);
   if (key === 'badge') {
     const text = value('text') ?? inner.trim();
-    ctx.report.changed(file, line, `<${name}> became <mark>${text}</mark>`);
+    ctx.report.changed(file, line, `\`<${name}>\` became \`<mark>${text}</mark>\``);
     return `<mark>${text}</mark>`;
   }
   if (key === 'routerlink' && value('to') !== undefined) {
-    ctx.report.changed(file, line, `<${name}> became a markdown link`);
+    ctx.report.changed(file, line, `\`<${name}>\` became a markdown link`);
     return `[${rewriteProse(inner, innerStart, file, ctx, where).trim()}](${value('to')})`;
   }
   const found = ctx.components.get(key);
   if (found?.staticHtml !== undefined) {
-    ctx.report.changed(file, line, `<${name}> became the HTML of its template (${found.file})`);
+    ctx.report.changed(file, line, `\`<${name}>\` became the HTML of its template (${found.file})`);
     // On a line of its own the HTML stays a block of its own.
     return `\n\n${found.staticHtml}\n\n`;
   }
   const from = found ? `its template in ${found.file} has bindings` : 'it is not in .vuepress/components/';
-  ctx.report.lost(file, line, `component <${name}> cannot run on this site and was removed (${from})`);
+  ctx.report.lost(file, line, `component \`<${name}>\` cannot run on this site and was removed (${from})`);
   return '';
 }
 

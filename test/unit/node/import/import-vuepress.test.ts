@@ -146,12 +146,12 @@ describe('npm run import of a VuePress 1 site, then a strict build', () => {
     expect(text).not.toContain('.plan-table');
     const lines = report().split('\n');
     expect(lines).toContain(
-      '- `workflows/README.md:18` component <RunCounter> cannot run on this site and was removed (its template in .vuepress/components/RunCounter.vue has bindings)',
+      '- `workflows/README.md:18` component `<RunCounter>` cannot run on this site and was removed (its template in .vuepress/components/RunCounter.vue has bindings)',
     );
-    expect(lines).toContain('- `workflows/README.md:20` a <script> block cannot run on this site and was removed');
-    expect(lines).toContain('- `workflows/README.md:28` a <style> block cannot run on this site and was removed');
+    expect(lines).toContain('- `workflows/README.md:20` a `<script>` block cannot run on this site and was removed');
+    expect(lines).toContain('- `workflows/README.md:28` a `<style>` block cannot run on this site and was removed');
     expect(lines).toContain(
-      '- `workflows/README.md:16` <PlanTable> became the HTML of its template (.vuepress/components/PlanTable.vue)',
+      '- `workflows/README.md:16` `<PlanTable>` became the HTML of its template (.vuepress/components/PlanTable.vue)',
     );
   });
 
