@@ -5,6 +5,7 @@ import { routeFromRelativePath } from '../../shared/paths';
 import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
 import { resolveLink } from '../markdown/links';
 import { readComponents } from './components';
+import { copyPublic, listFiles } from './copy-files';
 import { findConfig, loadConfig, type Tool } from './load-config';
 import { ImportReport } from './report';
 import { rewritePage } from './rewrite-page';
@@ -35,8 +36,6 @@ export interface ImportResult {
 }
 
 export const REPORT_FILE = '_import-report.md';
-/** Folders of the old site that are its machinery, not its content. */
-const SKIPPED = new Set(['.vuepress', '.vitepress', 'node_modules', '.git']);
 
 export async function importSite(options: ImportOptions): Promise<ImportResult> {
   const source = path.resolve(options.source);
@@ -154,55 +153,6 @@ async function checkFolders(source: string, out: string, force: boolean): Promis
       `the output folder "${out}" is not empty: choose an empty folder, or add --force to write into it`,
     );
   }
-}
-
-/** Every file of the pages folder, the old site's machinery and public folder excepted. */
-async function listFiles(dir: string, publicDir: string): Promise<string[]> {
-  const files: string[] = [];
-  const walk = async (folder: string) => {
-    const entries = await readdir(folder, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const full = path.join(folder, entry.name);
-      if (SKIPPED.has(entry.name) || full === publicDir) continue;
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile()) files.push(full);
-    }
-  };
-  await walk(dir);
-  return files;
-}
-
-/** The public folder's files at the content folder's root; a file of the same name already there wins. */
-async function copyPublic(publicDir: string, out: string, source: string, report: ImportReport): Promise<number> {
-  let files: string[];
-  try {
-    files = await listFiles(publicDir, '');
-  } catch {
-    return 0;
-  }
-  let copied = 0;
-  for (const file of files) {
-    const relative = path.relative(publicDir, file);
-    const target = path.join(out, relative);
-    if (
-      await stat(target).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      report.lost(
-        path.relative(source, file).split(path.sep).join('/'),
-        0,
-        `not copied: the content folder already has ${relative}`,
-      );
-      continue;
-    }
-    await mkdir(path.dirname(target), { recursive: true });
-    await copyFile(file, target);
-    copied++;
-  }
-  return copied;
 }
 
 /** Plugins add behaviour this site does not have: each is named (the missing packages already are). */
