@@ -116,7 +116,7 @@ describe('npm run import of a VuePress 1 site, then a strict build', () => {
     const [video, ...others] = workflows.all('iframe');
     expect(others).toEqual([]);
     expect(video?.attribs).toMatchObject({
-      src: 'https://www.youtube.com/embed/dQw4w9WgXcQ',
+      src: 'https://www.youtube.com/embed/M7lc1UVf-VE',
       title: 'Build your first workflow',
       class: 'embed',
       loading: 'lazy',
