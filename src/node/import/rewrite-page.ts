@@ -1,8 +1,10 @@
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
+import { routeFromRelativePath } from '../../shared/paths';
 import { clientRedirect } from '../content/client-redirect';
 import { titleFromPath } from '../content/page-source';
 import { lineLocator } from '../diagnostics';
 import { isAllowedEmbed } from '../markdown/embeds';
+import { resolveLink } from '../markdown/links';
 import { componentKey, type ComponentFile } from './components';
 import type { ImportReport } from './report';
 
@@ -191,26 +193,38 @@ function component(
   return '';
 }
 
-/** The frontmatter, with a `title:` added when neither it nor the body has one. */
+/**
+ * The frontmatter, fixed where this site reads it otherwise: a `title:` added when neither it nor the body
+ * has one, and `prev`/`next` written as relative links (`./setup`, `../guide/`) made routes, which is what
+ * this site's frontmatter takes. Other keys stay as written.
+ */
 function withTitle(head: string, body: string, file: string, ctx: PageRewriteContext): string {
-  let data: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = head ? parseYaml(FRONTMATTER.exec(head)?.[1] ?? '') : {};
-    if (parsed && typeof parsed === 'object') data = parsed as Record<string, unknown>;
-  } catch {
-    return head + body;
+  const doc = parseDocument(head ? (FRONTMATTER.exec(head)?.[1] ?? '') : '');
+  const data: unknown = doc.errors.length > 0 ? undefined : doc.toJS();
+  if (doc.errors.length > 0 || (data !== null && data !== undefined && typeof data !== 'object')) return head + body;
+  const fields = (data ?? {}) as Record<string, unknown>;
+  let changed = false;
+  for (const key of ['prev', 'next'] as const) {
+    const value = fields[key];
+    if (typeof value !== 'string' || value.startsWith('/')) continue;
+    const resolved = resolveLink(value, routeFromRelativePath(file), file);
+    if (resolved.kind !== 'internal') continue;
+    doc.set(key, resolved.route);
+    ctx.report.changed(file, 0, `\`${key}: ${value}\` became the route ${resolved.route}`);
+    changed = true;
   }
-  if (typeof data['title'] === 'string' && data['title'] !== '') return head + body;
-  if (hasH1(body)) return head + body;
-  const hero = typeof data['heroText'] === 'string' ? data['heroText'] : undefined;
-  const title = hero ?? titleFromPath(file, ctx.sourceName);
-  ctx.report.changed(
-    file,
-    0,
-    `the page had no title: it is "${title}"${hero ? ', its heroText' : ', from its file name'}`,
-  );
-  const line = `title: ${JSON.stringify(title)}\n`;
-  return head ? head.replace(/^---[ \t]*\r?\n/, (open) => open + line) + body : `---\n${line}---\n${body}`;
+  if (!(typeof fields['title'] === 'string' && fields['title'] !== '') && !hasH1(body)) {
+    const hero = typeof fields['heroText'] === 'string' ? fields['heroText'] : undefined;
+    const title = hero ?? titleFromPath(file, ctx.sourceName);
+    ctx.report.changed(
+      file,
+      0,
+      `the page had no title: it is "${title}"${hero ? ', its heroText' : ', from its file name'}`,
+    );
+    doc.set('title', title);
+    changed = true;
+  }
+  return changed ? `---\n${doc.toString({ lineWidth: 0 })}---\n${body}` : head + body;
 }
 
 /** A `# heading` outside fenced code (ATX or setext). */

@@ -95,6 +95,8 @@ describe('--no-strict on an old tree as it is (no import)', () => {
         'code/nodejs/working-with-files.md:1:1 warning: page has no title: "Working with files", from its file name, is used',
         'cron/README.md:1:1 warning: page only redirects to "/workflows/#triggers": it becomes a redirect from /cron/ to /workflows/#triggers, not a page',
         'notebook.md:1:1 warning: page only redirects to "/workflows/": it becomes a redirect from /notebook/ to /workflows/, not a page',
+        'pricing.md:1:1 warning: page has no title: "Pricing", from its file name, is used',
+        'pricing.md:3:7 warning: "prev" must be false or a route path',
         'README.md:1:1 warning: page has no title: "Content", from its file name, is used',
         'README.md:7:1 warning: image not found: /images/logo.png',
         'workflows/README.md:12:1 warning: <iframe> of "https://maps.example.com/embed?q=datacenter" is not from an embed domain of _site.yaml ("embeds") and was replaced by a link to it',

@@ -198,6 +198,9 @@ describe('npm run import of a VuePress 1 site, then a strict build', () => {
       'https://github.com/example/platform-docs/edit/main/docs/code/nodejs/working-with-files.md',
     );
     expect(files.all('title').map(HtmlFile.text)[0]).toMatch(/^Working with files/);
+    // A relative prev/next link of VuePress became the route this site's frontmatter takes.
+    expect(manifest().pages.find((p) => p.path === '/pricing/')?.frontmatter.prev).toBe('/limits/');
+    expect(page('pricing').all('a', 'prev')[0]?.attribs['href']).toBe('/docs/limits/');
     // lastUpdated is configured, but the imported tree is no git checkout: no date, and no failure.
     expect(page('limits').all('p', 'last-updated')).toEqual([]);
   });
