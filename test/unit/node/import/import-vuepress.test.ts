@@ -3,10 +3,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../../src/shared/types';
 import { importSite, type ImportResult } from '../../../../src/node/import/import-site';
 import type { BuildResult } from '../../../../src/node/build';
+import { createSiteServer } from '../../../../src/node/serve/server';
 import { HtmlFile } from '../../../helpers/html';
 import { buildTree, messages, projectRoot } from '../../../helpers/tree';
 
@@ -168,7 +170,7 @@ describe('npm run import of a VuePress 1 site, then a strict build', () => {
     );
   });
 
-  it('turns redirect pages into redirects that keep their #hash, not pages', () => {
+  it('turns redirect pages into redirects that keep their #hash, not pages', async () => {
     expect(readFileSync(path.join(root, 'dist/_redirects'), 'utf8').split('\n')).toEqual([
       '/docs/cron /docs/workflows/#triggers 301',
       '/docs/cron/ /docs/workflows/#triggers 301',
@@ -182,6 +184,21 @@ describe('npm run import of a VuePress 1 site, then a strict build', () => {
     const { pages, sidebar } = manifest();
     const routes = [...pages.map((p) => p.path), ...sidebar.flatMap((g) => g.items.map((i) => i.link))];
     expect(routes.filter((r) => r === '/cron/' || r === '/notebook/')).toEqual([]);
+    // nginx and npm start answer 301, the #section after the query string, where a URL keeps it.
+    expect(readFileSync(path.join(root, 'dist/_redirects.nginx'), 'utf8')).toContain(
+      'location = "/docs/cron/" { return 301 "/docs/workflows/$is_args$args#triggers"; }',
+    );
+    const server = createSiteServer({ distDir: path.join(root, 'dist') });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/cron/?from=old`, {
+        redirect: 'manual',
+      });
+      expect([answer.status, answer.headers.get('location')]).toEqual([301, '/docs/workflows/?from=old#triggers']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('copies the public folder, so that /images/logo.png still shows', () => {
