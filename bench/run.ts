@@ -27,6 +27,7 @@ import {
 } from './builds';
 import { browserFigures, measureBrowser } from './browser';
 import { generateTree } from './generate';
+import { importFigures, measureImport } from './import';
 import { formatTable, MB, summary, verdict, type Figure } from './report';
 import { resilienceFigures } from './resilience';
 import { findSearchIndex, measureInWorker, searchFigures, type SearchIndexFile } from './search';
@@ -237,7 +238,15 @@ async function main(): Promise<void> {
       }
     }
 
-    // 6. Resilience: read from the summaries of the last `npm run bench:resilience` (or npm test).
+    // 6. npm run import of the VuePress 1 fixture, and a cold build of what it wrote.
+    const imported = await section('import', () => measureImport(ws, SMALL_CAP_MS));
+    if (imported instanceof Error) figures.push(failedFigure('Import', 'npm run import', imported));
+    else {
+      figures.push(...importFigures(imported));
+      details['import'] = imported;
+    }
+
+    // 7. Resilience: read from the summaries of the last `npm run bench:resilience` (or npm test).
     figures.push(...(await resilienceFigures()));
   } finally {
     await ws.dispose();

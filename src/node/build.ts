@@ -6,6 +6,7 @@ import { runInThisContext } from 'node:vm';
 import type { Manifest, SiteSettings } from '../shared/types';
 import { FRAGMENT_FILE_PREFIX, toPageMeta, type PageSource } from './content/page-source';
 import { renderPages, startHighlighting, type RenderedPages } from './content/render-pages';
+import { editLinkOf, lastCommitDates } from './content/page-history';
 import { scanContent } from './content/scan';
 import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/site-config';
 import { contentHash } from './content-hash';
@@ -61,6 +62,8 @@ export function siteSettings(config: SiteConfig): SiteSettings {
     lang: config.lang,
     versions: config.versions,
     ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
+    embeds: config.embeds,
+    ...(config.nav.length > 0 ? { nav: config.nav } : {}),
   };
 }
 
@@ -78,7 +81,10 @@ export function createManifest(
     redirects: assembled.redirects,
     search: `${base}assets/js/search.${contentHash(searchJson)}.json`,
     searchWorker: `${base}assets/js/${client.worker}`,
-    pages: assembled.pages.map((page) => toPageMeta(page, base)),
+    pages: assembled.pages.map((page) => {
+      const meta = toPageMeta(page, base);
+      return config.editLink ? { ...meta, editLink: editLinkOf(config.editLink.pattern, meta.relativePath) } : meta;
+    }),
   };
   return { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
 }
@@ -157,7 +163,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   setFlagsFromString(INTERRUPT_BUDGET_FLAG);
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const diagnostics = new DiagnosticList();
+  const diagnostics = new DiagnosticList(options.strict);
   const finish = (ok: boolean, pages: number): BuildResult => ({
     ok,
     pages,
@@ -182,14 +188,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const bundles = scanned.then(() =>
     Promise.all([bundleClient(options.srcDir), loadPrerender(options.srcDir), bundleAppCss(options.srcDir)]),
   );
-  for (const settling of [starting, bundles]) settling.catch(() => undefined);
   const siteRead = readSiteConfig(options.contentDir, diagnostics);
+  const history = siteRead.then(({ config }) =>
+    config.lastUpdated ? lastCommitDates(options.contentDir) : new Map<string, string>(),
+  );
+  for (const settling of [starting, bundles, history]) settling.catch(() => undefined);
   let rendered: RenderedPages | undefined;
   let early: Promise<Map<string, string>> | undefined;
   try {
     const [{ config, configText }, [files, cache]] = await Promise.all([siteRead, scanned]);
     rendered = await renderPages(files, await starting, {
-      settings: { base: config.base, constants: config.constants, strict: options.strict },
+      settings: { base: config.base, constants: config.constants, strict: options.strict, embeds: config.embeds },
       diagnostics,
       log,
     });
@@ -199,6 +208,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // Nothing is written: the code still waiting to be highlighted would only delay the report.
       rendered.cancel();
       return finish(false, assembled.pages.length);
+    }
+    const dates = await history;
+    for (const page of assembled.pages) {
+      const date = dates.get(page.file.relativePath);
+      if (date) page.lastUpdated = date;
     }
     const searchJson = JSON.stringify(buildSearchData(assembled.pages));
     const [client, renderRoute, appCss] = await bundles;

@@ -15,12 +15,18 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column} ${d.severity === 'warning' ? 'warning: ' : ''}${d.message}`;
 }
 
-/** Collects every problem of a build; strict mode decides later which ones fail it. */
+/**
+ * Collects every problem of a build; strict mode decides later which ones fail it. A list made for a
+ * `--no-strict` build (`strict` false) records every content problem as a warning: such a build never
+ * stops on content, only on a fault of its own (thrown, never a diagnostic) or an unwritable output.
+ */
 export class DiagnosticList {
   readonly items: Diagnostic[] = [];
 
+  constructor(private readonly strict = true) {}
+
   error(file: string, line: number, column: number, message: string): void {
-    this.items.push({ severity: 'error', file, line, column, message });
+    this.items.push({ severity: this.strict ? 'error' : 'warning', file, line, column, message });
   }
 
   warn(file: string, line: number, column: number, message: string): void {

@@ -2,7 +2,10 @@ import { canonicalRoute } from './paths';
 import type { Manifest, PageMeta, SidebarLink } from './types';
 
 export type Resolution =
-  { kind: 'page'; page: PageMeta } | { kind: 'redirect'; to: string } | { kind: 'not-found'; route: string };
+  | { kind: 'page'; page: PageMeta }
+  /** `hash` is the redirect's own `#section` (without `#`), when its target names one. */
+  | { kind: 'redirect'; to: string; hash?: string }
+  | { kind: 'not-found'; route: string };
 
 /** Lookup tables of a manifest. */
 export interface ManifestIndex {
@@ -47,7 +50,10 @@ export function resolveRoute(manifest: Manifest, index: ManifestIndex, routePath
   if (page) return { kind: 'page', page };
   const canonical = canonicalRoute(routePath);
   const redirected = manifest.redirects[canonical] ?? manifest.redirects[canonical.replace(/\/$/, '')];
-  if (redirected !== undefined) return { kind: 'redirect', to: canonicalRoute(redirected) };
+  if (redirected !== undefined) {
+    const [to = '', hash] = redirected.split('#', 2);
+    return hash ? { kind: 'redirect', to: canonicalRoute(to), hash } : { kind: 'redirect', to: canonicalRoute(to) };
+  }
   if (canonical !== routePath && index.byRoute.has(canonical)) return { kind: 'redirect', to: canonical };
   return { kind: 'not-found', route: routePath };
 }

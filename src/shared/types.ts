@@ -46,6 +46,10 @@ export interface PageMeta {
   description: string;
   /** URL of the page's HTML fragment, with the base: `/docs/assets/js/page.api.auth.1a2b3c4d.html`. */
   fragment: string;
+  /** Where to edit the page's source, when the site configures edit links. */
+  editLink?: string;
+  /** When the page's file last changed (ISO 8601), when the site shows it and git knows the file. */
+  lastUpdated?: string;
 }
 
 /** A link in the sidebar. */
@@ -84,6 +88,10 @@ export interface SiteSettings {
   versions: VersionLink[];
   /** Tag-manager container id; analytics stays off when absent. */
   analyticsId?: string;
+  /** Links in the header: a route path (without the base) or an absolute URL. */
+  nav?: SidebarLink[];
+  /** Domains whose iframes pages may embed (with their subdomains); the CSP's `frame-src` is made of them. */
+  embeds?: string[];
 }
 
 /** Everything the app knows about the site, fetched once as one content-hashed file. */

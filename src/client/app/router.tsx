@@ -34,7 +34,7 @@ const pageRoute = createRoute({
     const manifest = currentManifest(context.queryClient);
     const resolution = resolveRoute(manifest, indexManifest(manifest), location.pathname);
     if (resolution.kind === 'redirect') {
-      throw redirect({ to: resolution.to, hash: location.hash || undefined, replace: true });
+      throw redirect({ to: resolution.to, hash: location.hash || resolution.hash || undefined, replace: true });
     }
     if (resolution.kind === 'not-found') throw notFound();
     return { page: resolution.page };

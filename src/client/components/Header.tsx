@@ -1,3 +1,4 @@
+import { withBase } from '../../shared/paths';
 import type { SiteSettings } from '../../shared/types';
 import { useUi } from '../data/store';
 import { SearchButton } from '../search/SearchButton';
@@ -23,6 +24,19 @@ export function Header({ site }: { site: SiteSettings }) {
         {site.title}
       </a>
       <VersionMenu versions={site.versions} />
+      {site.nav && site.nav.length > 0 && (
+        <nav className="header-nav" aria-label="Site links">
+          {site.nav.map((item) => (
+            <a
+              key={item.link}
+              href={item.link.startsWith('/') ? withBase(site.base, item.link) : item.link}
+              {...(item.link.startsWith('/') ? {} : { rel: 'noopener' })}
+            >
+              {item.text}
+            </a>
+          ))}
+        </nav>
+      )}
       <div className="header-spacer" />
       <SearchButton />
       <ThemeToggle />

@@ -7,6 +7,7 @@ import { useActiveHeading } from '../app/active-heading';
 import { useCodeCopy } from '../app/code-copy';
 import { usePageHead } from '../app/head';
 import { manifestQuery } from '../data/queries';
+import { PageFooter } from './PageFooter';
 import { PrevNext } from './PrevNext';
 import { TableOfContents } from './TableOfContents';
 
@@ -31,6 +32,7 @@ export function PageView() {
           data-page-key={page.key}
           dangerouslySetInnerHTML={{ __html: html }}
         />
+        <PageFooter page={page} />
         <PrevNext neighbours={neighbours} base={manifest.site.base} />
       </article>
       <TableOfContents headers={page.headers} active={active} />

@@ -6,7 +6,9 @@ import { contentHash } from '../content-hash';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageAnalysis } from '../markdown/analyze';
 import type { BlockHighlighter } from '../markdown/highlight';
+import { resolveLink } from '../markdown/links';
 import { renderMarkdown } from '../markdown/pipeline';
+import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter, type NeighbourReference } from './frontmatter';
 import type { ContentFile } from './scan';
 
@@ -25,6 +27,13 @@ export interface PageSource {
   hash: string;
   /** Frontmatter `prev`/`next` routes, for the site-wide check. */
   neighbours: NeighbourReference[];
+  /**
+   * Set when the file's whole body is a client-side redirect (see `clientRedirect`): the route (and
+   * `#hash`) it sends readers to. Such a file is no page: the site turns it into a redirect.
+   */
+  redirect?: { target: string; line: number; column: number };
+  /** The last commit date of the file, when the site shows it (see page-history.ts). */
+  lastUpdated?: string;
 }
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
@@ -32,6 +41,8 @@ export interface PageSettings {
   base: string;
   constants: Readonly<Record<string, string>>;
   strict: boolean;
+  /** Domains whose iframes pages keep (`embeds` of `_site.yaml`); the default list when not given. */
+  embeds?: readonly string[];
 }
 
 export interface SiteContext extends PageSettings {
@@ -61,6 +72,8 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
   }
   const route = routeFromRelativePath(file.relativePath);
   const { frontmatter, body, bodyLineOffset, neighbours } = splitFrontmatter(text, file.relativePath, diagnostics);
+  const redirect = clientRedirect(body);
+  if (redirect) return redirectPage(file, route, frontmatter, redirect, positionAt(body, redirect.offset), bodyLineOffset, diagnostics);
   const { html, analysis } = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),
@@ -71,12 +84,17 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     constants: site.constants,
     highlighter: site.highlighter,
     strict: site.strict,
+    ...(site.embeds ? { embeds: site.embeds } : {}),
     diagnostics,
   });
-  const title = frontmatter.title ?? analysis.h1;
+  let title = frontmatter.title ?? analysis.h1;
   if (!title) {
-    diagnostics.error(file.relativePath, 1, 1, 'page has no title: add "title:" to the frontmatter or a "# Heading"');
-    return undefined;
+    if (site.strict) {
+      diagnostics.error(file.relativePath, 1, 1, 'page has no title: add "title:" to the frontmatter or a "# Heading"');
+      return undefined;
+    }
+    title = titleFromPath(file.relativePath, path.basename(contentDirOf(file)));
+    diagnostics.warn(file.relativePath, 1, 1, `page has no title: "${title}", from its file name, is used`);
   }
   const description = frontmatter.description ?? truncate(analysis.firstParagraph, 200);
   return {
@@ -91,6 +109,56 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     hash: contentHash(html),
     neighbours,
   };
+}
+
+/** A file whose body only redirects: a record the site turns into a redirect, or nothing when it leads off the site. */
+function redirectPage(
+  file: ContentFile,
+  route: string,
+  frontmatter: PageFrontmatter,
+  redirect: ClientRedirect,
+  at: { line: number; column: number },
+  lineOffset: number,
+  diagnostics: DiagnosticList,
+): PageSource | undefined {
+  const line = at.line + lineOffset;
+  const resolved = resolveLink(redirect.target, route, file.relativePath);
+  if (resolved.kind !== 'internal' && resolved.kind !== 'anchor') {
+    diagnostics.warn(file.relativePath, line, at.column, `page only redirects to "${redirect.target}", which is not a page of this site: it was left out`);
+    return undefined;
+  }
+  const targetRoute = resolved.kind === 'internal' ? resolved.route : route;
+  const target = targetRoute + (resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '');
+  diagnostics.warn(
+    file.relativePath,
+    line,
+    at.column,
+    `page only redirects to "${redirect.target}": it becomes a redirect from ${route} to ${target}, not a page`,
+  );
+  const analysis: PageAnalysis = { headers: [], anchors: [], aliases: {}, firstParagraph: '', links: [], assets: [], sections: [], hasRawHtml: false };
+  return {
+    file,
+    route,
+    key: keyFromRoute(route),
+    frontmatter,
+    title: route,
+    description: '',
+    html: '',
+    analysis,
+    hash: contentHash(''),
+    neighbours: [],
+    redirect: { target, line, column: at.column },
+  };
+}
+
+/**
+ * A title for a page that has none, from its file or folder name: `cron/README.md` → "Cron",
+ * `working-with-files.md` → "Working with files"; the home page takes the content folder's name.
+ */
+export function titleFromPath(relativePath: string, contentFolderName: string): string {
+  const segments = routeFromRelativePath(relativePath).split('/').filter(Boolean);
+  const name = (segments[segments.length - 1] ?? contentFolderName).replace(/[-_\s]+/g, ' ').trim();
+  return name ? name.charAt(0).toUpperCase() + name.slice(1) : 'Home';
 }
 
 /** The content folder a scanned file sits in: its folder, one level up per folder in its relative path. */
@@ -111,6 +179,7 @@ export function toPageMeta(page: PageSource, base: string): PageMeta {
     headers: page.analysis.headers,
     description: page.description,
     fragment: `${base}assets/js/${fragmentFileName(page)}`,
+    ...(page.lastUpdated ? { lastUpdated: page.lastUpdated } : {}),
   };
 }
 

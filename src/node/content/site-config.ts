@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { DiagnosticList } from '../diagnostics';
+import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
 import { reportSchemaIssues, yamlErrorPosition } from './schema-errors';
 
 /** The site configuration file, inside the content tree so writers own it. */
@@ -34,6 +35,20 @@ export const siteConfigSchema = z.strictObject({
     .array(z.strictObject({ text: z.string(), items: z.array(routePath) }))
     .optional(),
   redirects: z.record(routePath, routePath).default({}),
+  /** Links in the header, beside the title: a route path such as `/api/rest/` or an https URL. */
+  nav: z
+    .array(z.strictObject({ text: z.string().min(1), link: z.string().regex(/^(\/|https?:\/\/)/, 'must be a route path or an http(s) URL') }))
+    .default([]),
+  /** "Edit this page" under every page: `:path` is the page's path in the content folder. */
+  editLink: z
+    .strictObject({ pattern: z.string().regex(/^https?:\/\/.*:path/, 'must be an http(s) URL containing ":path"') })
+    .optional(),
+  /** "Last updated" under every page, from the git history of its file when the site is built. */
+  lastUpdated: z.boolean().default(false),
+  /** Domains whose iframes pages keep (see src/node/markdown/embeds.ts). */
+  embeds: z
+    .array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain such as youtube.com'))
+    .default([...DEFAULT_EMBED_DOMAINS]),
   constants: z.record(
     z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'constant names are UPPER_SNAKE_CASE'),
     z.union([z.string(), z.number()]).transform(String),

@@ -276,6 +276,7 @@ export class DevBuilder {
     const site = {
       base: this.config.base,
       constants: this.config.constants,
+      embeds: this.config.embeds,
       highlighter: this.highlighter,
       strict: this.strict,
       diagnostics,

@@ -4,6 +4,8 @@ import type { PageHeader } from '../../shared/types';
 import { lineLocator, type DiagnosticList } from '../diagnostics';
 import { isFileLink, localAsset, type AssetKind, type PageAsset } from './assets';
 import { isKnownLanguage, parseLineRanges, type BlockHighlighter } from './highlight';
+import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from './embeds';
+import { LegacySlugger } from './heading-aliases';
 import { resolveLink } from './links';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { childTokens, plainText } from './tokens';
@@ -26,6 +28,8 @@ export interface PageContext {
   highlighter: BlockHighlighter;
   strict: boolean;
   diagnostics: DiagnosticList;
+  /** Domains whose iframes the page keeps; the default list when not given. */
+  embeds?: readonly string[];
 }
 
 /** An internal link, kept for validation once every page's routes and slugs are known. */
@@ -49,6 +53,11 @@ export interface PageAnalysis {
   headers: PageHeader[];
   /** Every heading id of the page, for anchor checks. */
   anchors: string[];
+  /**
+   * The ids VuePress and VitePress gave the page's headings where they differ from ours, each to our id:
+   * links written for them resolve, and the heading carries the old id as a second anchor.
+   */
+  aliases: Record<string, string>;
   firstParagraph: string;
   links: LinkReference[];
   assets: PageAsset[];
@@ -63,9 +72,11 @@ export interface PageAnalysis {
  */
 export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): PageAnalysis {
   const slugger = new GithubSlugger();
+  const legacy = new LegacySlugger();
   const result: PageAnalysis = {
     headers: [],
     anchors: [],
+    aliases: {},
     firstParagraph: '',
     links: [],
     assets: [],
@@ -92,15 +103,19 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   function visit(token: Token, offset: number): void {
     switch (token.type) {
       case 'heading': {
-        const heading = token as Tokens.Heading & { slug?: string };
+        const heading = token as Tokens.Heading & { slug?: string; aliases?: string[] };
+        // Children first: a constant in a heading gives its id and title its value, not its name.
+        visitChildren(token, offset);
         const title = plainText(heading.tokens);
         heading.slug = slugger.slug(title || 'section');
         result.anchors.push(heading.slug);
+        heading.aliases = legacy.slugs(title).filter((old) => old !== heading.slug && !(old in result.aliases));
+        for (const old of heading.aliases) result.aliases[old] = heading.slug;
         if (heading.depth === 1 && result.h1 === undefined) result.h1 = title;
         if (heading.depth === 2 || heading.depth === 3) {
           result.headers.push({ level: heading.depth, title, slug: heading.slug });
         }
-        break;
+        return;
       }
       case 'code':
         annotateCode(token as Tokens.Code & Annotated, offset);
@@ -236,6 +251,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       rawWarnings.add(message);
       report(offset, message, 'warning');
     },
+    embed: (src) => isAllowedEmbed(src, ctx.embeds ?? DEFAULT_EMBED_DOMAINS),
     url: (kind, written, offset) =>
       kind === 'link' ? linkTarget(written, offset, true).href : embedTarget(written, kind, offset, true),
   };

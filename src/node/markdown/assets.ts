@@ -46,8 +46,11 @@ export function localAsset(written: string, kind: AssetKind, place: AssetPlace):
   const notFound = { problem: `${label} not found: ${written}`, outside: false };
   const outside = { problem: `${label} "${written}" is outside the content folder`, outside: true };
   // An empty or anchor-only src (`![x]()`, `![x](#a)`) resolves to the page's folder: not a file.
-  if (target.trim() === '' || target.startsWith('/')) return notFound;
-  const absolutePath = nodePath.resolve(place.absoluteDir, decodePath(target));
+  if (target.trim() === '') return notFound;
+  // `/logo.png` is the content folder's `logo.png`, as an older site's public folder served it.
+  const absolutePath = target.startsWith('/')
+    ? nodePath.join(place.contentDir, decodePath(target))
+    : nodePath.resolve(place.absoluteDir, decodePath(target));
   if (!isInside(place.contentDir, absolutePath)) return outside;
   const real = realFile(absolutePath);
   if (real === undefined) return notFound;

@@ -1,4 +1,5 @@
 import { Marked } from 'marked';
+import { DEFAULT_EMBED_DOMAINS } from './embeds';
 import { analyzeTokens, type PageAnalysis, type PageContext } from './analyze';
 import { constantExtension, containerExtension, tocExtension } from './extensions';
 import { renderer } from './renderer';
@@ -23,6 +24,6 @@ export function renderMarkdown(body: string, ctx: PageContext): RenderedPage {
   const analysis = analyzeTokens(tokens, source, ctx);
   let html = markdown.parser(tokens);
   html = html.replace(/<table>/g, '<div class="table-wrap"><table>').replace(/<\/table>/g, '</table></div>');
-  if (analysis.hasRawHtml) html = sanitizeFragment(html);
+  if (analysis.hasRawHtml) html = sanitizeFragment(html, ctx.embeds ?? DEFAULT_EMBED_DOMAINS);
   return { html, analysis };
 }

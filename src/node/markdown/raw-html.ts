@@ -67,6 +67,8 @@ function attributesOf(body: string, bodyStart: number): RawAttribute[] {
 /** What the raw HTML check needs from the analysis walk; offsets are the token's plus the offset in it. */
 export interface RawHtmlHooks {
   warn(offset: number, message: string): void;
+  /** True when an iframe with this `src` is kept (see embeds.ts); any other becomes a link to its URL. */
+  embed(src: string): boolean;
   /** The URL to print for one written in an attribute, or null when it resolves nowhere (already reported). */
   url(kind: 'link' | AssetKind, written: string, offset: number): string | null;
 }
@@ -92,6 +94,17 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
   const edits: { start: number; end: number; text: string }[] = [];
   for (const tag of openingTags(html)) {
     if (tag.name === 'script' || tag.name === 'style') continue; // removed below, with a warning of their own
+    if (tag.name === 'iframe') {
+      // The sanitizer rebuilds an iframe's attributes (embeds.ts), so only its source matters here.
+      const src = tag.attributes.find((a) => a.name === 'src')?.value ?? '';
+      if (!hooks.embed(decodeEntities(src))) {
+        hooks.warn(
+          offset + tag.offset,
+          `<iframe> of "${src}" is not from an embed domain of _site.yaml ("embeds") and was replaced by a link to it`,
+        );
+      }
+      continue;
+    }
     const element = droppedElement(tag.name);
     if (element) {
       hooks.warn(offset + tag.offset, element);

@@ -1,15 +1,24 @@
 import type { RendererObject, Tokens } from 'marked';
 import { escapeHtml } from './escape';
 
-type Annotated = { slug?: string; html?: string; label?: string; resolved?: string | null; external?: boolean };
+type Annotated = {
+  slug?: string;
+  aliases?: string[];
+  html?: string;
+  label?: string;
+  resolved?: string | null;
+  external?: boolean;
+};
 
 /** Marked renderer overrides; every value they print was prepared by the analysis walk. */
 export const renderer: RendererObject = {
   heading(token) {
-    const { slug = '' } = token as Tokens.Heading & Annotated;
+    const { slug = '', aliases = [] } = token as Tokens.Heading & Annotated;
     const inner = this.parser.parseInline(token.tokens);
     const id = escapeHtml(slug);
-    return `<h${token.depth} id="${id}" tabindex="-1">${inner}<a class="header-anchor" href="#${id}" aria-label="Permalink to this section">#</a></h${token.depth}>\n`;
+    // The ids older sites gave this heading (see heading-aliases.ts), for links into the page from outside.
+    const old = aliases.map((alias) => `<span id="${escapeHtml(alias)}" class="heading-alias"></span>`).join('');
+    return `<h${token.depth} id="${id}" tabindex="-1">${old}${inner}<a class="header-anchor" href="#${id}" aria-label="Permalink to this section">#</a></h${token.depth}>\n`;
   },
   code(token) {
     const { html = escapeHtml(token.text), label = 'text' } = token as Tokens.Code & Annotated;

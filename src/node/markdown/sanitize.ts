@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from './embeds';
 
 /**
  * Run only on pages with raw HTML: keeps the markup writers may use and what the renderer emits, and
@@ -29,6 +30,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'dd',
     'sub',
     'sup',
+    'iframe',
   ],
   allowedAttributes: {
     '*': ['class', 'id', 'title', 'role', 'tabindex', 'lang', 'dir', 'aria-*', 'data-*'],
@@ -43,6 +45,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     td: ['align', 'colspan', 'rowspan'],
     th: ['align', 'colspan', 'rowspan', 'scope'],
     ol: ['start'],
+    iframe: ['src', 'title', 'loading', 'allowfullscreen', 'allow', 'referrerpolicy'],
   },
   // The schemes links may use (links.ts): a markdown ftp: link on a page with raw HTML must survive too.
   allowedSchemes: ['http', 'https', 'mailto', 'tel', 'ftp'],
@@ -52,8 +55,44 @@ const OPTIONS: sanitizeHtml.IOptions = {
   selfClosing: [...sanitizeHtml.defaults.selfClosing, 'col', 'source', 'wbr'],
 };
 
-export function sanitizeFragment(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+/** What an iframe becomes: a lazy, responsive player from an embed domain, else a link to its URL. */
+function embedTransform(embeds: readonly string[]): sanitizeHtml.Transformer {
+  return (_tagName, attribs): sanitizeHtml.Tag => {
+    const src = attribs['src'] ?? '';
+    const title = attribs['title']?.trim() ?? '';
+    if (isAllowedEmbed(src, embeds)) {
+      return {
+        tagName: 'iframe',
+        attribs: {
+          src,
+          title: title || 'Embedded video',
+          class: 'embed',
+          loading: 'lazy',
+          allowfullscreen: '',
+          allow: 'fullscreen; picture-in-picture; encrypted-media',
+          referrerpolicy: 'strict-origin-when-cross-origin',
+        },
+      };
+    }
+    return { tagName: 'a', attribs: { href: src, class: 'embed-link', rel: 'noopener' }, text: title || src };
+  };
+}
+
+const optionsByEmbeds = new Map<string, sanitizeHtml.IOptions>();
+
+export function sanitizeFragment(html: string, embeds: readonly string[] = DEFAULT_EMBED_DOMAINS): string {
+  const key = embeds.join(' ');
+  let options = optionsByEmbeds.get(key);
+  if (!options) {
+    options = {
+      ...OPTIONS,
+      transformTags: { iframe: embedTransform(embeds) },
+      allowedIframeDomains: [...embeds],
+      allowIframeRelativeUrls: false,
+    };
+    optionsByEmbeds.set(key, options);
+  }
+  return sanitizeHtml(html, options);
 }
 
 const ALLOWED_TAGS = new Set(OPTIONS.allowedTags || []);

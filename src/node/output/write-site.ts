@@ -8,7 +8,8 @@ import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { fragmentFileName, type PageSource } from '../content/page-source';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
-import { renderNginxRedirects } from './nginx-redirects';
+import { securityHeaders } from '../serve/headers';
+import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
 
 type RenderRoute = (
   manifest: Manifest,
@@ -199,6 +200,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     }
     await out.put('_redirects', `${redirectLines.join('\n')}\n`);
     await out.put('_redirects.nginx', renderNginxRedirects(redirectLines));
+    await out.put('_headers.nginx', renderNginxCsp(securityHeaders(Boolean(site.analyticsId), site.embeds)));
     const urls = pages.map((p) => `  <url><loc>${siteUrl}${withBase(site.base, p.route)}</loc></url>`);
     await out.put(
       'sitemap.xml',

@@ -1,11 +1,17 @@
+import { DEFAULT_EMBED_DOMAINS, frameSources } from '../markdown/embeds';
 import { ANALYTICS_ORIGIN } from '../output/document';
 
 /**
  * Security headers for every response. The CSP allows no inline script and no third-party origin
- * except the tag manager, and only when the site configures an analytics id.
+ * except the tag manager, and only when the site configures an analytics id, and the embed domains of
+ * `_site.yaml` (`embeds`) as frames, the ones whose iframes the build keeps.
  */
-export function securityHeaders(analytics: boolean): Record<string, string> {
+export function securityHeaders(
+  analytics: boolean,
+  embeds: readonly string[] = DEFAULT_EMBED_DOMAINS,
+): Record<string, string> {
   const third = analytics ? ` ${ANALYTICS_ORIGIN}` : '';
+  const frames = embeds.length > 0 ? frameSources(embeds).join(' ') : "'none'";
   const csp = [
     "default-src 'self'",
     `script-src 'self'${third}`,
@@ -17,6 +23,7 @@ export function securityHeaders(analytics: boolean): Record<string, string> {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
+    `frame-src ${frames}`,
     "frame-ancestors 'none'",
   ].join('; ');
   return {

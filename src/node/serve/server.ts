@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import sirv from 'sirv';
 import { cacheControl, securityHeaders } from './headers';
-import { builtSiteAnalytics } from './site-analytics';
+import { builtSiteAnalytics, builtSiteEmbeds } from './site-analytics';
 
 export interface ServeOptions {
   /** The built site: the content of the base path. */
@@ -38,7 +38,7 @@ export function createSiteServer(options: ServeOptions): http.Server {
   const base = options.base ?? '/docs/';
   const root = path.resolve(options.distDir);
   const redirects = readRedirects(root);
-  const headers = securityHeaders(options.analytics ?? builtSiteAnalytics(root, base));
+  const headers = securityHeaders(options.analytics ?? builtSiteAnalytics(root, base), builtSiteEmbeds(root, base));
   const notFoundPage = path.join(root, '404.html');
   const compress = compression();
   const files = sirv(root, {
@@ -51,7 +51,8 @@ export function createSiteServer(options: ServeOptions): http.Server {
     dotfiles: false,
     setHeaders: (res, pathname) => {
       res.setHeader('Cache-Control', cacheControl(base + pathname.replace(/^\//, ''), base));
-      if (/\/_redirects(\.nginx)?$/.test(pathname)) res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      if (/\/(_redirects(\.nginx)?|_headers\.nginx)$/.test(pathname))
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     },
   });
 
@@ -124,7 +125,11 @@ export function createSiteServer(options: ServeOptions): http.Server {
     if (!pathname.startsWith(base)) return notFound(req, res);
 
     const table = redirects.get(pathname);
-    if (table) return redirect(res, table + search);
+    if (table) {
+      // A target's `#section` goes after the query string, where a URL keeps it.
+      const [targetPath = '', hash] = table.split('#', 2);
+      return redirect(res, targetPath + search + (hash === undefined ? '' : `#${hash}`));
+    }
     const inDist = path.join(root, pathname.slice(base.length));
     if (inDist !== root && !inDist.startsWith(root + path.sep)) return send(res, 400, 'Bad request');
     if (/\/index\.html$/.test(pathname) && pathname !== `${base}404.html`) {

@@ -5,6 +5,9 @@ import type { SiteConfig } from '../content/site-config';
 import { SITE_CONFIG_FILE } from '../content/site-config';
 import type { PageSource } from '../content/page-source';
 import type { DiagnosticList } from '../diagnostics';
+import { contentHash } from '../content-hash';
+import type { LinkReference } from '../markdown/analyze';
+import { escapeHtml } from '../markdown/escape';
 
 export interface AssembledSite {
   pages: PageSource[];
@@ -25,7 +28,9 @@ export function assembleSite(
   diagnostics: DiagnosticList,
 ): AssembledSite {
   const byRoute = new Map<string, PageSource>();
+  const redirectFiles = loaded.filter((page) => page.redirect);
   for (const page of loaded) {
+    if (page.redirect) continue;
     const other = byRoute.get(page.route);
     if (other) {
       diagnostics.error(
@@ -53,6 +58,11 @@ export function assembleSite(
           `broken link "${link.written}": no page at ${link.route}${closest(link.route, routes)}`,
         );
       } else if (link.hash && !target.analysis.anchors.includes(link.hash)) {
+        const renamed = target.analysis.aliases[link.hash];
+        if (renamed !== undefined) {
+          retargetLink(page, link.route === page.route && !link.written.split('#')[0], config.base, link, renamed);
+          continue;
+        }
         diagnostics.problem(
           strict,
           ...where,
@@ -70,9 +80,22 @@ export function assembleSite(
   };
 
   const redirects: Record<string, string> = {};
+  for (const file of redirectFiles) {
+    const { target, line, column } = file.redirect ?? { target: '', line: 1, column: 1 };
+    const targetRoute = canonicalTarget(target).route;
+    if (!byRoute.has(targetRoute)) {
+      diagnostics.problem(
+        strict,
+        file.file.relativePath,
+        line,
+        column,
+        `redirect to ${target} leads to no page${closest(targetRoute, routes)}`,
+      );
+    } else if (!byRoute.has(file.route)) redirects[file.route] = target;
+  }
   for (const [from, to] of Object.entries(config.redirects)) {
     const source = canonicalRoute(from);
-    const target = canonicalRoute(to);
+    const { route: target, hash } = canonicalTarget(to);
     if (!byRoute.has(target)) {
       diagnostics.problem(
         strict,
@@ -93,7 +116,7 @@ export function assembleSite(
       );
       continue;
     }
-    redirects[source] = target;
+    redirects[source] = target + hash;
   }
 
   let sidebar: SidebarGroup[];
@@ -119,6 +142,26 @@ export function assembleSite(
     sidebar = sidebarFromTree(pages, config.title);
   }
   return { pages, byRoute, sidebar, redirects };
+}
+
+/**
+ * A link written for a heading id of an older site (see heading-aliases.ts) now points at the heading's own
+ * id: the page's HTML is changed where the renderer printed it.
+ */
+function retargetLink(page: PageSource, sameFile: boolean, base: string, link: LinkReference, id: string): void {
+  const prefix = sameFile ? '' : base.replace(/\/$/, '') + encodeURI(link.route);
+  const from = `href="${escapeHtml(`${prefix}#${encodeURIComponent(link.hash)}`)}"`;
+  const to = `href="${escapeHtml(`${prefix}#${encodeURIComponent(id)}`)}"`;
+  page.html = page.html.split(from).join(to);
+  page.hash = contentHash(page.html);
+}
+
+/** A redirect target's canonical route and the `#hash` it keeps (`/x#y` → `/x/`, `#y`). */
+function canonicalTarget(target: string): { route: string; hash: string } {
+  const at = target.indexOf('#');
+  return at < 0
+    ? { route: canonicalRoute(target), hash: '' }
+    : { route: canonicalRoute(target.slice(0, at)), hash: target.slice(at) };
 }
 
 /** Frontmatter `prev`/`next` routes must be pages, as links must. */

@@ -224,13 +224,21 @@ describe('build', () => {
     await writeFile(path.join(root, 'outside.png'), 'not for the site');
     await symlink(path.join(root, 'outside.png'), path.join(root, 'content/leak.png'));
     await symlink(path.join(root, 'outside.png'), path.join(root, 'content/secret.txt'));
-    const result = await buildTree(root, { strict: false });
+    const result = await buildTree(root);
     expect(messages(result)).toEqual([
       'README.md:3:1 image "../outside.png" is outside the content folder',
       'README.md:5:1 image "./leak.png" is outside the content folder',
       'README.md:7:1 file "./secret.txt" is outside the content folder',
     ]);
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
+    // --no-strict builds the page, with the same messages as warnings, and still copies none of them.
+    const loose = await buildTree(root, { strict: false });
+    expect(loose.ok).toBe(true);
+    expect(messages(loose).every((m) => m.includes(' warning: ') && m.includes('is outside the content folder'))).toBe(
+      true,
+    );
+    expect(readdirSync(path.join(root, 'dist/assets'))).not.toContain('img');
+    expect(readdirSync(path.join(root, 'dist/assets'))).not.toContain('files');
   });
 
   it('leaves the previous manifest/ and dist/ untouched when a build fails', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -45,5 +46,22 @@ describe('the CSP of a served build follows its analytics setting', () => {
     await writeFile(path.join(dist, 'version.json'), '{"manifest":"/docs/../../etc/passwd"}');
     expect(builtSiteAnalytics(dist)).toBe(false);
     expect(builtSiteAnalytics(path.join(dist, 'missing'))).toBe(false);
+  });
+});
+
+describe('the CSP of a served build follows its embeds list', () => {
+  it('frames exactly the embed domains of _site.yaml, in npm start and in the nginx include alike', async () => {
+    const dist = await built('embeds: [loom.com]\nanalyticsId: GTM-SERVED1\n');
+    const csp = await cspOf(dist);
+    expect(csp).toContain('; frame-src https://loom.com https://*.loom.com; ');
+    expect(readFileSync(path.join(dist, '_headers.nginx'), 'utf8').split('\n')[2]).toBe(
+      `add_header Content-Security-Policy "${csp}" always;`,
+    );
+    const none = await cspOf(await built('embeds: []\n'));
+    expect(none).toContain("; frame-src 'none'; ");
+    // A site that names no list gets the default video hosts.
+    expect(await cspOf(await built(''))).toContain(
+      '; frame-src https://youtube.com https://*.youtube.com https://youtube-nocookie.com https://*.youtube-nocookie.com https://vimeo.com https://*.vimeo.com https://loom.com https://*.loom.com; ',
+    );
   });
 });

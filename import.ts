@@ -1,0 +1,66 @@
+/**
+ * `npm run import -- <old-docs-folder> --out <content-folder> [--force]`
+ * Thin command line around src/node/import/import-site.ts: a VuePress 1 or VitePress docs folder becomes a
+ * content folder `npm run build -- --content <content-folder>` builds, with `_import-report.md` in it.
+ */
+import { parseArgs } from 'node:util';
+import { ImportError, importSite } from './src/node/import/import-site';
+
+const USAGE = 'usage: npm run import -- <old-docs-folder> --out <content-folder> [--force]';
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        force: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    console.error(`import: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [source] = positionals;
+  if (!source || !values.out || positionals.length > 1) {
+    console.error(
+      `import: ${!source ? 'name the old docs folder' : !values.out ? 'name the new content folder with --out' : 'one old docs folder at a time'}\n${USAGE}`,
+    );
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const result = await importSite({ source, out: values.out, force: values.force });
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    for (const entry of result.report.entries.filter((e) => e.kind === 'lost')) {
+      console.warn(`${entry.line > 0 ? `${entry.file}:${entry.line}` : entry.file} not carried over: ${entry.message}`);
+    }
+    console.log(
+      `imported ${result.pages} pages and ${result.redirects} redirects from ${result.tool} in ${seconds}s: ` +
+        `${result.report.count('changed')} changes, ${result.report.count('lost')} not carried over (see ${result.reportFile})`,
+    );
+    console.log(`next: npm run build -- --content ${values.out}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ImportError) {
+      console.error(`import: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`import: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(70);
+  },
+);

@@ -1,0 +1,245 @@
+import { parseDocument } from 'yaml';
+import { routeFromRelativePath } from '../../shared/paths';
+import { clientRedirect } from '../content/client-redirect';
+import { titleFromPath } from '../content/page-source';
+import { lineLocator } from '../diagnostics';
+import { isAllowedEmbed } from '../markdown/embeds';
+import { resolveLink } from '../markdown/links';
+import { componentKey, type ComponentFile } from './components';
+import type { ImportReport } from './report';
+
+/**
+ * One page of the old site, rewritten for this one. Fenced code is left as written (Vue never evaluated
+ * it); in the rest:
+ * - template text (`{{ $site.themeConfig.X }}`, `{{ $themeConfig.X }}`, `{{ $site.title }}`) becomes the
+ *   site's constant (`{{ X }}`), and inside inline code, where VuePress evaluated it too but this site
+ *   leaves code as written, its value;
+ * - other template text is escaped so it shows as written, and reported;
+ * - `<script>` and `<style>` blocks are removed and reported;
+ * - Vue components: a static one of `.vuepress/components/` becomes its HTML, `<ClientOnly>` its content,
+ *   `<Badge>` and `<RouterLink>` their HTML equivalents; any other is removed and reported;
+ * - a page with no title gets one from its file name.
+ * A page whose whole body is a client-side redirect is no page: its target is returned instead.
+ */
+
+export interface PageRewriteContext {
+  /** Option path under themeConfig → constant name, for template text. */
+  themeOptions: ReadonlyMap<string, string>;
+  /** The site's constants by name (`SITE_TITLE`, the theme's), with their values. */
+  constants: ReadonlyMap<string, string>;
+  components: ReadonlyMap<string, ComponentFile>;
+  report: ImportReport;
+  /** The embed domains of the new `_site.yaml`. */
+  embeds: readonly string[];
+  /** Name of the source folder, for the home page's fallback title. */
+  sourceName: string;
+}
+
+export type RewrittenPage = { kind: 'page'; text: string } | { kind: 'redirect'; target: string };
+
+const NAME = String.raw`[A-Z][A-Za-z0-9]*|[a-z][a-z0-9]*(?:-[a-z0-9]+)+`;
+const PROSE = new RegExp(
+  [
+    String.raw`(\`+)([^\`][\s\S]*?)\1(?!\`)`, // 1, 2: inline code
+    String.raw`<(script|style)\b[\s\S]*?<\/\3\s*>`, // 3: a script or style block
+    String.raw`<(${NAME})((?:\s[^<>]*?)?)\/>`, // 4, 5: a self-closing component
+    String.raw`<(${NAME})((?:\s[^<>]*?)?)>([\s\S]*?)<\/\6\s*>`, // 6, 7, 8: a component with content
+    String.raw`\{\{([\s\S]*?)\}\}`, // 9: template text
+  ].join('|'),
+  'g',
+);
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
+
+export function rewritePage(text: string, file: string, ctx: PageRewriteContext): RewrittenPage {
+  const front = text.startsWith('---') ? FRONTMATTER.exec(text) : null;
+  const head = front && front.index === 0 ? front[0] : '';
+  const body = text.slice(head.length);
+  const redirect = clientRedirect(body);
+  if (redirect) return { kind: 'redirect', target: redirect.target };
+
+  const lineAt = lineLocator(text);
+  const where = (offset: number) => lineAt(head.length + offset).line;
+  let out = '';
+  let fence: string | undefined;
+  let prose = '';
+  let proseStart = 0;
+  let offset = 0;
+  const flush = () => {
+    out += rewriteProse(prose, proseStart, file, ctx, where);
+    prose = '';
+  };
+  for (const line of body.split(/(?<=\n)/)) {
+    const opener = FENCE.exec(line)?.[1];
+    if (fence === undefined && opener) {
+      flush();
+      fence = opener;
+      out += line;
+    } else if (fence !== undefined) {
+      out += line;
+      if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener)
+        fence = undefined;
+    } else {
+      if (prose === '') proseStart = offset;
+      prose += line;
+    }
+    offset += line.length;
+  }
+  flush();
+  return { kind: 'page', text: withTitle(head, out, file, ctx) };
+}
+
+function rewriteProse(
+  text: string,
+  start: number,
+  file: string,
+  ctx: PageRewriteContext,
+  where: (offset: number) => number,
+): string {
+  for (const iframe of text.matchAll(/<iframe\b[^>]*?\ssrc\s*=\s*["']([^"']*)["']/gi)) {
+    const src = iframe[1] ?? '';
+    if (isAllowedEmbed(src, ctx.embeds)) continue;
+    ctx.report.changed(
+      file,
+      where(start + iframe.index),
+      `the \`<iframe>\` of ${src} is not from an embed domain: pages show a link to it`,
+    );
+  }
+  return text.replace(PROSE, (...match: unknown[]) => {
+    const [whole, ticks, code, block, selfName, selfAttrs, name, attrs, inner, template] = match as (
+      string | undefined
+    )[];
+    const at = start + (match[10] as number);
+    const line = where(at);
+    if (ticks !== undefined && code !== undefined) {
+      const evaluated = code.replace(/\{\{([\s\S]*?)\}\}/g, (written, expr: string) => {
+        const value = ctx.constants.get(templateConstant(expr, ctx) ?? '');
+        if (value === undefined) return written;
+        ctx.report.changed(file, line, `\`{{${expr}}}\` in inline code became its value, ${value}`);
+        return value;
+      });
+      return ticks + evaluated + ticks;
+    }
+    if (block !== undefined) {
+      ctx.report.lost(file, line, `a \`<${block}>\` block cannot run on this site and was removed`);
+      return '';
+    }
+    if (selfName !== undefined) return component(selfName, selfAttrs ?? '', '', file, line, at, ctx, where);
+    if (name !== undefined) return component(name, attrs ?? '', inner ?? '', file, line, at, ctx, where);
+    if (template !== undefined) {
+      const constant = templateConstant(template, ctx);
+      if (constant !== undefined) {
+        ctx.report.changed(file, line, `\`{{${template}}}\` became the constant \`{{ ${constant} }}\``);
+        return `{{ ${constant} }}`;
+      }
+      ctx.report.lost(file, line, `template text \`{{${template}}}\` cannot be evaluated here and is shown as written`);
+      return `\\{{${template}}}`;
+    }
+    return whole ?? '';
+  });
+}
+
+/** The constant a template expression names, or undefined when it is anything else. */
+function templateConstant(expression: string, ctx: PageRewriteContext): string | undefined {
+  const expr = expression.trim();
+  const site = /^\$site\.(title|description)$/.exec(expr);
+  if (site) {
+    const name = `SITE_${site[1]?.toUpperCase()}`;
+    return ctx.constants.has(name) ? name : undefined;
+  }
+  const theme = /^\$(?:(?:site\.)?themeConfig|theme)((?:\.[A-Za-z_$][\w$-]*|\[['"][^'"]+['"]\])+)$/.exec(expr);
+  if (!theme) return undefined;
+  const option = (theme[1] ?? '').replace(/\[['"]([^'"]+)['"]\]/g, '.$1').slice(1);
+  const name = ctx.themeOptions.get(option);
+  return name !== undefined && ctx.constants.has(name) ? name : undefined;
+}
+
+/** What a Vue component used in a page becomes. */
+function component(
+  name: string,
+  attrs: string,
+  inner: string,
+  file: string,
+  line: number,
+  at: number,
+  ctx: PageRewriteContext,
+  where: (offset: number) => number,
+): string {
+  const key = componentKey(name);
+  const attr = (wanted: string) => new RegExp(String.raw`(?:^|\s)${wanted}\s*=\s*(?:"([^"]*)"|'([^']*)')`).exec(attrs);
+  const value = (wanted: string) => {
+    const m = attr(wanted);
+    return m ? (m[1] ?? m[2] ?? '') : undefined;
+  };
+  const innerStart = at + `<${name}${attrs}>`.length;
+  if (key === 'clientonly') return rewriteProse(inner, innerStart, file, ctx, where);
+  if (key === 'badge') {
+    const text = value('text') ?? inner.trim();
+    ctx.report.changed(file, line, `\`<${name}>\` became \`<mark>${text}</mark>\``);
+    return `<mark>${text}</mark>`;
+  }
+  if (key === 'routerlink' && value('to') !== undefined) {
+    ctx.report.changed(file, line, `\`<${name}>\` became a markdown link`);
+    return `[${rewriteProse(inner, innerStart, file, ctx, where).trim()}](${value('to')})`;
+  }
+  const found = ctx.components.get(key);
+  if (found?.staticHtml !== undefined) {
+    ctx.report.changed(file, line, `\`<${name}>\` became the HTML of its template (${found.file})`);
+    // On a line of its own the HTML stays a block of its own.
+    return `\n\n${found.staticHtml}\n\n`;
+  }
+  const from = found ? `its template in ${found.file} has bindings` : 'it is not in .vuepress/components/';
+  ctx.report.lost(file, line, `component \`<${name}>\` cannot run on this site and was removed (${from})`);
+  return '';
+}
+
+/**
+ * The frontmatter, fixed where this site reads it otherwise: a `title:` added when neither it nor the body
+ * has one, and `prev`/`next` written as relative links (`./setup`, `../guide/`) made routes, which is what
+ * this site's frontmatter takes. Other keys stay as written.
+ */
+function withTitle(head: string, body: string, file: string, ctx: PageRewriteContext): string {
+  const doc = parseDocument(head ? (FRONTMATTER.exec(head)?.[1] ?? '') : '');
+  const data: unknown = doc.errors.length > 0 ? undefined : doc.toJS();
+  if (doc.errors.length > 0 || (data !== null && data !== undefined && typeof data !== 'object')) return head + body;
+  const fields = (data ?? {}) as Record<string, unknown>;
+  let changed = false;
+  for (const key of ['prev', 'next'] as const) {
+    const value = fields[key];
+    if (typeof value !== 'string' || value.startsWith('/')) continue;
+    const resolved = resolveLink(value, routeFromRelativePath(file), file);
+    if (resolved.kind !== 'internal') continue;
+    doc.set(key, resolved.route);
+    ctx.report.changed(file, 0, `\`${key}: ${value}\` became the route ${resolved.route}`);
+    changed = true;
+  }
+  if (!(typeof fields['title'] === 'string' && fields['title'] !== '') && !hasH1(body)) {
+    const hero = typeof fields['heroText'] === 'string' ? fields['heroText'] : undefined;
+    const title = hero ?? titleFromPath(file, ctx.sourceName);
+    ctx.report.changed(
+      file,
+      0,
+      `the page had no title: it is "${title}"${hero ? ', its heroText' : ', from its file name'}`,
+    );
+    doc.set('title', title);
+    changed = true;
+  }
+  return changed ? `---\n${doc.toString({ lineWidth: 0 })}---\n${body}` : head + body;
+}
+
+/** A `# heading` outside fenced code (ATX or setext). */
+function hasH1(body: string): boolean {
+  let fence: string | undefined;
+  const lines = body.split('\n');
+  for (const [i, line] of lines.entries()) {
+    const opener = FENCE.exec(line)?.[1];
+    if (opener) {
+      fence = fence === undefined ? opener : opener[0] === fence[0] ? undefined : fence;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    if (/^ {0,3}#(?:\s|$)/.test(line)) return true;
+    if (/^ {0,3}=+\s*$/.test(line) && (lines[i - 1] ?? '').trim() !== '') return true;
+  }
+  return false;
+}
