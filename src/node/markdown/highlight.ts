@@ -228,8 +228,12 @@ function sharingScanners(engine: RegexEngine): RegexEngine {
   };
 }
 
-/** shiki's tokenizer gives up on a line after this long, as shiki itself does. */
-const TOKENIZE_TIME_LIMIT_MS = 500;
+/**
+ * How long the tokenizer may spend on one line before it gives up on the rest of it (shown plain). It guards
+ * the build against a grammar pattern that backtracks without end. shiki's own limit (500 ms) is made for an
+ * editor; a build shares its cores with other work, and a busy machine must not change what a page shows.
+ */
+export const TOKENIZE_TIME_LIMIT_MS = 10_000;
 
 /** The part of a TextMate scope path that `Theme.match` reads (vscode-textmate does not export the class). */
 interface ScopePath {
@@ -425,6 +429,9 @@ export class CodeHighlighter implements BlockHighlighter {
       text += line.slice(token.startIndex, end);
     }
     if (text) html += `<span class="${open}">${escapeHtml(text)}</span>`;
+    // A line the tokenizer gave up on keeps the text it did not reach, uncoloured.
+    const reached = Math.min(result.tokens.at(-1)?.endIndex ?? 0, line.length);
+    if (result.stoppedEarly && reached < line.length) html += escapeHtml(line.slice(reached));
     return { html, state: result.ruleStack, stoppedEarly: result.stoppedEarly };
   }
 

@@ -5,6 +5,7 @@ import { createHighlighter, type BundledLanguage } from 'shiki';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../../src/node/markdown/escape';
 import {
+  TOKENIZE_TIME_LIMIT_MS,
   CodeHighlighter,
   HIGHLIGHT_LANGUAGES,
   isKnownLanguage,
@@ -52,7 +53,12 @@ async function shikiReference(): Promise<(code: string, lang: string) => string>
   const shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [...HIGHLIGHT_LANGUAGES] });
   return (code, lang) =>
     shiki
-      .codeToTokensWithThemes(code, { lang: lang as BundledLanguage, themes: THEMES })
+      .codeToTokensWithThemes(code, {
+        lang: lang as BundledLanguage,
+        themes: THEMES,
+        // The same limit as the build's, so that a busy machine cuts neither side's lines short.
+        tokenizeTimeLimit: TOKENIZE_TIME_LIMIT_MS,
+      })
       .map((tokens) => {
         const spans: { classes: string; text: string }[] = [];
         for (const token of tokens) {
