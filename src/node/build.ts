@@ -16,6 +16,7 @@ import { bundleAppCss, bundleClient, bundlePrerender, siteStylesheet, type Clien
 import { commit, discard, stage } from './output/swap';
 import { prerenderUntil, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
 import { assembleSite, type AssembledSite } from './site/assemble';
+import { splitForBrowser } from './site/browser-data';
 import { buildSearchData } from './site/search-index';
 
 export interface BuildOptions {
@@ -208,7 +209,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await rendered.highlighted;
     const manifest = createManifest(config, assembled, searchJson, client);
     const prerendered = await early;
-    const manifestJson = JSON.stringify(manifest);
+    const browserData = splitForBrowser(manifest);
     const css = await siteCss(appCss, assembled.pages);
 
     const folders = [await stage(options.manifestDir), await stage(options.outDir)];
@@ -222,7 +223,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchJson),
         writeDist(distFolder.staging, {
           manifest,
-          manifestJson,
+          manifestJson: browserData.manifestJson,
+          browserData,
           searchJson,
           pages: assembled.pages,
           client,

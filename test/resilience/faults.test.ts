@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constants';
+import { shardOf, shardUrl, type RouteShard } from '../../src/shared/site-data';
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from '../e2e/browser';
 import { SUMMARIES } from './summaries';
@@ -38,6 +39,7 @@ const NEXT: Stop = { path: '/docs/quickstart/', title: 'Quickstart' };
 const MANIFEST = /\/assets\/js\/manifest\.[0-9a-f]{8}\.json(\?.*)?$/;
 const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
+const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 
 /** Matches exactly one file, whatever its query. */
 const fileUrl = (urlPath: string) =>
@@ -274,22 +276,31 @@ const NEW_DEPLOYMENT_TEXT = 'From the new deployment.';
 async function deployWhileOpen(page: Page): Promise<{ url: string; file: Body }> {
   const context = page.context();
   const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
-  const manifest = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
-  const target = manifest.pages.find((p) => manifest.site.base.replace(/\/$/, '') + p.path === TARGET.path);
-  if (!target) throw new Error(`${TARGET.path} is not in the manifest`);
+  const fetchJson = (url: string) => page.evaluate((u) => fetch(u).then((r) => r.json()), url);
+  const manifest = (await fetchJson(manifestUrl)) as Manifest;
+  const shards = manifest.shards ?? 1;
+  const route = TARGET.path.slice(manifest.site.base.length - 1);
+  const shard = (await fetchJson(shardUrl(manifest, shardOf(route, shards)))) as RouteShard;
+  const target = shard.pages.find((p) => p.path === route);
+  if (!target) throw new Error(`${TARGET.path} is not in its route shard`);
   const fragment = await page.evaluate((u) => fetch(u).then((r) => r.text()), target.fragment);
   const newFragmentUrl = target.fragment.replace(/\.[0-9a-f]{8}\.html$/, `.${NEW_HASH}.html`);
   const newManifestUrl = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${NEW_HASH}.json`);
-  const next: Manifest = {
-    ...manifest,
-    hash: NEW_HASH,
-    pages: manifest.pages.map((p) => (p === target ? { ...p, fragment: newFragmentUrl } : p)),
-  };
+  const next: Manifest = { ...manifest, hash: NEW_HASH };
   const pointer: DeploymentPointer = { manifest: newManifestUrl, hash: NEW_HASH };
   const file = { body: JSON.stringify(next), contentType: 'application/json' };
   await context.route(fileUrl(target.fragment), (r) => r.fulfill({ status: 404, body: 'Not found' }));
   await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: pointer }));
   await context.route(fileUrl(newManifestUrl), (r) => r.fulfill({ status: 200, ...file }));
+  // The new deployment's route shards: the old ones with its hash, the target's record naming its new fragment.
+  await context.route(new RegExp(`/routes\\.\\d+\\.${NEW_HASH}\\.json(\\?.*)?$`), async (r) => {
+    const n = Number(/routes\.(\d+)\./.exec(r.request().url())?.[1]);
+    const old = (await (
+      await r.fetch({ url: new URL(shardUrl(manifest, n), r.request().url()).href })
+    ).json()) as RouteShard;
+    const pages = old.pages.map((p) => (p.path === route ? { ...p, fragment: newFragmentUrl } : p));
+    await r.fulfill({ json: { hash: NEW_HASH, pages } satisfies RouteShard });
+  });
   await context.route(fileUrl(newFragmentUrl), (r) =>
     r.fulfill({
       contentType: 'text/html; charset=utf-8',
@@ -374,6 +385,44 @@ const SCENARIOS: Scenario[] = [
       await showsPage(page, TARGET);
       await page.getByText(NEW_DEPLOYMENT_TEXT).waitFor();
     },
+  },
+  {
+    // The page's own route shard (its record) is preloaded by its HTML: the app cannot start without it,
+    // so it fails as the manifest does, with the page readable under a startup banner.
+    resource: 'route shard',
+    moment: 'first load',
+    arrange: async (page, fault) => {
+      const injection = inject(page, ROUTE_SHARDS, fault);
+      await injection.start();
+      await page.goto(base() + START.path, { waitUntil: 'domcontentloaded' });
+      expect(await page.locator('#main-content h1').innerText()).toContain(START.title);
+      return injection;
+    },
+    trigger: async () => {},
+    view: (page) => page.locator('.startup-error'),
+    shownType: attribute,
+    navigation: false,
+    recovered: async (page) => {
+      await hydrated(page);
+      await showsPage(page, START);
+    },
+  },
+  {
+    // A link into a shard the tab has not loaded: the navigation needs the shard before the fragment.
+    // VISITED's record is in another shard than START's (the harness checks the fault is hit).
+    resource: 'route shard',
+    moment: 'after navigation',
+    arrange: async (page, fault) => {
+      await load(page, START);
+      const injection = inject(page, ROUTE_SHARDS, fault);
+      await injection.start();
+      return injection;
+    },
+    trigger: (page) => sidebarLink(page, VISITED).click(),
+    view: pageError,
+    shownType: attribute,
+    navigation: true,
+    recovered: (page) => showsPage(page, VISITED),
   },
   {
     // The current page's fragment is inside its prerendered HTML and is never fetched (asserted: a fault

@@ -6,6 +6,7 @@ import { headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { fragmentFileName, type PageSource } from '../content/page-source';
+import type { BrowserData } from '../site/browser-data';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
 import { renderNginxRedirects } from './nginx-redirects';
@@ -95,7 +96,10 @@ export async function writeManifestFolder(
 
 export interface DistInput {
   manifest: Manifest;
+  /** The manifest the browser loads: the whole one, or `browserData.manifestJson`. */
   manifestJson: string;
+  /** The route shards and sidebar group files, when the browser's manifest is split (site/browser-data.ts). */
+  browserData?: BrowserData;
   searchJson: string;
   pages: PageSource[];
   client: ClientAssets;
@@ -152,6 +156,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     await out.put(path.join('assets/css', css.name), css.css);
     await out.put(underBase(manifest.search), input.searchJson);
     await out.put(underBase(pointerOf(manifest).manifest), input.manifestJson);
+    for (const [url, json] of input.browserData?.files ?? []) await out.put(underBase(url), json);
     await out.put('favicon.svg', FAVICON_SVG);
     await out.put('version.json', `${JSON.stringify(pointerOf(manifest))}\n`);
     const copied = new Set<string>();
@@ -178,9 +183,10 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
       const meta = metas.get(page.route);
       const appHtml =
         input.prerendered?.get(page.route) ?? (await input.renderRoute(manifest, page.route, meta, page.html));
+      const data = input.browserData?.preloads(page.route) ?? [];
       await out.put(
         path.join(page.route, 'index.html'),
-        renderDocument(headFor(site, meta), appHtml, assets, site.analyticsId),
+        renderDocument(headFor(site, meta), appHtml, { ...assets, data }, site.analyticsId),
       );
       input.onProgress?.(++done);
     }
