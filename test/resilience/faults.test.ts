@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constants';
-import { shardOf, shardUrl, type RouteShard } from '../../src/shared/site-data';
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from '../e2e/browser';
+import { routeNewShards, shardRecord } from '../e2e/deployment';
 import { SUMMARIES } from './summaries';
 
 /**
@@ -278,11 +278,8 @@ async function deployWhileOpen(page: Page): Promise<{ url: string; file: Body }>
   const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
   const fetchJson = (url: string) => page.evaluate((u) => fetch(u).then((r) => r.json()), url);
   const manifest = (await fetchJson(manifestUrl)) as Manifest;
-  const shards = manifest.shards ?? 1;
   const route = TARGET.path.slice(manifest.site.base.length - 1);
-  const shard = (await fetchJson(shardUrl(manifest, shardOf(route, shards)))) as RouteShard;
-  const target = shard.pages.find((p) => p.path === route);
-  if (!target) throw new Error(`${TARGET.path} is not in its route shard`);
+  const target = await shardRecord(page, manifest, route);
   const fragment = await page.evaluate((u) => fetch(u).then((r) => r.text()), target.fragment);
   const newFragmentUrl = target.fragment.replace(/\.[0-9a-f]{8}\.html$/, `.${NEW_HASH}.html`);
   const newManifestUrl = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${NEW_HASH}.json`);
@@ -292,15 +289,8 @@ async function deployWhileOpen(page: Page): Promise<{ url: string; file: Body }>
   await context.route(fileUrl(target.fragment), (r) => r.fulfill({ status: 404, body: 'Not found' }));
   await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: pointer }));
   await context.route(fileUrl(newManifestUrl), (r) => r.fulfill({ status: 200, ...file }));
-  // The new deployment's route shards: the old ones with its hash, the target's record naming its new fragment.
-  await context.route(new RegExp(`/routes\\.\\d+\\.${NEW_HASH}\\.json(\\?.*)?$`), async (r) => {
-    const n = Number(/routes\.(\d+)\./.exec(r.request().url())?.[1]);
-    const old = (await (
-      await r.fetch({ url: new URL(shardUrl(manifest, n), r.request().url()).href })
-    ).json()) as RouteShard;
-    const pages = old.pages.map((p) => (p.path === route ? { ...p, fragment: newFragmentUrl } : p));
-    await r.fulfill({ json: { hash: NEW_HASH, pages } satisfies RouteShard });
-  });
+  // The new deployment's route shards: the old ones, the target's record naming its new fragment.
+  await routeNewShards(context, manifest, NEW_HASH, (p) => (p.path === route ? { ...p, fragment: newFragmentUrl } : p));
   await context.route(fileUrl(newFragmentUrl), (r) =>
     r.fulfill({
       contentType: 'text/html; charset=utf-8',
