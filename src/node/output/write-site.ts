@@ -115,7 +115,15 @@ export interface DistInput {
 const NOT_FOUND_ROUTE = '/404.html';
 
 /**
- * Renders the app HTML of the pages, in order, then of the not-found page, until `until` settles. For
+ * The app HTML `prerenderUntil` holds at most (UTF-16 units). Each page's app HTML holds its fragment, so
+ * holding all of a 10,000-page site's until the output is written would hold the site's text twice; past
+ * this, the pages are left to `writeDist`, which writes each as it renders it.
+ */
+const EARLY_PRERENDER_LIMIT = 96 * 1024 * 1024;
+
+/**
+ * Renders the app HTML of the pages, in order, then of the not-found page, until `until` settles (or
+ * `EARLY_PRERENDER_LIMIT` is reached). For
  * rendering on a core that would otherwise wait for it: between routes it gives way to the event loop,
  * so the messages that settle `until` are handled as they come. A failure only ends it early, leaving
  * that route to `writeDist`, which reports it.
@@ -134,11 +142,14 @@ export async function prerenderUntil(
   const rendered = new Map<string, string>();
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   const routes = [...pages.map((page) => [page.route, page.html] as const), [NOT_FOUND_ROUTE, undefined] as const];
+  let held = 0;
   try {
     for (const [route, html] of routes) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (settled) break;
-      rendered.set(route, await renderRoute(manifest, route, metas.get(route), html));
+      if (settled || held > EARLY_PRERENDER_LIMIT) break;
+      const appHtml = await renderRoute(manifest, route, metas.get(route), html);
+      rendered.set(route, appHtml);
+      held += appHtml.length;
     }
   } catch {
     // Rendered again by writeDist, which reports the failure.
