@@ -202,6 +202,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       return finish(false, assembled.pages.length);
     }
     const searchJson = JSON.stringify(buildSearchData(assembled.pages));
+    // The sections' text is in the search data now and nothing else reads it: on a large site it is much of
+    // what the build holds while it prerenders.
+    for (const page of assembled.pages) page.analysis.sections = [];
     const [client, renderRoute, appCss] = await bundles;
     early = rendered.coreToSpare
       ? prerenderEarly(rendered, createManifest(config, assembled, searchJson, client), renderRoute)
