@@ -6,6 +6,7 @@ import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constant
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
+import { keyFromRoute } from '../../src/shared/paths';
 import { SUMMARIES } from './summaries';
 
 /**
@@ -41,9 +42,18 @@ const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
 const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 
+/** The route shard a page's HTML preloads: its own record's. */
+async function preloadedShard(stop: Stop): Promise<string> {
+  const html = await (await fetch(base() + stop.path)).text();
+  const url = /href="([^"]*\/routes\.\d+\.[0-9a-f]{8}\.json)"/.exec(html)?.[1];
+  if (!url) throw new Error(`${stop.path} preloads no route shard`);
+  return new URL(url, base()).href;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Matches exactly one file, whatever its query. */
-const fileUrl = (urlPath: string) =>
-  new RegExp(`${new URL(urlPath, 'http://x').pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\?.*)?$`);
+const fileUrl = (urlPath: string) => new RegExp(`${escapeRegExp(new URL(urlPath, 'http://x').pathname)}(\\?.*)?$`);
 
 // ---------------------------------------------------------------------------------------------------
 // The faults
@@ -275,18 +285,21 @@ const NEW_DEPLOYMENT_TEXT = 'From the new deployment.';
  */
 async function deployWhileOpen(page: Page): Promise<{ url: string; file: Body }> {
   const context = page.context();
+  // The target's old fragment is gone first, before the app's prefetching of links in view can cache it.
+  const route = TARGET.path.replace(/^\/docs/, '');
+  const key = escapeRegExp(keyFromRoute(route));
+  const oldFragment = new RegExp(`/page\\.${key}\\.(?!${NEW_HASH})[0-9a-f]{8}\\.html(\\?.*)?$`);
+  await context.route(oldFragment, (r) => r.fulfill({ status: 404, body: 'Not found' }));
   const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
-  const fetchJson = (url: string) => page.evaluate((u) => fetch(u).then((r) => r.json()), url);
-  const manifest = (await fetchJson(manifestUrl)) as Manifest;
-  const route = TARGET.path.slice(manifest.site.base.length - 1);
+  const manifest = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
   const target = await shardRecord(page, manifest, route);
-  const fragment = await page.evaluate((u) => fetch(u).then((r) => r.text()), target.fragment);
+  // Read past the 404 above: the request context is not routed.
+  const fragment = await (await context.request.get(new URL(target.fragment, base()).href)).text();
   const newFragmentUrl = target.fragment.replace(/\.[0-9a-f]{8}\.html$/, `.${NEW_HASH}.html`);
   const newManifestUrl = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${NEW_HASH}.json`);
   const next: Manifest = { ...manifest, hash: NEW_HASH };
   const pointer: DeploymentPointer = { manifest: newManifestUrl, hash: NEW_HASH };
   const file = { body: JSON.stringify(next), contentType: 'application/json' };
-  await context.route(fileUrl(target.fragment), (r) => r.fulfill({ status: 404, body: 'Not found' }));
   await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: pointer }));
   await context.route(fileUrl(newManifestUrl), (r) => r.fulfill({ status: 200, ...file }));
   // The new deployment's route shards: the old ones, the target's record naming its new fragment.
@@ -399,13 +412,15 @@ const SCENARIOS: Scenario[] = [
   },
   {
     // A link into a shard the tab has not loaded: the navigation needs the shard before the fragment.
-    // VISITED's record is in another shard than START's (the harness checks the fault is hit).
+    // VISITED's record is in another shard than START's (the harness checks the fault is hit). Every
+    // shard but START's is faulty from the start, as links in view may be prefetched before the click.
     resource: 'route shard',
     moment: 'after navigation',
     arrange: async (page, fault) => {
-      await load(page, START);
-      const injection = inject(page, ROUTE_SHARDS, fault);
+      const startShard = escapeRegExp(new URL(await preloadedShard(START)).pathname);
+      const injection = inject(page, new RegExp(`^(?!.*${startShard}).*${ROUTE_SHARDS.source}`), fault);
       await injection.start();
+      await load(page, START);
       return injection;
     },
     trigger: (page) => sidebarLink(page, VISITED).click(),
