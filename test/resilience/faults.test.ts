@@ -6,7 +6,6 @@ import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constant
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
-import { keyFromRoute } from '../../src/shared/paths';
 import { SUMMARIES } from './summaries';
 
 /**
@@ -280,27 +279,22 @@ const NEW_DEPLOYMENT_TEXT = 'From the new deployment.';
 
 /**
  * The server now holds a new deployment: version.json names a new manifest, the target page's old
- * fragment is gone (404) and its new one exists. Returns the new manifest's URL and content, so a fault
- * can be put on it.
+ * fragment is gone (404) and its new one exists. `beforeSwitch` is given the new manifest's URL and
+ * content before anything points at them, so a fault can be put on it: the app may meet the old
+ * fragment's 404 at any moment after that (its prefetching of links in view does too).
  */
-async function deployWhileOpen(page: Page): Promise<{ url: string; file: Body }> {
+async function deployWhileOpen(page: Page, beforeSwitch: (newManifest: { url: string; file: Body }) => Promise<void>) {
   const context = page.context();
-  // The target's old fragment is gone first, before the app's prefetching of links in view can cache it.
   const route = TARGET.path.replace(/^\/docs/, '');
-  const key = escapeRegExp(keyFromRoute(route));
-  const oldFragment = new RegExp(`/page\\.${key}\\.(?!${NEW_HASH})[0-9a-f]{8}\\.html(\\?.*)?$`);
-  await context.route(oldFragment, (r) => r.fulfill({ status: 404, body: 'Not found' }));
   const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
   const manifest = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
   const target = await shardRecord(page, manifest, route);
-  // Read past the 404 above: the request context is not routed.
-  const fragment = await (await context.request.get(new URL(target.fragment, base()).href)).text();
+  const fragment = await page.evaluate((u) => fetch(u).then((r) => r.text()), target.fragment);
   const newFragmentUrl = target.fragment.replace(/\.[0-9a-f]{8}\.html$/, `.${NEW_HASH}.html`);
   const newManifestUrl = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${NEW_HASH}.json`);
   const next: Manifest = { ...manifest, hash: NEW_HASH };
   const pointer: DeploymentPointer = { manifest: newManifestUrl, hash: NEW_HASH };
   const file = { body: JSON.stringify(next), contentType: 'application/json' };
-  await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: pointer }));
   await context.route(fileUrl(newManifestUrl), (r) => r.fulfill({ status: 200, ...file }));
   // The new deployment's route shards: the old ones, the target's record naming its new fragment.
   await routeNewShards(context, manifest, NEW_HASH, (p) => (p.path === route ? { ...p, fragment: newFragmentUrl } : p));
@@ -310,7 +304,9 @@ async function deployWhileOpen(page: Page): Promise<{ url: string; file: Body }>
       body: fragment.replace(FRAGMENT_CLOSE, `<p>${NEW_DEPLOYMENT_TEXT}</p>${FRAGMENT_CLOSE}`),
     }),
   );
-  return { url: newManifestUrl, file };
+  await beforeSwitch({ url: newManifestUrl, file });
+  await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: pointer }));
+  await context.route(fileUrl(target.fragment), (r) => r.fulfill({ status: 404, body: 'Not found' }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -375,9 +371,12 @@ const SCENARIOS: Scenario[] = [
     arrange: async (page, fault) => {
       await load(page, START);
       await navigate(page, VISITED);
-      const deployment = await deployWhileOpen(page);
-      const injection = inject(page, fileUrl(deployment.url), fault, deployment.file);
-      await injection.start();
+      let injection: Injection | undefined;
+      await deployWhileOpen(page, async (newManifest) => {
+        injection = inject(page, fileUrl(newManifest.url), fault, newManifest.file);
+        await injection.start();
+      });
+      if (!injection) throw new Error('the new deployment was not set up');
       return injection;
     },
     trigger: (page) => sidebarLink(page, TARGET).click(),
