@@ -6,6 +6,7 @@ import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constant
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
+import { keyFromRoute } from '../../src/shared/paths';
 import { SUMMARIES } from './summaries';
 
 /**
@@ -289,7 +290,8 @@ async function deployWhileOpen(page: Page, beforeSwitch: (newManifest: { url: st
   const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
   const manifest = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
   const target = await shardRecord(page, manifest, route);
-  const fragment = await page.evaluate((u) => fetch(u).then((r) => r.text()), target.fragment);
+  // The request context is not routed: the old fragment may already answer 404 to the page.
+  const fragment = await (await context.request.get(new URL(target.fragment, base()).href)).text();
   const newFragmentUrl = target.fragment.replace(/\.[0-9a-f]{8}\.html$/, `.${NEW_HASH}.html`);
   const newManifestUrl = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${NEW_HASH}.json`);
   const next: Manifest = { ...manifest, hash: NEW_HASH };
@@ -369,6 +371,10 @@ const SCENARIOS: Scenario[] = [
     resource: 'manifest',
     moment: 'after navigation',
     arrange: async (page, fault) => {
+      // The target's old fragment is gone from the start: prefetching the links in view must not cache it.
+      const key = escapeRegExp(keyFromRoute(TARGET.path.replace(/^\/docs/, '')));
+      const oldFragment = new RegExp(`/page\\.${key}\\.(?!${NEW_HASH})[0-9a-f]{8}\\.html(\\?.*)?$`);
+      await page.context().route(oldFragment, (r) => r.fulfill({ status: 404, body: 'Not found' }));
       await load(page, START);
       await navigate(page, VISITED);
       let injection: Injection | undefined;
