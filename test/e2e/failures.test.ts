@@ -109,7 +109,10 @@ describe('startup and script chunks', () => {
 
 describe('a new deployment while the tab is open', () => {
   it('switches to the new manifest and shows the page from it, without a reload', async () => {
-    const { page } = await open('/docs/limits/');
+    const { page } = await open();
+    // The old fragment is gone from the start, so prefetching the links in view cannot cache it first.
+    await page.route(PRICING, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(`${base()}/docs/limits/`);
     await hydrated(page);
     const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
     const current = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
@@ -118,7 +121,6 @@ describe('a new deployment while the tab is open', () => {
     const manifest = { ...current, hash: 'deadbeef' };
     await routeNewShards(page, current, 'deadbeef', (p) => (p.path === '/pricing/' ? { ...p, fragment } : p));
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-    await page.route(PRICING, (r) => r.fulfill({ status: 404, body: 'gone' }));
     await page.route(/version\.json$/, (r) =>
       r.fulfill({ json: { manifest: '/docs/assets/js/manifest.deadbeef.json', hash: 'deadbeef' } }),
     );
