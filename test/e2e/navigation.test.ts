@@ -97,9 +97,12 @@ describe('client-side navigation', () => {
     await page.click('nav#sidebar a[href="/docs/limits/"]');
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => history.length)).toBe(length);
-    // Nothing at all is asked for, except other pages' fragments that links in view may prefetch meanwhile.
-    const other = /\/page\.(?!limits\.)[^/]+\.html$/;
-    expect(requests.slice(before).filter((u) => !other.test(u))).toEqual([]);
+    // Nothing at all is asked for, except other pages' fragments (and their route shards) that links in view
+    // may prefetch meanwhile; never this page's own shard, which its HTML preloaded.
+    const own = (await page.getAttribute('link[rel="preload"][href*="/routes."]', 'href')) ?? '';
+    const other = /\/(page\.(?!limits\.)[^/]+\.html|routes\.\d+\.[0-9a-f]{8}\.json)$/;
+    expect(own).toMatch(/routes\.\d+\./);
+    expect(requests.slice(before).filter((u) => !other.test(u) || u.endsWith(own))).toEqual([]);
   });
 
   it('cancels a superseded navigation and never shows its content', async () => {
