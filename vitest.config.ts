@@ -55,6 +55,17 @@ export default defineConfig({
       },
       e2e('e2e-nginx', 'nginx'),
       {
+        // A 10,000-page tree of real pages, built once by its global setup, in Chromium.
+        test: {
+          name: 'scale',
+          include: ['test/scale/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/scale/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
         test: { name: 'audit', include: ['test/resilience/audit.test.ts'], environment: 'node', testTimeout: 120_000 },
       },
     ],

@@ -139,18 +139,44 @@ async function firstVisit(browser: Browser, url: string): Promise<FirstVisit> {
   }
 }
 
-async function hydrated(page: Page): Promise<void> {
+export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true', null, {
     timeout: WAIT_MS,
   });
 }
 
 /** Resolves `window.__bench` once; a run that never arrives counts as unmeasured, not as a time. */
-async function readBench(page: Page): Promise<number | null> {
+export async function readBench(page: Page): Promise<number | null> {
   return page.evaluate(
     (wait) => Promise.race([window.__bench ?? null, new Promise<null>((r) => setTimeout(() => r(null), wait))]),
     WAIT_MS,
   );
+}
+
+/** Arms the in-page timer: from the next click to the moment the page's h1 reads `want`. */
+export async function armHeadingTimer(page: Page, want: string): Promise<void> {
+  await page.evaluate((expected) => {
+    window.__bench = new Promise<number>((resolve) => {
+      let clickedAt: number | undefined;
+      const heading = () => {
+        const h1 = document.querySelector('#main-content h1');
+        if (!h1) return null;
+        let text = '';
+        for (const node of h1.childNodes) {
+          if (!(node instanceof Element && node.classList.contains('header-anchor'))) text += node.textContent;
+        }
+        return text.trim();
+      };
+      document.addEventListener('click', (event) => (clickedAt = event.timeStamp), { capture: true, once: true });
+      const observer = new MutationObserver(() => {
+        if (clickedAt !== undefined && heading() === expected) {
+          observer.disconnect();
+          resolve(performance.now() - clickedAt);
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  }, want);
 }
 
 /** Ten sidebar navigations in one tab: hover 100 ms (prefetch), click, time until the new h1 shows. */
@@ -180,28 +206,7 @@ async function navigations(
         results.push({ to: href, ms: null });
         continue;
       }
-      await page.evaluate((want) => {
-        window.__bench = new Promise<number>((resolve) => {
-          let clickedAt: number | undefined;
-          const heading = () => {
-            const h1 = document.querySelector('#main-content h1');
-            if (!h1) return null;
-            let text = '';
-            for (const node of h1.childNodes) {
-              if (!(node instanceof Element && node.classList.contains('header-anchor'))) text += node.textContent;
-            }
-            return text.trim();
-          };
-          document.addEventListener('click', (event) => (clickedAt = event.timeStamp), { capture: true, once: true });
-          const observer = new MutationObserver(() => {
-            if (clickedAt !== undefined && heading() === want) {
-              observer.disconnect();
-              resolve(performance.now() - clickedAt);
-            }
-          });
-          observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-        });
-      }, expected);
+      await armHeadingTimer(page, expected);
       const link = page.locator(`nav#sidebar a[href="${href}"]`).first();
       await link.hover();
       await page.waitForTimeout(100);
@@ -215,7 +220,7 @@ async function navigations(
 }
 
 /** Arms the in-page timer: from the keydown of `key` to the first `.search-hit` in the DOM. */
-async function armSearchTimer(page: Page, key: string): Promise<void> {
+export async function armSearchTimer(page: Page, key: string): Promise<void> {
   await page.evaluate((k) => {
     window.__bench = new Promise<number>((resolve) => {
       let pressedAt: number | undefined;

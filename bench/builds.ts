@@ -43,6 +43,8 @@ export interface BuildPaths {
   out: string;
   manifest: string;
   cache: string;
+  /** False: content problems are warnings (`--no-strict`), as for a tree with broken links. */
+  strict?: boolean;
 }
 
 export function buildPaths(ws: Workspace, name: string, content: string, cacheName = name): BuildPaths {
@@ -123,7 +125,8 @@ export function runChild(script: string, args: string[], timeoutMs: number): Pro
 }
 
 function buildArgs(paths: BuildPaths): string[] {
-  return ['--content', paths.content, '--out', paths.out, '--manifest', paths.manifest, '--cache', paths.cache];
+  const args = ['--content', paths.content, '--out', paths.out, '--manifest', paths.manifest, '--cache', paths.cache];
+  return paths.strict === false ? [...args, '--no-strict'] : args;
 }
 
 export interface BuildOutcome {

@@ -3,11 +3,13 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
+import { canonicalRoute, withoutBase } from '../shared/paths';
 import { indexManifest } from '../shared/resolve';
 import type { Manifest } from '../shared/types';
 import { enableAnalytics, trackPageView } from './app/analytics';
 import { createAppRouter } from './app/router';
 import { fragmentQuery, manifestLocation, manifestQuery, retryTransient } from './data/queries';
+import { ensureRoutes } from './data/site-data';
 
 /**
  * Takes over the prerendered page: loads the manifest (preloaded by the HTML), seeds the current page's
@@ -21,7 +23,10 @@ async function start(): Promise<void> {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
   let manifest;
   try {
-    manifest = await queryClient.fetchQuery(manifestQuery());
+    const core = await queryClient.fetchQuery(manifestQuery());
+    // This page's record and sidebar groups (preloaded by the HTML too): hydration needs them.
+    const route = withoutBase(core.site.base, window.location.pathname) ?? '/';
+    manifest = await ensureRoutes(queryClient, [route, canonicalRoute(route)]);
   } catch (error) {
     showStartupError(error);
     return;

@@ -17,6 +17,7 @@ import { bundleAppCss, bundleClient, bundlePrerender, siteStylesheet, type Clien
 import { commit, discard, stage } from './output/swap';
 import { prerenderUntil, writeDist, writeManifestFolder, type DistInput } from './output/write-site';
 import { assembleSite, type AssembledSite } from './site/assemble';
+import { splitForBrowser } from './site/browser-data';
 import { buildSearchData } from './site/search-index';
 
 export interface BuildOptions {
@@ -215,6 +216,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       if (date) page.lastUpdated = date;
     }
     const searchJson = JSON.stringify(buildSearchData(assembled.pages));
+    // The sections' text is in the search data now and nothing else reads it: on a large site it is much of
+    // what the build holds while it prerenders.
+    for (const page of assembled.pages) page.analysis.sections = [];
     const [client, renderRoute, appCss] = await bundles;
     early = rendered.coreToSpare
       ? prerenderEarly(rendered, createManifest(config, assembled, searchJson, client), renderRoute)
@@ -222,7 +226,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await rendered.highlighted;
     const manifest = createManifest(config, assembled, searchJson, client);
     const prerendered = await early;
-    const manifestJson = JSON.stringify(manifest);
+    const browserData = splitForBrowser(manifest);
     const css = await siteCss(appCss, assembled.pages);
 
     const folders = [await stage(options.manifestDir), await stage(options.outDir)];
@@ -236,7 +240,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchJson),
         writeDist(distFolder.staging, {
           manifest,
-          manifestJson,
+          manifestJson: browserData.manifestJson,
+          browserData,
           searchJson,
           pages: assembled.pages,
           client,

@@ -63,6 +63,11 @@ export interface SidebarLink {
 export interface SidebarGroup {
   text: string;
   items: SidebarLink[];
+  /**
+   * In the browser's manifest of a folded sidebar: the number of the group's entries, which are loaded
+   * on demand (src/shared/site-data.ts); `items` is empty until then.
+   */
+  size?: number;
 }
 
 /** An entry of the docs version menu. */
@@ -107,6 +112,11 @@ export interface Manifest {
   /** URL of the search worker script (with the base). */
   searchWorker: string;
   pages: PageMeta[];
+  /**
+   * In the browser's manifest: the page records are split into this many route shards
+   * (src/shared/site-data.ts), and `pages` holds those loaded so far. Absent: `pages` is every page.
+   */
+  shards?: number;
 }
 
 /** The small, unhashed file that names the current manifest, so an open tab can find a new deployment. */

@@ -1,5 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { Manifest } from '../../src/shared/types';
+import { routeNewShards, shardRecord } from './deployment';
 import { hydrated, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
@@ -107,15 +109,18 @@ describe('startup and script chunks', () => {
 
 describe('a new deployment while the tab is open', () => {
   it('switches to the new manifest and shows the page from it, without a reload', async () => {
-    const { page } = await open('/docs/limits/');
+    const { page } = await open();
+    // The old fragment is gone from the start, so prefetching the links in view cannot cache it first.
+    await page.route(PRICING, (r) => r.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(`${base()}/docs/limits/`);
     await hydrated(page);
     const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
-    const manifest = await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl);
-    const pricing = manifest.pages.find((p: { path: string }) => p.path === '/pricing/');
-    pricing.fragment = pricing.fragment.replace(/\.[0-9a-f]{8}\.html$/, '.deadbeef.html');
-    manifest.hash = 'deadbeef';
+    const current = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
+    const pricing = await shardRecord(page, current, '/pricing/');
+    const fragment = pricing.fragment.replace(/\.[0-9a-f]{8}\.html$/, '.deadbeef.html');
+    const manifest = { ...current, hash: 'deadbeef' };
+    await routeNewShards(page, current, 'deadbeef', (p) => (p.path === '/pricing/' ? { ...p, fragment } : p));
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-    await page.route(PRICING, (r) => r.fulfill({ status: 404, body: 'gone' }));
     await page.route(/version\.json$/, (r) =>
       r.fulfill({ json: { manifest: '/docs/assets/js/manifest.deadbeef.json', hash: 'deadbeef' } }),
     );
@@ -143,10 +148,9 @@ describe('a new deployment while the tab is open', () => {
       r.fulfill({ json: { manifest: '/docs/assets/js/manifest.0badf00d.json', hash: '0badf00d' } }),
     );
     const manifestUrl = new URL((await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '', base()).href;
-    await page.route(/manifest\.0badf00d\.json$/, async (r) => {
-      const current = await (await r.fetch({ url: manifestUrl })).json();
-      await r.fulfill({ json: { ...current, hash: '0badf00d' } });
-    });
+    const current = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
+    await page.route(/manifest\.0badf00d\.json$/, (r) => r.fulfill({ json: { ...current, hash: '0badf00d' } }));
+    await routeNewShards(page, current, '0badf00d');
     await page.click('nav#sidebar a[href="/docs/pricing/"]');
     await page.waitForTimeout(2500);
     expect(documentLoads).toBe(1);

@@ -6,7 +6,7 @@ import { useServedTree } from './preview';
 /**
  * A sidebar past FOLD_SIDEBAR_ABOVE entries (here a generated one: four folders of 80 pages, no
  * _site.yaml) keeps only the current page's group open, in the prerendered HTML as in the app, so no
- * page's HTML carries every link of the site.
+ * page's HTML carries every link of the site; the entries of a folded group are loaded when it is opened.
  */
 const { open } = useBrowser();
 const FOLDERS = ['alpha', 'beta', 'gamma', 'delta'];
@@ -29,16 +29,20 @@ describe('a large sidebar', () => {
     expect(html).not.toContain('href="/docs/gamma/page-80/"');
   });
 
-  it('opens a folded group on request and follows the reader to the group of the page shown', async () => {
-    const { page, problems } = await open(undefined);
+  it('opens a folded group on request, loading its entries then, and follows the reader to the group of the page shown', async () => {
+    const { page, problems, requests } = await open(undefined);
     await page.goto(`${site.url}/docs/beta/page-3/`);
     await hydrated(page);
     const gamma = page.locator('button.sidebar-fold', { hasText: /gamma/i });
     expect(await gamma.getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('nav#sidebar a[href="/docs/gamma/page-7/"]').count()).toBe(0);
+    const groupFiles = () => requests.filter((u) => /\/assets\/js\/sidebar\.\d+\.[0-9a-f]{8}\.json$/.test(u));
+    const before = groupFiles().length;
     await gamma.click();
     expect(await gamma.getAttribute('aria-expanded')).toBe('true');
     await page.click('nav#sidebar a[href="/docs/gamma/page-7/"]');
+    // Only the opened group's entries were fetched: the page's own group came with the page.
+    expect(groupFiles().length).toBe(before + 1);
     await page.waitForFunction(() => document.querySelector('#main-content h1')?.textContent?.startsWith('gamma 7'));
     // The new page's group is open and marks it; the group left behind folds again.
     expect(await page.getAttribute('nav#sidebar a[aria-current="page"]', 'href')).toBe('/docs/gamma/page-7/');

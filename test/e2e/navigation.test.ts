@@ -29,7 +29,7 @@ async function domClick(page: Page, selector: string): Promise<void> {
 }
 
 describe('client-side navigation', () => {
-  it('renders the next page in place, fetching only its fragment', async () => {
+  it('renders the next page in place, fetching only its fragment (and its route shard, when not loaded)', async () => {
     const { page, problems, requests } = await open('/docs/limits/');
     await hydrated(page);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
@@ -40,7 +40,8 @@ describe('client-side navigation', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     const fetched = requests.slice(before);
     expect(fetched.some((u) => /\/docs\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/.test(u))).toBe(true);
-    expect(fetched.some((u) => u.endsWith('.json') || /\/docs\/pricing\/$/.test(u))).toBe(false);
+    const shard = /\/docs\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json$/;
+    expect(fetched.some((u) => (u.endsWith('.json') && !shard.test(u)) || /\/docs\/pricing\/$/.test(u))).toBe(false);
     expect(await page.title()).toBe('Pricing | Pipedream Docs');
     expect(await page.getAttribute('link[rel="canonical"]', 'href')).toBe('https://pipedream.com/docs/pricing/');
     expect(await page.getAttribute('meta[name="description"]', 'content')).toMatch(/\w/);
@@ -96,9 +97,12 @@ describe('client-side navigation', () => {
     await page.click('nav#sidebar a[href="/docs/limits/"]');
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => history.length)).toBe(length);
-    // Nothing at all is asked for, except other pages' fragments that links in view may prefetch meanwhile.
-    const other = /\/page\.(?!limits\.)[^/]+\.html$/;
-    expect(requests.slice(before).filter((u) => !other.test(u))).toEqual([]);
+    // Nothing at all is asked for, except other pages' fragments (and their route shards) that links in view
+    // may prefetch meanwhile; never this page's own shard, which its HTML preloaded.
+    const own = (await page.getAttribute('link[rel="preload"][href*="/routes."]', 'href')) ?? '';
+    const other = /\/(page\.(?!limits\.)[^/]+\.html|routes\.\d+\.[0-9a-f]{8}\.json)$/;
+    expect(own).toMatch(/routes\.\d+\./);
+    expect(requests.slice(before).filter((u) => !other.test(u) || u.endsWith(own))).toEqual([]);
   });
 
   it('cancels a superseded navigation and never shows its content', async () => {
@@ -118,7 +122,10 @@ describe('client-side navigation', () => {
         { childList: true, subtree: true, characterData: true },
       );
     });
+    // Its fragment is asked for once its route shard is in (the shard may take a moment on a first visit).
+    const errorsFragment = page.waitForRequest(/page\.errors\./);
     await domClick(page, 'nav#sidebar a[href="/docs/errors/"]');
+    await errorsFragment;
     await page.waitForTimeout(100);
     await domClick(page, 'nav#sidebar a[href="/docs/pricing/"]');
     await h1Becomes(page, 'Pricing');

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constants';
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from '../e2e/browser';
+import { routeNewShards, shardRecord } from '../e2e/deployment';
+import { keyFromRoute } from '../../src/shared/paths';
 import { SUMMARIES } from './summaries';
 
 /**
@@ -38,10 +40,20 @@ const NEXT: Stop = { path: '/docs/quickstart/', title: 'Quickstart' };
 const MANIFEST = /\/assets\/js\/manifest\.[0-9a-f]{8}\.json(\?.*)?$/;
 const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
+const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
+
+/** The route shard a page's HTML preloads: its own record's. */
+async function preloadedShard(stop: Stop): Promise<string> {
+  const html = await (await fetch(base() + stop.path)).text();
+  const url = /href="([^"]*\/routes\.\d+\.[0-9a-f]{8}\.json)"/.exec(html)?.[1];
+  if (!url) throw new Error(`${stop.path} preloads no route shard`);
+  return new URL(url, base()).href;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Matches exactly one file, whatever its query. */
-const fileUrl = (urlPath: string) =>
-  new RegExp(`${new URL(urlPath, 'http://x').pathname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\?.*)?$`);
+const fileUrl = (urlPath: string) => new RegExp(`${escapeRegExp(new URL(urlPath, 'http://x').pathname)}(\\?.*)?$`);
 
 // ---------------------------------------------------------------------------------------------------
 // The faults
@@ -268,35 +280,35 @@ const NEW_DEPLOYMENT_TEXT = 'From the new deployment.';
 
 /**
  * The server now holds a new deployment: version.json names a new manifest, the target page's old
- * fragment is gone (404) and its new one exists. Returns the new manifest's URL and content, so a fault
- * can be put on it.
+ * fragment is gone (404) and its new one exists. `beforeSwitch` is given the new manifest's URL and
+ * content before anything points at them, so a fault can be put on it: the app may meet the old
+ * fragment's 404 at any moment after that (its prefetching of links in view does too).
  */
-async function deployWhileOpen(page: Page): Promise<{ url: string; file: Body }> {
+async function deployWhileOpen(page: Page, beforeSwitch: (newManifest: { url: string; file: Body }) => Promise<void>) {
   const context = page.context();
+  const route = TARGET.path.replace(/^\/docs/, '');
   const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
   const manifest = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
-  const target = manifest.pages.find((p) => manifest.site.base.replace(/\/$/, '') + p.path === TARGET.path);
-  if (!target) throw new Error(`${TARGET.path} is not in the manifest`);
-  const fragment = await page.evaluate((u) => fetch(u).then((r) => r.text()), target.fragment);
+  const target = await shardRecord(page, manifest, route);
+  // The request context is not routed: the old fragment may already answer 404 to the page.
+  const fragment = await (await context.request.get(new URL(target.fragment, base()).href)).text();
   const newFragmentUrl = target.fragment.replace(/\.[0-9a-f]{8}\.html$/, `.${NEW_HASH}.html`);
   const newManifestUrl = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${NEW_HASH}.json`);
-  const next: Manifest = {
-    ...manifest,
-    hash: NEW_HASH,
-    pages: manifest.pages.map((p) => (p === target ? { ...p, fragment: newFragmentUrl } : p)),
-  };
+  const next: Manifest = { ...manifest, hash: NEW_HASH };
   const pointer: DeploymentPointer = { manifest: newManifestUrl, hash: NEW_HASH };
   const file = { body: JSON.stringify(next), contentType: 'application/json' };
-  await context.route(fileUrl(target.fragment), (r) => r.fulfill({ status: 404, body: 'Not found' }));
-  await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: pointer }));
   await context.route(fileUrl(newManifestUrl), (r) => r.fulfill({ status: 200, ...file }));
+  // The new deployment's route shards: the old ones, the target's record naming its new fragment.
+  await routeNewShards(context, manifest, NEW_HASH, (p) => (p.path === route ? { ...p, fragment: newFragmentUrl } : p));
   await context.route(fileUrl(newFragmentUrl), (r) =>
     r.fulfill({
       contentType: 'text/html; charset=utf-8',
       body: fragment.replace(FRAGMENT_CLOSE, `<p>${NEW_DEPLOYMENT_TEXT}</p>${FRAGMENT_CLOSE}`),
     }),
   );
-  return { url: newManifestUrl, file };
+  await beforeSwitch({ url: newManifestUrl, file });
+  await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: pointer }));
+  await context.route(fileUrl(target.fragment), (r) => r.fulfill({ status: 404, body: 'Not found' }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -359,11 +371,18 @@ const SCENARIOS: Scenario[] = [
     resource: 'manifest',
     moment: 'after navigation',
     arrange: async (page, fault) => {
+      // The target's old fragment is gone from the start: prefetching the links in view must not cache it.
+      const key = escapeRegExp(keyFromRoute(TARGET.path.replace(/^\/docs/, '')));
+      const oldFragment = new RegExp(`/page\\.${key}\\.(?!${NEW_HASH})[0-9a-f]{8}\\.html(\\?.*)?$`);
+      await page.context().route(oldFragment, (r) => r.fulfill({ status: 404, body: 'Not found' }));
       await load(page, START);
       await navigate(page, VISITED);
-      const deployment = await deployWhileOpen(page);
-      const injection = inject(page, fileUrl(deployment.url), fault, deployment.file);
-      await injection.start();
+      let injection: Injection | undefined;
+      await deployWhileOpen(page, async (newManifest) => {
+        injection = inject(page, fileUrl(newManifest.url), fault, newManifest.file);
+        await injection.start();
+      });
+      if (!injection) throw new Error('the new deployment was not set up');
       return injection;
     },
     trigger: (page) => sidebarLink(page, TARGET).click(),
@@ -374,6 +393,46 @@ const SCENARIOS: Scenario[] = [
       await showsPage(page, TARGET);
       await page.getByText(NEW_DEPLOYMENT_TEXT).waitFor();
     },
+  },
+  {
+    // The page's own route shard (its record) is preloaded by its HTML: the app cannot start without it,
+    // so it fails as the manifest does, with the page readable under a startup banner.
+    resource: 'route shard',
+    moment: 'first load',
+    arrange: async (page, fault) => {
+      const injection = inject(page, ROUTE_SHARDS, fault);
+      await injection.start();
+      await page.goto(base() + START.path, { waitUntil: 'domcontentloaded' });
+      expect(await page.locator('#main-content h1').innerText()).toContain(START.title);
+      return injection;
+    },
+    trigger: async () => {},
+    view: (page) => page.locator('.startup-error'),
+    shownType: attribute,
+    navigation: false,
+    recovered: async (page) => {
+      await hydrated(page);
+      await showsPage(page, START);
+    },
+  },
+  {
+    // A link into a shard the tab has not loaded: the navigation needs the shard before the fragment.
+    // VISITED's record is in another shard than START's (the harness checks the fault is hit). Every
+    // shard but START's is faulty from the start, as links in view may be prefetched before the click.
+    resource: 'route shard',
+    moment: 'after navigation',
+    arrange: async (page, fault) => {
+      const startShard = escapeRegExp(new URL(await preloadedShard(START)).pathname);
+      const injection = inject(page, new RegExp(`^(?!.*${startShard}).*${ROUTE_SHARDS.source}`), fault);
+      await injection.start();
+      await load(page, START);
+      return injection;
+    },
+    trigger: (page) => sidebarLink(page, VISITED).click(),
+    view: pageError,
+    shownType: attribute,
+    navigation: true,
+    recovered: (page) => showsPage(page, VISITED),
   },
   {
     // The current page's fragment is inside its prerendered HTML and is never fetched (asserted: a fault

@@ -1,10 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
+import { canonicalRoute } from '../../shared/paths';
 import { indexManifest } from '../../shared/resolve';
 import type { DeploymentPointer, Manifest, PageMeta } from '../../shared/types';
 import { fetchChunk } from '../data/fetch-chunk';
 import { parseManifest, parsePointer } from '../data/parse';
-import { currentManifest, fragmentQuery, manifestLocation, manifestQuery } from '../data/queries';
+import { currentManifest, ensureQuery, fragmentQuery, manifestLocation, manifestQuery } from '../data/queries';
+import { ensureRoutes } from '../data/site-data';
 
 const RELOAD_GUARD_KEY = 'docs-recovery-reload';
 
@@ -26,7 +28,7 @@ export async function loadFragment(
     const updated = await switchToNewDeployment(queryClient, signal);
     // Same deployment: the file is really missing, so the reader gets the explanation and Retry.
     if (!updated) throw error;
-    const fresh = indexManifest(updated).byRoute.get(page.path);
+    const fresh = indexManifest(await ensureRoutes(queryClient, [page.path], signal)).byRoute.get(page.path);
     if (!fresh) throw error;
     try {
       return { page: fresh, html: await ensureFragment(queryClient, fresh, signal) };
@@ -39,14 +41,23 @@ export async function loadFragment(
   }
 }
 
-async function ensureFragment(queryClient: QueryClient, page: PageMeta, signal: AbortSignal): Promise<string> {
-  const options = fragmentQuery(page);
-  const cancel = () => void queryClient.cancelQueries({ queryKey: options.queryKey });
-  signal.addEventListener('abort', cancel, { once: true });
+function ensureFragment(queryClient: QueryClient, page: PageMeta, signal: AbortSignal): Promise<string> {
+  return ensureQuery(queryClient, fragmentQuery(page), signal);
+}
+
+/**
+ * The manifest with the records a route needs (its own, and its canonical form's), for the router. A
+ * route shard that is gone means a new deployment replaced it: the tab switches to that deployment as
+ * it does for a fragment; with no new deployment, the reader gets the explanation and Retry.
+ */
+export async function loadRouteData(queryClient: QueryClient, route: string, signal: AbortSignal): Promise<Manifest> {
+  const routes = [route, canonicalRoute(route)];
   try {
-    return await queryClient.ensureQueryData(options);
-  } finally {
-    signal.removeEventListener('abort', cancel);
+    return await ensureRoutes(queryClient, routes, signal);
+  } catch (error) {
+    if (signal.aborted || !isChunkLoadError(error) || error.type !== 'missing') throw error;
+    if (!(await switchToNewDeployment(queryClient, signal))) throw error;
+    return ensureRoutes(queryClient, routes, signal);
   }
 }
 

@@ -14,8 +14,7 @@ import { Layout } from '../components/Layout';
 import { NotFound } from '../components/NotFound';
 import { PageError } from '../components/PageError';
 import { PageView } from '../components/PageView';
-import { currentManifest } from '../data/queries';
-import { loadFragment } from './load-fragment';
+import { loadFragment, loadRouteData } from './load-fragment';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -30,8 +29,8 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
 const pageRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '$',
-  beforeLoad: ({ context, location }) => {
-    const manifest = currentManifest(context.queryClient);
+  beforeLoad: async ({ context, location, abortController }) => {
+    const manifest = await loadRouteData(context.queryClient, location.pathname, abortController.signal);
     const resolution = resolveRoute(manifest, indexManifest(manifest), location.pathname);
     if (resolution.kind === 'redirect') {
       throw redirect({ to: resolution.to, hash: location.hash || resolution.hash || undefined, replace: true });

@@ -3,6 +3,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useMemo, useRef } from 'react';
 import { neighboursOf } from '../../shared/navigation';
 import { indexManifest } from '../../shared/resolve';
+import type { ShardPage } from '../../shared/site-data';
 import { useActiveHeading } from '../app/active-heading';
 import { useCodeCopy } from '../app/code-copy';
 import { usePageHead } from '../app/head';
@@ -17,7 +18,11 @@ export function PageView() {
   const { page, html } = route.useLoaderData();
   const { data: manifest } = useSuspenseQuery(manifestQuery());
   const content = useRef<HTMLDivElement>(null);
-  const neighbours = useMemo(() => neighboursOf(page, indexManifest(manifest)), [manifest, page]);
+  // A route shard's record has them from the build; the prerenderer's whole manifest has the sidebar order.
+  const neighbours = useMemo(
+    () => (page as Partial<ShardPage>).neighbours ?? neighboursOf(page, indexManifest(manifest)),
+    [manifest, page],
+  );
   const active = useActiveHeading(content, page.headers);
   usePageHead(manifest.site, page);
   useCodeCopy(content);

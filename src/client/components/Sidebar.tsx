@@ -1,22 +1,44 @@
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
+import { groupPending, sidebarFolds } from '../../shared/site-data';
 import type { SidebarGroup } from '../../shared/types';
+import { ensureSidebarGroup } from '../data/site-data';
 import { useUi } from '../data/store';
 
-/**
- * Past this many entries, only the current page's group is open and the others fold behind their heading.
- * Every page's HTML carries the sidebar: with all of a few thousand entries in each, the site's size (and
- * its prerendering time) would grow with the square of its page count.
- */
-export const FOLD_SIDEBAR_ABOVE = 300;
+export { FOLD_SIDEBAR_ABOVE } from '../../shared/site-data';
 const NO_GROUPS: ReadonlySet<string> = new Set();
+
+const listings = new WeakMap<readonly SidebarGroup[], Map<string, Set<number>>>();
+
+/**
+ * The groups that list each route, built once per sidebar: the prerenderer renders every page with one
+ * sidebar, and looking the current page up in every group made that quadratic in the site's size.
+ */
+function groupsListing(groups: readonly SidebarGroup[]): ReadonlyMap<string, ReadonlySet<number>> {
+  let listing = listings.get(groups);
+  if (!listing) {
+    listing = new Map();
+    for (const [g, group] of groups.entries()) {
+      for (const item of group.items) {
+        const set = listing.get(item.link) ?? new Set<number>();
+        set.add(g);
+        listing.set(item.link, set);
+      }
+    }
+    listings.set(groups, listing);
+  }
+  return listing;
+}
 
 export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string }) {
   const pathname = useRouterState({ select: (s) => s.resolvedLocation?.pathname ?? s.location.pathname });
   const open = useUi((s) => s.sidebarOpen);
   const nav = useRef<HTMLElement>(null);
-  const folds = groups.reduce((n, g) => n + g.items.length, 0) > FOLD_SIDEBAR_ABOVE;
+  const folds = sidebarFolds(groups);
+  const listing = groupsListing(groups);
   // Groups the reader toggled on this page (a folded one opened, or the current one closed). A new page
   // starts from its own group open: choices belong to the page they were made on.
   const [choice, setChoice] = useState<{ path: string; groups: ReadonlySet<string> }>(() => ({
@@ -43,8 +65,8 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
 
   return (
     <nav id="sidebar" ref={nav} className="sidebar" aria-label="Documentation" data-open={open || undefined}>
-      {groups.map((group) => {
-        const current = group.items.some((item) => item.link === pathname);
+      {groups.map((group, g) => {
+        const current = listing.get(pathname)?.has(g) ?? false;
         const expanded = !folds || current !== toggled.has(group.text);
         return (
           <section key={group.text} className="sidebar-group">
@@ -62,7 +84,8 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
                 group.text
               )}
             </h2>
-            {expanded && (
+            {expanded && groupPending(group) && <GroupLoader group={g} />}
+            {expanded && !groupPending(group) && (
               <ul>
                 {group.items.map((item) => (
                   <li key={item.link}>
@@ -77,5 +100,28 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
         );
       })}
     </nav>
+  );
+}
+
+/**
+ * A folded group the reader opened whose entries are in a file of their own (src/shared/site-data.ts):
+ * loads them into the manifest, which then shows the list; a failure says why, with a Retry.
+ */
+function GroupLoader({ group }: { group: number }) {
+  const queryClient = useQueryClient();
+  const [failure, setFailure] = useState<{ error: unknown; attempt: number }>();
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    ensureSidebarGroup(queryClient, group).catch((error: unknown) => setFailure({ error, attempt }));
+  }, [queryClient, group, attempt]);
+  if (!failure || failure.attempt !== attempt) return <p className="sidebar-loading">Loading…</p>;
+  const chunk = isChunkLoadError(failure.error) ? failure.error : undefined;
+  return (
+    <div className="sidebar-error" role="alert" data-error-type={chunk?.type ?? 'unknown'}>
+      <p>{chunk ? describeChunkError(chunk) : 'The entries of this group could not be loaded.'}</p>
+      <button type="button" className="button" onClick={() => setAttempt(attempt + 1)}>
+        Retry
+      </button>
+    </div>
   );
 }

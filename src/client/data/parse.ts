@@ -1,4 +1,5 @@
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
+import type { RouteShard, SidebarGroupFile } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest, SearchData } from '../../shared/types';
 import { WrongContentError } from './fetch-chunk';
 
@@ -37,4 +38,16 @@ export function parseSearchData(text: string): SearchData {
   const value = parseJson(text) as Partial<SearchData> | null;
   if (!value || !Array.isArray(value.records)) throw new WrongContentError(false);
   return value as SearchData;
+}
+
+export function parseRouteShard(text: string): RouteShard {
+  const value = parseJson(text) as Partial<RouteShard> | null;
+  if (!value || typeof value.hash !== 'string' || !Array.isArray(value.pages)) throw new WrongContentError(false);
+  return value as RouteShard;
+}
+
+export function parseSidebarGroup(text: string): SidebarGroupFile {
+  const value = parseJson(text) as Partial<SidebarGroupFile> | null;
+  if (!value || typeof value.hash !== 'string' || !Array.isArray(value.items)) throw new WrongContentError(false);
+  return value as SidebarGroupFile;
 }

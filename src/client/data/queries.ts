@@ -1,4 +1,4 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, type EnsureQueryDataOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
 import type { Manifest, PageMeta } from '../../shared/types';
 import { fetchChunk } from './fetch-chunk';
@@ -14,7 +14,7 @@ export function retryTransient(failureCount: number, error: unknown): boolean {
  * navigation to a page not yet loaded waiting forever with the progress bar running. Every query here
  * asks the network at once, so an offline reader gets the explanation and Retry right away.
  */
-const networkMode = 'always';
+export const networkMode = 'always';
 
 /** The manifest of the deployment this tab runs; its URL changes only when a new deployment is found. */
 export const manifestLocation = { url: '' };
@@ -43,4 +43,19 @@ export function currentManifest(queryClient: QueryClient): Manifest {
   const manifest = queryClient.getQueryData<Manifest>(manifestQuery().queryKey);
   if (!manifest) throw new Error('the manifest is read before it was loaded');
   return manifest;
+}
+
+/** A query's data, fetched if it is not cached; a newer navigation's abort cancels the request. */
+export async function ensureQuery<T, K extends QueryKey>(
+  queryClient: QueryClient,
+  options: EnsureQueryDataOptions<T, unknown, T, K>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  const cancel = () => void queryClient.cancelQueries({ queryKey: options.queryKey });
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    return await queryClient.ensureQueryData(options);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
 }

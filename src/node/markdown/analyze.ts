@@ -8,6 +8,7 @@ import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from './embeds';
 import { LegacySlugger } from './heading-aliases';
 import { resolveLink } from './links';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
+import { closest } from './suggest';
 import { childTokens, plainText } from './tokens';
 
 export type { PageAsset } from './assets';
@@ -300,34 +301,4 @@ function isClosedFence(raw: string): boolean {
   const open = /^\s*(`{3,}|~{3,})/.exec(lines[0] ?? '')?.[1] ?? '```';
   const last = lines.length > 1 ? (lines[lines.length - 1] ?? '').trim() : '';
   return last.startsWith(open) && /^(`+|~+)$/.test(last);
-}
-
-/** ` (did you mean "X"?)` for the closest known name, or nothing when none is close. */
-export function closest(name: string, known: readonly string[]): string {
-  let best: string | undefined;
-  let bestDistance = Math.max(3, Math.floor(name.length / 3)) + 1;
-  for (const candidate of known) {
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best ? ` (did you mean "${best}"?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

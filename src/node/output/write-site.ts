@@ -6,6 +6,7 @@ import { headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { fragmentFileName, type PageSource } from '../content/page-source';
+import type { BrowserData } from '../site/browser-data';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
 import { securityHeaders } from '../serve/headers';
@@ -96,7 +97,10 @@ export async function writeManifestFolder(
 
 export interface DistInput {
   manifest: Manifest;
+  /** The manifest the browser loads: the whole one, or `browserData.manifestJson`. */
   manifestJson: string;
+  /** The route shards and sidebar group files, when the browser's manifest is split (site/browser-data.ts). */
+  browserData?: BrowserData;
   searchJson: string;
   pages: PageSource[];
   client: ClientAssets;
@@ -112,7 +116,15 @@ export interface DistInput {
 const NOT_FOUND_ROUTE = '/404.html';
 
 /**
- * Renders the app HTML of the pages, in order, then of the not-found page, until `until` settles. For
+ * The app HTML `prerenderUntil` holds at most (UTF-16 units). Each page's app HTML holds its fragment, so
+ * holding all of a 10,000-page site's until the output is written would hold the site's text twice; past
+ * this, the pages are left to `writeDist`, which writes each as it renders it.
+ */
+const EARLY_PRERENDER_LIMIT = 96 * 1024 * 1024;
+
+/**
+ * Renders the app HTML of the pages, in order, then of the not-found page, until `until` settles (or
+ * `EARLY_PRERENDER_LIMIT` is reached). For
  * rendering on a core that would otherwise wait for it: between routes it gives way to the event loop,
  * so the messages that settle `until` are handled as they come. A failure only ends it early, leaving
  * that route to `writeDist`, which reports it.
@@ -131,11 +143,14 @@ export async function prerenderUntil(
   const rendered = new Map<string, string>();
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   const routes = [...pages.map((page) => [page.route, page.html] as const), [NOT_FOUND_ROUTE, undefined] as const];
+  let held = 0;
   try {
     for (const [route, html] of routes) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (settled) break;
-      rendered.set(route, await renderRoute(manifest, route, metas.get(route), html));
+      if (settled || held > EARLY_PRERENDER_LIMIT) break;
+      const appHtml = await renderRoute(manifest, route, metas.get(route), html);
+      rendered.set(route, appHtml);
+      held += appHtml.length;
     }
   } catch {
     // Rendered again by writeDist, which reports the failure.
@@ -153,6 +168,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     await out.put(path.join('assets/css', css.name), css.css);
     await out.put(underBase(manifest.search), input.searchJson);
     await out.put(underBase(pointerOf(manifest).manifest), input.manifestJson);
+    for (const [url, json] of input.browserData?.files ?? []) await out.put(underBase(url), json);
     await out.put('favicon.svg', FAVICON_SVG);
     await out.put('version.json', `${JSON.stringify(pointerOf(manifest))}\n`);
     const copied = new Set<string>();
@@ -179,9 +195,10 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
       const meta = metas.get(page.route);
       const appHtml =
         input.prerendered?.get(page.route) ?? (await input.renderRoute(manifest, page.route, meta, page.html));
+      const data = input.browserData?.preloads(page.route) ?? [];
       await out.put(
         path.join(page.route, 'index.html'),
-        renderDocument(headFor(site, meta), appHtml, assets, site.analyticsId),
+        renderDocument(headFor(site, meta), appHtml, { ...assets, data }, site.analyticsId),
       );
       input.onProgress?.(++done);
     }

@@ -1,6 +1,6 @@
 import { canonicalRoute } from '../../shared/paths';
 import type { SidebarGroup } from '../../shared/types';
-import { closest } from '../markdown/analyze';
+import { closest } from '../markdown/suggest';
 import type { SiteConfig } from '../content/site-config';
 import { SITE_CONFIG_FILE } from '../content/site-config';
 import type { PageSource } from '../content/page-source';

@@ -1,0 +1,70 @@
+/**
+ * The layout of the site data the browser loads, shared by the build that splits it and the app that
+ * loads it. What a reader downloads must not grow with the site, so the browser's manifest holds only
+ * what every page needs (settings, redirects, the sidebar's group headings); the page records travel in
+ * route shards, each page's in the shard its route hashes to, and the entries of a folded sidebar group
+ * in a file of their own. A first visit preloads its page's shard and sidebar group beside the manifest;
+ * a link's shard is fetched when the link is hovered, focused or followed. `manifest/` keeps the whole
+ * manifest for tooling.
+ */
+import type { Neighbours } from './navigation';
+import type { Manifest, PageMeta, SidebarGroup, SidebarLink } from './types';
+
+/** Pages per route shard, on average: a shard is a few kilobytes however large the site grows. */
+export const PAGES_PER_SHARD = 64;
+
+/**
+ * Past this many entries the sidebar folds: only the current page's group is open, and the others fold
+ * behind their heading. Every page's HTML carries the sidebar, so with all of a few thousand entries in
+ * each, the site's size (and its prerendering time) would grow with the square of its page count.
+ */
+export const FOLD_SIDEBAR_ABOVE = 300;
+
+/** A page record as a route shard carries it: what the page needs that the shared manifest no longer has. */
+export interface ShardPage extends PageMeta {
+  /** The sidebar groups (their index) that list this page: loaded before it shows, as they are open. */
+  groups: number[];
+  /** Previous and next links, resolved by the build: the sidebar order around the page may not be loaded. */
+  neighbours: Neighbours;
+}
+
+/** One route shard file. */
+export interface RouteShard {
+  /** The deployment it belongs to (`Manifest.hash`). */
+  hash: string;
+  pages: ShardPage[];
+}
+
+/** The entries of one folded sidebar group, in a file of their own. */
+export interface SidebarGroupFile {
+  hash: string;
+  items: SidebarLink[];
+}
+
+/** Number of route shards for a site of `pages` pages. */
+export const shardCount = (pages: number): number => Math.max(1, Math.ceil(pages / PAGES_PER_SHARD));
+
+/** The shard a route's record lives in (FNV-1a over its UTF-16 units): the same in the build and the app. */
+export function shardOf(route: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < route.length; i++) hash = Math.imul(hash ^ route.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % shards;
+}
+
+const dataFile = (manifest: Pick<Manifest, 'hash' | 'site'>, name: string) =>
+  `${manifest.site.base}assets/js/${name}.${manifest.hash}.json`;
+
+/** URL of route shard `n`; named by the deployment's hash, so a new deployment never meets an old shard. */
+export const shardUrl = (manifest: Pick<Manifest, 'hash' | 'site'>, n: number): string =>
+  dataFile(manifest, `routes.${n}`);
+
+/** URL of the entries of sidebar group `n`. */
+export const sidebarGroupUrl = (manifest: Pick<Manifest, 'hash' | 'site'>, n: number): string =>
+  dataFile(manifest, `sidebar.${n}`);
+
+/** Whether the sidebar folds: more entries than `FOLD_SIDEBAR_ABOVE`, loaded or not. */
+export const sidebarFolds = (groups: readonly SidebarGroup[]): boolean =>
+  groups.reduce((n, g) => n + (g.size ?? g.items.length), 0) > FOLD_SIDEBAR_ABOVE;
+
+/** Whether the group's entries are in a file of their own and not loaded yet. */
+export const groupPending = (group: SidebarGroup): boolean => (group.size ?? 0) > group.items.length;
