@@ -56,7 +56,10 @@ export const tocExtension: TokenizerAndRendererExtension = {
     const headers = token['headers'] as PageHeader[];
     if (headers.length === 0) return '';
     // h3 entries nest inside the list item of the h2 before them, so lists only ever contain items.
-    let html = '<nav class="table-of-contents" aria-label="Table of contents"><ul>';
+    // A folded "On this page" block: the stylesheet shows it only where the side column is hidden.
+    let html =
+      '<details class="table-of-contents"><summary>On this page</summary>' +
+      '<nav aria-label="Table of contents"><ul>';
     headers.forEach((h, i) => {
       const next = headers[i + 1];
       html += `<li><a href="#${escapeHtml(h.slug)}">${escapeHtml(h.title)}</a>`;
@@ -65,7 +68,7 @@ export const tocExtension: TokenizerAndRendererExtension = {
         html += i > 0 && headers.slice(0, i).some((p) => p.level === 2) ? '</li></ul></li>' : '</li>';
       else html += '</li>';
     });
-    return `${html}</ul></nav>\n`;
+    return `${html}</ul></nav></details>\n`;
   },
 };
 
