@@ -58,8 +58,7 @@ export const tocExtension: TokenizerAndRendererExtension = {
     // h3 entries nest inside the list item of the h2 before them, so lists only ever contain items.
     // A folded "On this page" block: the stylesheet shows it only where the side column is hidden.
     let html =
-      '<details class="table-of-contents"><summary>On this page</summary>' +
-      '<nav aria-label="Table of contents"><ul>';
+      '<details class="table-of-contents"><summary>On this page</summary>' + '<nav aria-label="Table of contents"><ul>';
     headers.forEach((h, i) => {
       const next = headers[i + 1];
       html += `<li><a href="#${escapeHtml(h.slug)}">${escapeHtml(h.title)}</a>`;

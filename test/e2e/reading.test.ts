@@ -1,0 +1,96 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hydrated, useBrowser } from './browser';
+
+const { open, base } = useBrowser();
+
+/** Holds back every request matching `pattern` until the returned function is called. */
+async function holdBack(page: Page, pattern: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+describe('search results are links', () => {
+  it('carry the canonical URL, and a middle-click opens the section in a new tab', async () => {
+    const { page, problems } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.keyboard.press('/');
+    await page.locator('.search-dialog input').fill('pagination');
+    const hit = page.locator('a.search-hit[data-url="/api/rest/#pagination"]');
+    await hit.waitFor();
+    expect(await hit.getAttribute('href')).toBe('/docs/api/rest/#pagination');
+    expect(await hit.getAttribute('role')).toBe('option');
+
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), hit.click({ button: 'middle' })]);
+    await tab.waitForLoadState('domcontentloaded');
+    expect(new URL(tab.url()).pathname + new URL(tab.url()).hash).toBe('/docs/api/rest/#pagination');
+    await tab.waitForFunction(() => {
+      const box = document.getElementById('pagination')?.getBoundingClientRect();
+      return !!box && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    // The first tab stays where it was, its dialog still open on the same results.
+    expect(new URL(page.url()).pathname).toBe('/docs/limits/');
+    expect(await page.locator('.search-dialog').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('before the app has started', () => {
+  it('a scroll to a heading sets the hash once the page is ready', async () => {
+    const { page } = await open();
+    const release = await holdBack(page, /\/assets\/js\/manifest\.[0-9a-f]+\.json$/);
+    await page.goto(`${base()}/docs/limits/`, { waitUntil: 'domcontentloaded' });
+    await page.evaluate(() => {
+      const top = document.getElementById('memory')!.getBoundingClientRect().top + window.scrollY;
+      window.scrollTo(0, top - 40);
+    });
+    release();
+    await hydrated(page);
+    await page.waitForFunction(() => location.hash === '#memory', undefined, { timeout: 5000 });
+  });
+
+  it('the first search shortcut opens search', async () => {
+    for (const key of ['/', 'Control+k']) {
+      const { page } = await open();
+      const release = await holdBack(page, /\/assets\/js\/entry\.[A-Z0-9]+\.js$/);
+      // The app's module script holds back DOMContentLoaded; the boot script has run once the page is parsed.
+      await page.goto(`${base()}/docs/limits/`, { waitUntil: 'commit' });
+      await page.waitForSelector('#page-content', { state: 'attached' });
+      await page.keyboard.press(key);
+      release();
+      await page.locator('.search-dialog input[role="combobox"]').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
+      // The key was the shortcut, not text: the field starts empty.
+      expect(await page.locator('.search-dialog input').inputValue()).toBe('');
+      await page.context().close();
+    }
+  });
+});
+
+describe('the in-page table of contents', () => {
+  it('is hidden beside the side column and a folded "On this page" block on a phone', async () => {
+    const wide = (await open('/docs/limits/', { viewport: { width: 1440, height: 900 } })).page;
+    expect(await wide.locator('.content .table-of-contents').count()).toBe(1);
+    expect(await wide.locator('.content .table-of-contents').isVisible()).toBe(false);
+    expect(await wide.locator('aside.toc').isVisible()).toBe(true);
+
+    const phone = (await open('/docs/limits/', { viewport: { width: 390, height: 844 }, hasTouch: true })).page;
+    await hydrated(phone);
+    const block = phone.locator('.content .table-of-contents');
+    expect(await block.isVisible()).toBe(true);
+    expect(await phone.locator('aside.toc').isVisible()).toBe(false);
+    expect(await block.locator('summary').textContent()).toBe('On this page');
+    const link = block.locator('a[href="#memory"]');
+    expect(await link.isVisible()).toBe(false);
+    await block.locator('summary').click();
+    expect(await link.isVisible()).toBe(true);
+    expect(await link.evaluate((a) => getComputedStyle(a).textDecorationLine)).toBe('none');
+    await link.click();
+    await phone.waitForFunction(() => location.hash === '#memory');
+  });
+});
