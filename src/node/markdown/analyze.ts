@@ -73,6 +73,8 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     hasRawHtml: false,
   };
   const tocTokens: Tokens.Generic[] = [];
+  /** Code groups so far, numbering each group's tab ids within the page. */
+  let codeGroups = 0;
   let insideLink = false;
   /** Raw HTML warnings already given in the current top-level block. */
   const rawWarnings = new Set<string>();
@@ -140,6 +142,16 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       case 'toc':
         tocTokens.push(token as Tokens.Generic);
         return;
+      case 'codeGroup': {
+        const group = token as Tokens.Generic;
+        group['index'] = codeGroups++;
+        const blocks = (group.tokens ?? []).filter((t) => t.type !== 'space');
+        if (blocks.length === 0) report(offset, 'code-group has no code blocks', 'error');
+        else if (blocks.some((t) => t.type !== 'code')) {
+          report(offset, 'code-group holds only fenced code blocks: move other text out of the group', 'error');
+        }
+        break;
+      }
     }
     visitChildren(token, offset);
   }

@@ -1,6 +1,6 @@
 import { Marked } from 'marked';
 import { analyzeTokens, type PageAnalysis, type PageContext } from './analyze';
-import { constantExtension, containerExtension, tocExtension } from './extensions';
+import { codeGroupExtension, constantExtension, containerExtension, tocExtension } from './extensions';
 import { renderer } from './renderer';
 import { sanitizeFragment } from './sanitize';
 
@@ -13,7 +13,7 @@ export interface RenderedPage {
 const markdown = new Marked({
   gfm: true,
   renderer,
-  extensions: [containerExtension, tocExtension, constantExtension],
+  extensions: [codeGroupExtension, containerExtension, tocExtension, constantExtension],
 });
 
 /** Markdown body → fragment HTML and page metadata, from a single lex. */
