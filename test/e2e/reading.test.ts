@@ -94,3 +94,78 @@ describe('the in-page table of contents', () => {
     await phone.waitForFunction(() => location.hash === '#memory');
   });
 });
+
+describe('code groups', () => {
+  const selectedTab = (page: Page, group: number) =>
+    page.locator('.content .code-group').nth(group).locator('[role="tab"][aria-selected="true"]').textContent();
+  const visiblePanels = (page: Page, group: number) =>
+    page
+      .locator('.content .code-group')
+      .nth(group)
+      .locator('[role="tabpanel"]')
+      .evaluateAll((panels) => panels.filter((p) => !(p as HTMLElement).hidden).map((p) => p.id));
+
+  it('read without JavaScript: the first tab is shown, the others hidden', async () => {
+    const { page } = await open('/docs/code/', { javaScriptEnabled: false });
+    expect(await selectedTab(page, 0)).toBe('Node.js');
+    expect(await visiblePanels(page, 0)).toEqual(['code-group-1-panel-1']);
+    expect(await page.locator('#code-group-1-panel-1').isVisible()).toBe(true);
+    expect(await page.locator('#code-group-1-panel-2').isVisible()).toBe(false);
+  });
+
+  it('follow the WAI-ARIA tabs keyboard model', async () => {
+    const { page } = await open('/docs/code/');
+    await hydrated(page);
+    const tab = (name: string) => page.locator('.code-group').first().getByRole('tab', { name });
+    await tab('Node.js').focus();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('Python');
+    expect(await selectedTab(page, 0)).toBe('Python');
+    expect(await visiblePanels(page, 0)).toEqual(['code-group-1-panel-2']);
+    expect(await tab('Python').getAttribute('tabindex')).toBe('0');
+    expect(await tab('Node.js').getAttribute('tabindex')).toBe('-1');
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('Bash');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('Node.js');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('Bash');
+    await page.keyboard.press('Home');
+    expect(await focused()).toBe('Node.js');
+    expect(await visiblePanels(page, 0)).toEqual(['code-group-1-panel-1']);
+    // Tab leaves the tab list for the panel's content (the code block's own controls).
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('[role="tabpanel"]')?.id)).toBe(
+      'code-group-1-panel-1',
+    );
+  });
+
+  it('sync groups with the same labels and remember the choice on other pages', async () => {
+    const { page } = await open('/docs/code/');
+    await hydrated(page);
+    await page.locator('.code-group').first().getByRole('tab', { name: 'Go' }).click();
+    expect(await selectedTab(page, 0)).toBe('Go');
+    expect(await selectedTab(page, 1)).toBe('Go');
+
+    // A client-side navigation to a page with a group of the same labels.
+    await page.evaluate(() => {
+      const a = Object.assign(document.createElement('a'), { href: '/docs/workflows/steps/' });
+      document.querySelector('#page-content')?.append(a);
+      a.click();
+    });
+    await page.waitForFunction(() => location.pathname === '/docs/workflows/steps/');
+    await page.locator('.content .code-group').first().waitFor();
+    expect(await selectedTab(page, 0)).toBe('Go');
+
+    // A full page load later; this group has no Go tab, so the choice made there holds.
+    await page.goto(`${base()}/docs/workflows/events/cold-starts/`);
+    await hydrated(page);
+    expect(await selectedTab(page, 0)).toBe('Node.js');
+    await page.locator('.code-group').first().getByRole('tab', { name: 'Python' }).click();
+    await page.goto(`${base()}/docs/code/`);
+    await hydrated(page);
+    expect(await selectedTab(page, 0)).toBe('Python');
+    expect(await selectedTab(page, 1)).toBe('Python');
+  });
+});

@@ -5,6 +5,7 @@ import { neighboursOf } from '../../shared/navigation';
 import { indexManifest } from '../../shared/resolve';
 import { useActiveHeading } from '../app/active-heading';
 import { useCodeCopy } from '../app/code-copy';
+import { useCodeGroups } from '../app/code-groups';
 import { usePageHead } from '../app/head';
 import { manifestQuery } from '../data/queries';
 import { PrevNext } from './PrevNext';
@@ -20,6 +21,7 @@ export function PageView() {
   const active = useActiveHeading(content, page.headers);
   usePageHead(manifest.site, page);
   useCodeCopy(content);
+  useCodeGroups(content, html);
 
   return (
     <div className="page">
