@@ -169,3 +169,42 @@ describe('code groups', () => {
     expect(await selectedTab(page, 1)).toBe('Python');
   });
 });
+
+describe('pages for AI assistants', () => {
+  it('llms.txt lists every page with its title and URL, and each page has a markdown twin', async () => {
+    const { page } = await open('/docs/limits/');
+    const manifest = await page.evaluate(async () => {
+      const meta = document.querySelector<HTMLMetaElement>('meta[name="docs-manifest"]')!;
+      return (await (await fetch(meta.content)).json()) as { pages: { path: string; title: string }[] };
+    });
+    const llms = await page.request.get(`${base()}/docs/llms.txt`);
+    expect(llms.headers()['content-type']).toBe('text/plain; charset=utf-8');
+    const index = await llms.text();
+    expect(index.startsWith('# Pipedream Docs\n\n> connect APIs, remarkably fast.\n')).toBe(true);
+    expect(manifest.pages.length).toBeGreaterThan(100);
+    for (const { path, title } of manifest.pages) {
+      expect(index).toContain(`- [${title}](https://pipedream.com/docs${path})`);
+    }
+    expect(index).toMatch(/^## Pricing and Limits$/m);
+
+    const twin = await page.request.get(`${base()}/docs/limits.md`);
+    expect(twin.headers()['content-type']).toBe('text/markdown; charset=utf-8');
+    const markdown = await twin.text();
+    expect(markdown.startsWith('# Limits\n')).toBe(true);
+    // Constants are resolved, as on the page.
+    expect(markdown).toContain('| [HTTP payload](#http-payload-size) | 512KB |');
+    expect(markdown).not.toContain('{{');
+    expect((await page.request.get(`${base()}/docs/index.md`)).status()).toBe(200);
+    expect(await (await page.request.get(`${base()}/docs/llms-full.txt`)).text()).toContain(markdown.trim());
+  });
+
+  it('offers "Copy page as Markdown"', async () => {
+    const { page } = await open('/docs/api/rest/', { permissions: ['clipboard-read', 'clipboard-write'] });
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Copy page as Markdown' }).click();
+    await page.waitForFunction(() => document.querySelector('.copy-markdown')?.textContent === 'Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await (await page.request.get(`${base()}/docs/api/rest.md`)).text());
+    expect(copied.startsWith('# REST API')).toBe(true);
+  });
+});

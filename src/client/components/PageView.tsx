@@ -8,6 +8,7 @@ import { useCodeCopy } from '../app/code-copy';
 import { useCodeGroups } from '../app/code-groups';
 import { usePageHead } from '../app/head';
 import { manifestQuery } from '../data/queries';
+import { CopyMarkdown } from './CopyMarkdown';
 import { PrevNext } from './PrevNext';
 import { TableOfContents } from './TableOfContents';
 
@@ -33,6 +34,7 @@ export function PageView() {
           data-page-key={page.key}
           dangerouslySetInnerHTML={{ __html: html }}
         />
+        <CopyMarkdown base={manifest.site.base} route={page.path} />
         <PrevNext neighbours={neighbours} base={manifest.site.base} />
       </article>
       <TableOfContents headers={page.headers} active={active} />

@@ -20,6 +20,8 @@ export interface PageSource {
   description: string;
   /** Fragment HTML, without the load markers. */
   html: string;
+  /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
+  markdown: string;
   analysis: PageAnalysis;
   /** Content hash of the fragment, for its file name. */
   hash: string;
@@ -87,10 +89,30 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     title,
     description,
     html,
+    markdown: pageMarkdown(title, body, analysis),
     analysis,
     hash: contentHash(html),
     neighbours,
   };
+}
+
+/**
+ * The body with every constant replaced by its value (code keeps `{{ NAME }}` as written, as the HTML does),
+ * under a `# Title` line unless the body starts with its own.
+ */
+function pageMarkdown(title: string, body: string, analysis: PageAnalysis): string {
+  // The offsets are into the body as the markdown pass read it, with its line endings made \n.
+  const source = body.replace(/\r\n?/g, '\n');
+  let text = '';
+  let at = 0;
+  for (const use of analysis.constantUses) {
+    if (use.offset < at) continue;
+    text += source.slice(at, use.offset) + use.value;
+    at = use.offset + use.length;
+  }
+  // `[[toc]]` lists the headings that follow; in plain markdown it would only be noise.
+  text = (text + source.slice(at)).replace(/^\[\[toc\]\][ \t]*\n+/gim, '').trim();
+  return `${analysis.h1 !== undefined && /^#\s/.test(text) ? '' : `# ${title}\n\n`}${text}\n`;
 }
 
 /** The content folder a scanned file sits in: its folder, one level up per folder in its relative path. */

@@ -54,6 +54,8 @@ export interface PageAnalysis {
   assets: PageAsset[];
   sections: SearchSection[];
   hasRawHtml: boolean;
+  /** Where the body uses a constant (`{{ NAME }}`, outside code) and its value, in order: for the `.md` twin. */
+  constantUses: { offset: number; length: number; value: string }[];
 }
 
 /**
@@ -71,6 +73,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     assets: [],
     sections: [{ level: 1, heading: '', slug: '', text: '' }],
     hasRawHtml: false,
+    constantUses: [],
   };
   const tocTokens: Tokens.Generic[] = [];
   /** Code groups so far, numbering each group's tab ids within the page. */
@@ -137,6 +140,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
           report(offset, `unknown constant "${name}"${closest(name, known)}`, 'error');
         }
         constant['value'] = value;
+        if (value !== undefined) result.constantUses.push({ offset, length: token.raw.length, value });
         return;
       }
       case 'toc':

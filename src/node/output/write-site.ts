@@ -8,6 +8,7 @@ import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { fragmentFileName, type PageSource } from '../content/page-source';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
+import { markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxRedirects } from './nginx-redirects';
 
 type RenderRoute = (
@@ -199,6 +200,10 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     }
     await out.put('_redirects', `${redirectLines.join('\n')}\n`);
     await out.put('_redirects.nginx', renderNginxRedirects(redirectLines));
+    for (const page of pages) await out.put(markdownTwinFile(page.route), page.markdown);
+    const llms = renderLlmsFiles(manifest, pages);
+    await out.put('llms.txt', llms.index);
+    await out.put('llms-full.txt', llms.full);
     const urls = pages.map((p) => `  <url><loc>${siteUrl}${withBase(site.base, p.route)}</loc></url>`);
     await out.put(
       'sitemap.xml',
