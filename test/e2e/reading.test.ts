@@ -208,3 +208,17 @@ describe('pages for AI assistants', () => {
     expect(copied.startsWith('# REST API')).toBe(true);
   });
 });
+
+describe('the phone header', () => {
+  it('shows the whole site title at 390 px, with every control on screen', async () => {
+    const { page } = await open('/docs/limits/', { viewport: { width: 390, height: 844 }, hasTouch: true });
+    await hydrated(page);
+    const title = page.locator('.header .site-title');
+    expect(await title.textContent()).toBe('Pipedream Docs');
+    expect(await title.evaluate((t) => t.scrollWidth <= t.clientWidth)).toBe(true);
+    for (const control of ['.menu-button', '.version-button', '.search-button', '.theme-toggle']) {
+      const box = await page.locator(`.header ${control}`).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390, control).toBe(true);
+    }
+  });
+});
