@@ -7,6 +7,9 @@ import type { PageSource } from '../content/page-source';
  * page — title, URL, description — grouped as the sidebar is, `llms-full.txt` every page's markdown in
  * that order, and each page also has a markdown twin next to its folder (`markdownTwinPath`).
  */
+export const LLMS_INDEX_FILE = 'llms.txt';
+export const LLMS_FULL_FILE = 'llms-full.txt';
+
 export function renderLlmsFiles(manifest: Manifest, pages: readonly PageSource[]): { index: string; full: string } {
   const { site } = manifest;
   const url = (route: string) => site.siteUrl.replace(/\/$/, '') + withBase(site.base, route);
@@ -21,12 +24,16 @@ export function renderLlmsFiles(manifest: Manifest, pages: readonly PageSource[]
   const rest = pages.filter((page) => !listed.has(page.route));
   if (rest.length > 0) groups.push({ text: 'Other pages', pages: rest });
 
+  const example = pages.find((page) => page.route !== '/');
+  const twinRule = example
+    ? `add \`.md\` to its URL without the final slash (${url(markdownTwinPath(example.route))} for ${url(example.route)}), or use ${url(markdownTwinPath('/'))} for the home page`
+    : `${url(markdownTwinPath('/'))}`;
   const header = [
     `# ${site.title}`,
     '',
     `> ${site.description}`,
     '',
-    `Every page is also served as markdown: add \`.md\` to its URL without the final slash (${url('/limits/').replace(/\/$/, '.md')}), or use ${url('/')}index.md for the home page. ${url('/')}llms-full.txt holds every page in one file.`,
+    `Every page is also served as markdown: ${twinRule}. ${url('/')}${LLMS_FULL_FILE} holds every page in one file.`,
     '',
   ];
   const index = [...header];

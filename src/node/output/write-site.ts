@@ -8,7 +8,7 @@ import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { fragmentFileName, type PageSource } from '../content/page-source';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
-import { markdownTwinFile, renderLlmsFiles } from './llms';
+import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxRedirects } from './nginx-redirects';
 
 type RenderRoute = (
@@ -202,8 +202,8 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     await out.put('_redirects.nginx', renderNginxRedirects(redirectLines));
     for (const page of pages) await out.put(markdownTwinFile(page.route), page.markdown);
     const llms = renderLlmsFiles(manifest, pages);
-    await out.put('llms.txt', llms.index);
-    await out.put('llms-full.txt', llms.full);
+    await out.put(LLMS_INDEX_FILE, llms.index);
+    await out.put(LLMS_FULL_FILE, llms.full);
     const urls = pages.map((p) => `  <url><loc>${siteUrl}${withBase(site.base, p.route)}</loc></url>`);
     await out.put(
       'sitemap.xml',
