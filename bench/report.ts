@@ -5,8 +5,10 @@ export type Unit = 'ms' | 'bytes' | 'count' | 'per-second';
 
 export interface Target {
   /** The figure passes when it is below this value (or equal, with `inclusive`). */
-  max: number;
+  max?: number;
   inclusive?: boolean;
+  /** Or, for a score: the figure passes when it is at least this value. */
+  min?: number;
 }
 
 export interface Figure {
@@ -27,7 +29,10 @@ export function verdict(figure: Figure): Verdict {
   const { value, target } = figure;
   if (!target) return 'none';
   if (value === null) return 'unknown';
-  const within = target.inclusive ? value <= target.max : value < target.max;
+  const within =
+    target.min !== undefined
+      ? value >= target.min
+      : target.max === undefined || (target.inclusive ? value <= target.max : value < target.max);
   if (figure.atLeast) return within ? 'unknown' : 'fail';
   return within ? 'pass' : 'fail';
 }
@@ -51,6 +56,8 @@ export function formatValue(value: number, unit: Unit): string {
 function formatTarget(figure: Figure): string {
   const { target } = figure;
   if (!target) return '';
+  if (target.min !== undefined) return `≥ ${formatValue(target.min, figure.unit)}`;
+  if (target.max === undefined) return '';
   return `${target.inclusive ? '≤' : '<'} ${formatValue(target.max, figure.unit)}`;
 }
 

@@ -28,6 +28,7 @@ import {
 import { browserFigures, measureBrowser } from './browser';
 import { importFigures, measureImport } from './import';
 import { LARGE_TARGETS, largeTreeFigures, largeTreePaths, measureLargeTree, type LargeTree } from './large-trees';
+import { lighthouseFigures, measureLighthouse } from './lighthouse';
 import { formatTable, MB, summary, verdict, type Figure } from './report';
 import { resilienceFigures } from './resilience';
 import { findSearchIndex, measureInWorker, searchFigures, type SearchIndexFile } from './search';
@@ -245,7 +246,15 @@ async function main(): Promise<void> {
       details['import'] = imported;
     }
 
-    // 7. Resilience: read from the summaries of the last `npm run bench:resilience` (or npm test).
+    // 7. Lighthouse (mobile) on three routes of the content/ build, after the large trees' builds.
+    const lighthouse = distDir ? await section('lighthouse', () => measureLighthouse(distDir)) : notBuilt;
+    if (lighthouse instanceof Error) figures.push(failedFigure('Lighthouse (mobile)', 'scores', lighthouse));
+    else {
+      figures.push(...lighthouseFigures(lighthouse));
+      details['lighthouse'] = lighthouse;
+    }
+
+    // 8. Resilience: read from the summaries of the last `npm run bench:resilience` (or npm test).
     figures.push(...(await resilienceFigures()));
   } finally {
     await ws.dispose();

@@ -44,3 +44,8 @@ export function withoutBase(base: string, pathname: string): string | undefined 
   if (!pathname.startsWith(`${root}/`)) return undefined;
   return pathname.slice(root.length);
 }
+
+/** The URL path (under the base) of a page's markdown twin: `/limits/` → `/limits.md`, `/` → `/index.md`. */
+export function markdownTwinPath(route: string): string {
+  return route === '/' ? '/index.md' : route.replace(/\/$/, '.md');
+}

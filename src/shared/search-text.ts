@@ -9,6 +9,9 @@
  */
 export const EXCERPT_LENGTH = 150;
 
+/** Between the cells of a table in search text and excerpts: a word boundary a reader can see. */
+export const CELL_SEPARATOR = ' · ';
+
 /**
  * Words that say nothing about a section on their own, with their stems. They are left out of the text
  * index; in titles and headings they stay (short fields, and "how to" may be what the reader means).

@@ -48,6 +48,15 @@ const pageRoute = createRoute({
 const routeTree = rootRoute.addChildren([pageRoute]);
 
 export function createAppRouter(base: string, queryClient: QueryClient, history?: RouterHistory, isServer = false) {
+  // The first render takes over a page the browser has already placed: at its #heading, where a reload
+  // left it, or where the reader scrolled while the app was starting. The router would move it to the
+  // top; it restores and resets scroll only for the navigations after that.
+  let firstRender = true;
+  const restoreScroll = () => {
+    const restore = !firstRender;
+    firstRender = false;
+    return restore;
+  };
   return createRouter({
     routeTree,
     history,
@@ -55,7 +64,7 @@ export function createAppRouter(base: string, queryClient: QueryClient, history?
     trailingSlash: 'preserve',
     context: { queryClient },
     isServer,
-    scrollRestoration: !isServer,
+    scrollRestoration: isServer ? false : restoreScroll,
     defaultStaleTime: Infinity,
     defaultPreloadStaleTime: Infinity,
     // The current page stays on screen until the next one is ready (or has failed): never a blank pending view.

@@ -1,5 +1,8 @@
 // Loaded as a tiny blocking script in <head>, before the first paint, so a stored theme never flashes
 // the wrong colours. It is a file rather than an inline script because the CSP allows no inline script.
+// It also keeps a search shortcut pressed before the app has started, which the app then acts on.
+import { noteEarlyShortcut } from './search-shortcut';
 import { applyTheme, readStoredTheme } from './theme';
 
 applyTheme(readStoredTheme());
+noteEarlyShortcut();

@@ -6,9 +6,11 @@ import { indexManifest } from '../../shared/resolve';
 import type { ShardPage } from '../../shared/site-data';
 import { useActiveHeading } from '../app/active-heading';
 import { useCodeCopy } from '../app/code-copy';
+import { useCodeGroups } from '../app/code-groups';
 import { usePageHead } from '../app/head';
 import { manifestQuery } from '../data/queries';
 import { PageFooter } from './PageFooter';
+import { CopyMarkdown } from './CopyMarkdown';
 import { PrevNext } from './PrevNext';
 import { TableOfContents } from './TableOfContents';
 
@@ -26,6 +28,7 @@ export function PageView() {
   const active = useActiveHeading(content, page.headers);
   usePageHead(manifest.site, page);
   useCodeCopy(content);
+  useCodeGroups(content, html);
 
   return (
     <div className="page">
@@ -38,6 +41,7 @@ export function PageView() {
           dangerouslySetInnerHTML={{ __html: html }}
         />
         <PageFooter page={page} />
+        <CopyMarkdown base={manifest.site.base} route={page.path} />
         <PrevNext neighbours={neighbours} base={manifest.site.base} />
       </article>
       <TableOfContents headers={page.headers} active={active} />

@@ -38,7 +38,10 @@ export function VersionMenu({ versions }: { versions: VersionLink[] }) {
       >
         {current.text}
         {current.badge && <span className="badge">{current.badge}</span>}
-        <span aria-hidden="true"> ▾</span>
+        <span className="version-caret" aria-hidden="true">
+          {' '}
+          ▾
+        </span>
       </button>
       {open && (
         <ul id="version-list" className="version-list">

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
+import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { currentManifest } from '../data/queries';
 import { useUi } from '../data/store';
@@ -28,13 +29,14 @@ export function SearchButton() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const typing = event.target instanceof HTMLElement && event.target.closest('input, textarea, [contenteditable]');
-      if ((event.key === 'k' && (event.metaKey || event.ctrlKey)) || (event.key === '/' && !typing)) {
+      if (isSearchShortcut(event)) {
         event.preventDefault();
         setOpen(true);
       }
     };
     window.addEventListener('keydown', onKey);
+    // A shortcut pressed before the app started (the boot script kept it) is answered now.
+    if (takeEarlyShortcut()) setOpen(true);
     return () => window.removeEventListener('keydown', onKey);
   }, [setOpen]);
 

@@ -2,6 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
+import { withBase } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
 import { track } from '../app/analytics';
 import { navigateTo } from '../app/links';
@@ -179,23 +180,39 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
                   <ul role="presentation">
                     {group.hits.map((hit, hitIndex) => {
                       const position = (firstPositions[groupIndex] ?? 0) + hitIndex;
+                      // A real link (middle-click, Ctrl/⌘-click, "copy link", the status bar) that is also
+                      // the listbox option: the combobox keeps focus and points at it.
                       return (
-                        <li
-                          key={hit.u}
-                          id={`${listId}-${position}`}
-                          role="option"
-                          aria-selected={position === selected}
-                          className={position === selected ? 'search-hit selected' : 'search-hit'}
-                          data-url={hit.u}
-                          onMouseMove={() => setSelected(position)}
-                          onClick={() => open(position)}
-                        >
-                          <span className="search-hit-heading">
-                            <Highlight text={hit.h || hit.t} terms={shown.terms} />
-                          </span>
-                          <span className="search-hit-excerpt">
-                            <Highlight text={hit.x} terms={shown.terms} />
-                          </span>
+                        <li key={hit.u} role="presentation">
+                          <a
+                            id={`${listId}-${position}`}
+                            role="option"
+                            aria-selected={position === selected}
+                            className={position === selected ? 'search-hit selected' : 'search-hit'}
+                            href={withBase(manifest.site.base, hit.u)}
+                            tabIndex={-1}
+                            data-url={hit.u}
+                            onMouseMove={() => setSelected(position)}
+                            onClick={(event) => {
+                              if (
+                                event.button !== 0 ||
+                                event.metaKey ||
+                                event.ctrlKey ||
+                                event.shiftKey ||
+                                event.altKey
+                              )
+                                return;
+                              event.preventDefault();
+                              open(position);
+                            }}
+                          >
+                            <span className="search-hit-heading">
+                              <Highlight text={hit.h || hit.t} terms={shown.terms} />
+                            </span>
+                            <span className="search-hit-excerpt">
+                              <Highlight text={hit.x} terms={shown.terms} />
+                            </span>
+                          </a>
                         </li>
                       );
                     })}

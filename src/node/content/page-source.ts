@@ -22,6 +22,8 @@ export interface PageSource {
   description: string;
   /** Fragment HTML, without the load markers. */
   html: string;
+  /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
+  markdown: string;
   analysis: PageAnalysis;
   /** Content hash of the fragment, for its file name. */
   hash: string;
@@ -105,6 +107,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     title,
     description,
     html,
+    markdown: pageMarkdown(title, body, analysis),
     analysis,
     hash: contentHash(html),
     neighbours,
@@ -135,7 +138,7 @@ function redirectPage(
     at.column,
     `page only redirects to "${redirect.target}": it becomes a redirect from ${route} to ${target}, not a page`,
   );
-  const analysis: PageAnalysis = { headers: [], anchors: [], aliases: {}, firstParagraph: '', links: [], assets: [], sections: [], hasRawHtml: false };
+  const analysis: PageAnalysis = { headers: [], anchors: [], aliases: {}, firstParagraph: '', links: [], assets: [], sections: [], hasRawHtml: false, constantUses: [] };
   return {
     file,
     route,
@@ -144,6 +147,7 @@ function redirectPage(
     title: route,
     description: '',
     html: '',
+    markdown: '',
     analysis,
     hash: contentHash(''),
     neighbours: [],
@@ -159,6 +163,25 @@ export function titleFromPath(relativePath: string, contentFolderName: string): 
   const segments = routeFromRelativePath(relativePath).split('/').filter(Boolean);
   const name = (segments[segments.length - 1] ?? contentFolderName).replace(/[-_\s]+/g, ' ').trim();
   return name ? name.charAt(0).toUpperCase() + name.slice(1) : 'Home';
+}
+
+/**
+ * The body with every constant replaced by its value (code keeps `{{ NAME }}` as written, as the HTML does),
+ * under a `# Title` line unless the body starts with its own.
+ */
+function pageMarkdown(title: string, body: string, analysis: PageAnalysis): string {
+  // The offsets are into the body as the markdown pass read it, with its line endings made \n.
+  const source = body.replace(/\r\n?/g, '\n');
+  let text = '';
+  let at = 0;
+  for (const use of analysis.constantUses) {
+    if (use.offset < at) continue;
+    text += source.slice(at, use.offset) + use.value;
+    at = use.offset + use.length;
+  }
+  // `[[toc]]` lists the headings that follow; in plain markdown it would only be noise.
+  text = (text + source.slice(at)).replace(/^\[\[toc\]\][ \t]*\n+/gim, '').trim();
+  return `${analysis.h1 !== undefined && /^#\s/.test(text) ? '' : `# ${title}\n\n`}${text}\n`;
 }
 
 /** The content folder a scanned file sits in: its folder, one level up per folder in its relative path. */

@@ -12,6 +12,7 @@ import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { CodeHighlighter, HighlightCache, highlightCss } from '../markdown/highlight';
 import { bundleAppCss, bundleClient, type ClientAssets } from '../output/bundle';
 import { renderDocument, type DocumentAssets } from '../output/document';
+import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from '../output/llms';
 import { pointerOf, writeDist } from '../output/write-site';
 import { assembleSite, type AssembledSite } from '../site/assemble';
 import { buildSearchData } from '../site/search-index';
@@ -384,9 +385,17 @@ export class DevBuilder {
         this.written.set(page.route, `${page.key}.${page.hash}`);
       }),
     );
+    // The pages for AI assistants: the changed pages' twins and the two indexes (dist/ as writeDist makes it).
+    const llms = renderLlmsFiles(manifest, assembled.pages);
+    await Promise.all([
+      ...changed.map((page) => writeFile(path.join(outDir, markdownTwinFile(page.route)), page.markdown)),
+      writeFile(path.join(outDir, LLMS_INDEX_FILE), llms.index),
+      writeFile(path.join(outDir, LLMS_FULL_FILE), llms.full),
+    ]);
     for (const route of [...this.written.keys()]) {
       if (assembled.byRoute.has(route)) continue;
       await rm(path.join(outDir, route, 'index.html'), { force: true });
+      await rm(path.join(outDir, markdownTwinFile(route)), { force: true });
       this.written.delete(route);
     }
     this.manifest = manifest;

@@ -64,6 +64,8 @@ export interface PageAnalysis {
   assets: PageAsset[];
   sections: SearchSection[];
   hasRawHtml: boolean;
+  /** Where the body uses a constant (`{{ NAME }}`, outside code) and its value, in order: for the `.md` twin. */
+  constantUses: { offset: number; length: number; value: string }[];
 }
 
 /**
@@ -83,8 +85,11 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     assets: [],
     sections: [{ level: 1, heading: '', slug: '', text: '' }],
     hasRawHtml: false,
+    constantUses: [],
   };
   const tocTokens: Tokens.Generic[] = [];
+  /** Code groups so far, numbering each group's tab ids within the page. */
+  let codeGroups = 0;
   let insideLink = false;
   /** Raw HTML warnings already given in the current top-level block. */
   const rawWarnings = new Set<string>();
@@ -151,11 +156,22 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
           report(offset, `unknown constant "${name}"${closest(name, known)}`, 'error');
         }
         constant['value'] = value;
+        if (value !== undefined) result.constantUses.push({ offset, length: token.raw.length, value });
         return;
       }
       case 'toc':
         tocTokens.push(token as Tokens.Generic);
         return;
+      case 'codeGroup': {
+        const group = token as Tokens.Generic;
+        group['index'] = codeGroups++;
+        const blocks = (group.tokens ?? []).filter((t) => t.type !== 'space');
+        if (blocks.length === 0) report(offset, 'code-group has no code blocks', 'error');
+        else if (blocks.some((t) => t.type !== 'code')) {
+          report(offset, 'code-group holds only fenced code blocks: move other text out of the group', 'error');
+        }
+        break;
+      }
     }
     visitChildren(token, offset);
   }

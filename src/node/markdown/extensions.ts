@@ -43,6 +43,58 @@ export const containerExtension: TokenizerAndRendererExtension = {
   },
 };
 
+/** A tab's label written after a code group's fence language: ```` ```js [Node.js] ````. */
+const TAB_LABEL = /\[([^\]\n]*)\]/;
+
+/**
+ * `::: code-group` … `:::` around fenced code blocks: one tab per block, labelled by the `[Label]` after
+ * the fence's language, or by the language. The analysis walk numbers the groups of a page (`index`) and
+ * reports anything in the group that is not a code block.
+ */
+export const codeGroupExtension: TokenizerAndRendererExtension = {
+  name: 'codeGroup',
+  level: 'block',
+  start: (src) => src.match(/^::: *code-group/m)?.index,
+  tokenizer(src) {
+    const match = /^::: *code-group[ \t]*\n([\s\S]*?)(?:^|\n):::[ \t]*(?:\n+|$)/.exec(src);
+    if (!match) return undefined;
+    const tokens = this.lexer.blockTokens(match[1] ?? '', []);
+    for (const token of tokens) {
+      if (token.type !== 'code') continue;
+      const code = token as Tokens.Code & { tab?: string };
+      const lang = code.lang ?? '';
+      const label = TAB_LABEL.exec(lang);
+      code.lang = lang.replace(TAB_LABEL, '').trim();
+      code.tab = label?.[1]?.trim() || /^[^\s{]*/.exec(code.lang)?.[0] || 'text';
+    }
+    return { type: 'codeGroup', raw: match[0], index: 0, tokens };
+  },
+  renderer(token) {
+    const codes = (token.tokens ?? []).filter((t): t is Tokens.Code & { tab: string } => t.type === 'code');
+    if (codes.length === 0) return '';
+    const id = `code-group-${Number(token['index']) + 1}`;
+    let tabs = '';
+    let panels = '';
+    codes.forEach((code, i) => {
+      const tab = `${id}-tab-${i + 1}`;
+      const panel = `${id}-panel-${i + 1}`;
+      const first = i === 0;
+      tabs +=
+        `<button type="button" role="tab" id="${tab}" aria-controls="${panel}" aria-selected="${first}"` +
+        ` tabindex="${first ? 0 : -1}">${escapeHtml(code.tab)}</button>`;
+      panels +=
+        `<div class="code-group-panel" role="tabpanel" id="${panel}" aria-labelledby="${tab}"${first ? '' : ' hidden'}>` +
+        `${this.parser.parse([code])}</div>`;
+    });
+    // Prerendered with the first tab shown, so it reads without JavaScript; src/client/app/code-groups.ts
+    // makes the tabs work and brings back the reader's choice.
+    return (
+      `<div class="code-group"><div class="code-group-tabs" role="tablist" aria-label="Code examples">${tabs}</div>` +
+      `${panels}</div>\n`
+    );
+  },
+};
+
 /** `[[toc]]` on its own line; the analysis walk attaches the page's headers to the token. */
 export const tocExtension: TokenizerAndRendererExtension = {
   name: 'toc',
@@ -56,7 +108,9 @@ export const tocExtension: TokenizerAndRendererExtension = {
     const headers = token['headers'] as PageHeader[];
     if (headers.length === 0) return '';
     // h3 entries nest inside the list item of the h2 before them, so lists only ever contain items.
-    let html = '<nav class="table-of-contents" aria-label="Table of contents"><ul>';
+    // A folded "On this page" block: the stylesheet shows it only where the side column is hidden.
+    let html =
+      '<details class="table-of-contents"><summary>On this page</summary>' + '<nav aria-label="Table of contents"><ul>';
     headers.forEach((h, i) => {
       const next = headers[i + 1];
       html += `<li><a href="#${escapeHtml(h.slug)}">${escapeHtml(h.title)}</a>`;
@@ -65,7 +119,7 @@ export const tocExtension: TokenizerAndRendererExtension = {
         html += i > 0 && headers.slice(0, i).some((p) => p.level === 2) ? '</li></ul></li>' : '</li>';
       else html += '</li>';
     });
-    return `${html}</ul></nav>\n`;
+    return `${html}</ul></nav></details>\n`;
   },
 };
 

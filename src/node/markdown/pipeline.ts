@@ -1,7 +1,7 @@
 import { Marked } from 'marked';
 import { DEFAULT_EMBED_DOMAINS } from './embeds';
 import { analyzeTokens, type PageAnalysis, type PageContext } from './analyze';
-import { constantExtension, containerExtension, tocExtension } from './extensions';
+import { codeGroupExtension, constantExtension, containerExtension, tocExtension } from './extensions';
 import { renderer } from './renderer';
 import { sanitizeFragment } from './sanitize';
 
@@ -14,7 +14,7 @@ export interface RenderedPage {
 const markdown = new Marked({
   gfm: true,
   renderer,
-  extensions: [containerExtension, tocExtension, constantExtension],
+  extensions: [codeGroupExtension, containerExtension, tocExtension, constantExtension],
 });
 
 /** Markdown body → fragment HTML and page metadata, from a single lex. */

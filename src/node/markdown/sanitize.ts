@@ -38,6 +38,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     img: ['src', 'alt', 'width', 'height', 'loading'],
     input: ['type', 'checked', 'disabled'],
     button: ['type'],
+    // A code group's hidden tab panels (extensions.ts).
+    div: ['hidden'],
     details: ['open'],
     source: ['src', 'srcset', 'type', 'media'],
     video: ['src', 'controls', 'poster', 'width', 'height'],

@@ -1,4 +1,5 @@
 import type { Token, Tokens } from 'marked';
+import { CELL_SEPARATOR } from '../../shared/search-text';
 import { decodeEntities } from './escape';
 
 /** The child tokens of any token, including list items and table cells, in document order. */
@@ -38,9 +39,17 @@ export function plainText(tokens: readonly Token[]): string {
       case 'hr':
         out += ' ';
         break;
+      case 'table': {
+        // Cells keep a visible boundary, so an excerpt reads "Symptom · Cause" rather than "SymptomCause".
+        const table = token as Tokens.Table;
+        const cells = [...table.header, ...table.rows.flat()].map((cell) => plainText(cell.tokens));
+        out += `${cells.filter((cell) => cell !== '').join(CELL_SEPARATOR)} `;
+        break;
+      }
       case 'text': {
         const t = token as Tokens.Text;
-        out += t.tokens ? plainText(t.tokens) : decodeEntities(t.text);
+        // A block-level text (a tight list item's line) has tokens of its own and ends a block.
+        out += t.tokens ? `${plainText(t.tokens)} ` : decodeEntities(t.text);
         break;
       }
       default: {

@@ -10,6 +10,7 @@ import type { BrowserData } from '../site/browser-data';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
 import { securityHeaders } from '../serve/headers';
+import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
 
 type RenderRoute = (
@@ -218,6 +219,10 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     await out.put('_redirects', `${redirectLines.join('\n')}\n`);
     await out.put('_redirects.nginx', renderNginxRedirects(redirectLines));
     await out.put('_headers.nginx', renderNginxCsp(securityHeaders(Boolean(site.analyticsId), site.embeds)));
+    for (const page of pages) await out.put(markdownTwinFile(page.route), page.markdown);
+    const llms = renderLlmsFiles(manifest, pages);
+    await out.put(LLMS_INDEX_FILE, llms.index);
+    await out.put(LLMS_FULL_FILE, llms.full);
     const urls = pages.map((p) => `  <url><loc>${siteUrl}${withBase(site.base, p.route)}</loc></url>`);
     await out.put(
       'sitemap.xml',

@@ -53,6 +53,9 @@ export function createSiteServer(options: ServeOptions): http.Server {
       res.setHeader('Cache-Control', cacheControl(base + pathname.replace(/^\//, ''), base));
       if (/\/(_redirects(\.nginx)?|_headers\.nginx)$/.test(pathname))
         res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      // The pages for AI assistants and tools: llms.txt, llms-full.txt and each page's markdown twin.
+      else if (pathname.endsWith('.txt')) res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      else if (pathname.endsWith('.md')) res.setHeader('Content-Type', 'text/markdown; charset=utf-8');
     },
   });
 

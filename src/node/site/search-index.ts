@@ -132,5 +132,5 @@ function excerpt(text: string, length: number): string {
   if (text.length <= length) return text;
   const cut = text.slice(0, length);
   const space = cut.lastIndexOf(' ');
-  return `${cut.slice(0, space > length * 0.7 ? space : length).replace(/[\s,.;:(]+$/, '')}…`;
+  return `${cut.slice(0, space > length * 0.7 ? space : length).replace(/[\s,.;:(·]+$/, '')}…`;
 }

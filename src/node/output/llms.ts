@@ -1,0 +1,55 @@
+import { markdownTwinPath, withBase } from '../../shared/paths';
+import type { Manifest } from '../../shared/types';
+import type { PageSource } from '../content/page-source';
+
+/**
+ * The site for AI assistants and other tools (the llms.txt convention): `llms.txt` is an index of every
+ * page — title, URL, description — grouped as the sidebar is, `llms-full.txt` every page's markdown in
+ * that order, and each page also has a markdown twin next to its folder (`markdownTwinPath`).
+ */
+export const LLMS_INDEX_FILE = 'llms.txt';
+export const LLMS_FULL_FILE = 'llms-full.txt';
+
+export function renderLlmsFiles(manifest: Manifest, pages: readonly PageSource[]): { index: string; full: string } {
+  const { site } = manifest;
+  const url = (route: string) => site.siteUrl.replace(/\/$/, '') + withBase(site.base, route);
+  const byRoute = new Map(pages.map((page) => [page.route, page]));
+  const groups: { text: string; pages: PageSource[] }[] = [];
+  const listed = new Set<string>();
+  for (const group of manifest.sidebar) {
+    const members = group.items.flatMap((item) => byRoute.get(item.link) ?? []).filter((p) => !listed.has(p.route));
+    for (const page of members) listed.add(page.route);
+    if (members.length > 0) groups.push({ text: group.text, pages: members });
+  }
+  const rest = pages.filter((page) => !listed.has(page.route));
+  if (rest.length > 0) groups.push({ text: 'Other pages', pages: rest });
+
+  const example = pages.find((page) => page.route !== '/');
+  const twinRule = example
+    ? `add \`.md\` to its URL without the final slash (${url(markdownTwinPath(example.route))} for ${url(example.route)}), or use ${url(markdownTwinPath('/'))} for the home page`
+    : `${url(markdownTwinPath('/'))}`;
+  const header = [
+    `# ${site.title}`,
+    '',
+    `> ${site.description}`,
+    '',
+    `Every page is also served as markdown: ${twinRule}. ${url('/')}${LLMS_FULL_FILE} holds every page in one file.`,
+    '',
+  ];
+  const index = [...header];
+  const full = [`# ${site.title}`, '', `> ${site.description}`, ''];
+  for (const group of groups) {
+    index.push(`## ${group.text}`, '');
+    for (const page of group.pages) {
+      index.push(`- [${page.title}](${url(page.route)})${page.description ? `: ${page.description}` : ''}`);
+      full.push('---', '', `Source: ${url(page.route)}`, '', page.markdown);
+    }
+    index.push('');
+  }
+  return { index: `${index.join('\n').trimEnd()}\n`, full: `${full.join('\n').trimEnd()}\n` };
+}
+
+/** Where a page's markdown twin is written in `dist/`. */
+export function markdownTwinFile(route: string): string {
+  return markdownTwinPath(route).slice(1);
+}
