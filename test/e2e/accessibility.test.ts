@@ -70,6 +70,17 @@ describe('keyboard and small screens', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
   });
 
+  it('lets a keyboard scroll the wide tables of a 390 px screen, with no axe violation there', async () => {
+    for (const route of ['/docs/api/rest/', '/docs/workflows/steps/']) {
+      const { page } = await open(route, { viewport: { width: 390, height: 844 } });
+      await hydrated(page);
+      expect(await violations(page)).toEqual([]);
+      const wide = page.locator('.table-wrap').first();
+      await wide.focus();
+      expect(await wide.evaluate((el) => el === document.activeElement)).toBe(true);
+    }
+  });
+
   it('fits a 360 px screen without horizontal scrolling', async () => {
     const { page } = await open('/docs/api/rest/', { viewport: { width: 360, height: 740 } });
     await hydrated(page);

@@ -23,7 +23,11 @@ export function renderMarkdown(body: string, ctx: PageContext): RenderedPage {
   const tokens = markdown.lexer(source);
   const analysis = analyzeTokens(tokens, source, ctx);
   let html = markdown.parser(tokens);
-  html = html.replace(/<table>/g, '<div class="table-wrap"><table>').replace(/<\/table>/g, '</table></div>');
+  // A wide table scrolls sideways inside its wrapper on a phone; a keyboard can only scroll a region it can
+  // focus, and a focusable region needs a name.
+  html = html
+    .replace(/<table>/g, '<div class="table-wrap" role="region" aria-label="Table" tabindex="0"><table>')
+    .replace(/<\/table>/g, '</table></div>');
   if (analysis.hasRawHtml) html = sanitizeFragment(html, ctx.embeds ?? DEFAULT_EMBED_DOMAINS);
   return { html, analysis };
 }
