@@ -10,7 +10,10 @@ async function openWithClock(path: string): Promise<Page> {
   await page.goto(base() + path);
   await page.clock.runFor(50);
   await hydrated(page);
-  await page.clock.runFor(50);
+  // The page's clock would otherwise go on in real time, which a busy machine stretches past the throttle
+  // between two steps of a test. Pausing it a second ahead also ends any reading a scroll started while the
+  // page settled, so the next one starts with the test's own scroll.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
   return page;
 }
 
@@ -18,11 +21,17 @@ const hash = (page: Page) => page.evaluate(() => decodeURIComponent(location.has
 const activeToc = (page: Page) =>
   page.evaluate(() => document.querySelector('.toc a.active')?.getAttribute('href') ?? null);
 
+/** Scrolls the heading to the top and waits for the browser's scroll event, so the page has seen it. */
 async function scrollToHeading(page: Page, id: string): Promise<void> {
-  await page.evaluate((i) => {
-    const top = document.getElementById(i)!.getBoundingClientRect().top + window.scrollY;
-    window.scrollTo(0, top - 40);
-  }, id);
+  await page.evaluate(
+    (i) =>
+      new Promise<void>((resolve) => {
+        window.addEventListener('scroll', () => resolve(), { once: true });
+        const top = document.getElementById(i)!.getBoundingClientRect().top + window.scrollY;
+        window.scrollTo(0, top - 40);
+      }),
+    id,
+  );
 }
 
 describe('active heading', () => {

@@ -46,3 +46,18 @@ export function useBrowser(): {
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
 }
+
+/**
+ * The URL of the app's one lazy chunk (the search dialog), read from the entry script the page runs:
+ * esbuild writes it there as `import("./chunk.HASH.js")`. Other chunks (the dialog's own imports, the
+ * search worker's) are requested around it in no fixed order, so a test that fails this file picks it by name.
+ */
+export async function searchDialogChunk(page: Page): Promise<string> {
+  const entry = await page.getAttribute('script[type="module"][src*="/entry."]', 'src');
+  if (!entry) throw new Error('the page has no entry script');
+  const entryUrl = new URL(entry, page.url()).href;
+  const source = await page.evaluate((u) => fetch(u).then((r) => r.text()), entryUrl);
+  const lazy = [...source.matchAll(/\bimport\("(\.\/chunk\.[A-Z0-9]+\.js)"\)/g)].map((m) => m[1]);
+  if (lazy.length !== 1) throw new Error(`expected one lazy chunk in ${entryUrl}, found ${lazy.length}`);
+  return new URL(lazy[0] as string, entryUrl).href;
+}

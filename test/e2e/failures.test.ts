@@ -2,7 +2,7 @@ import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/types';
 import { routeNewShards, shardRecord } from './deployment';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, searchDialogChunk, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -89,13 +89,12 @@ describe('startup and script chunks', () => {
   it('explains a search chunk that fails to load, and Retry loads it', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);
-    // The dialog's chunk (the first one asked for) keeps failing under its own URL, as in browsers that
-    // remember a failed module fetch for the life of the tab: Retry has to load it some other way.
-    let dialogChunk = '';
-    await page.route(/\/assets\/js\/chunk\.[A-Z0-9]+\.js$/, (r) => {
-      dialogChunk ||= r.request().url();
-      return r.request().url() === dialogChunk ? r.fulfill({ status: 404, body: 'Not found' }) : r.continue();
-    });
+    // The dialog's chunk keeps failing under its own URL, as in browsers that remember a failed module
+    // fetch for the life of the tab: Retry has to load it some other way.
+    const dialogChunk = await searchDialogChunk(page);
+    await page.route(/\/assets\/js\/chunk\.[A-Z0-9]+\.js$/, (r) =>
+      r.request().url() === dialogChunk ? r.fulfill({ status: 404, body: 'Not found' }) : r.continue(),
+    );
     await page.keyboard.press('/');
     const box = page.locator('.chunk-error');
     await box.waitFor();

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { shardUrl, type RouteShard } from '../../src/shared/site-data';
+import type { Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
@@ -173,16 +175,23 @@ describe('code groups', () => {
 describe('pages for AI assistants', () => {
   it('llms.txt lists every page with its title and URL, and each page has a markdown twin', async () => {
     const { page } = await open('/docs/limits/');
-    const manifest = await page.evaluate(async () => {
+    // Every page record, from all of the deployment's route shards.
+    const manifest = (await page.evaluate(async () => {
       const meta = document.querySelector<HTMLMetaElement>('meta[name="docs-manifest"]')!;
-      return (await (await fetch(meta.content)).json()) as { pages: { path: string; title: string }[] };
-    });
+      return (await (await fetch(meta.content)).json()) as Manifest;
+    })) as Manifest;
+    const shardUrls = Array.from({ length: manifest.shards ?? 0 }, (_, n) => shardUrl(manifest, n));
+    const shards = await page.evaluate(
+      (urls) => Promise.all(urls.map(async (u) => (await fetch(u)).json() as Promise<RouteShard>)),
+      shardUrls,
+    );
+    const pages = manifest.shards === undefined ? manifest.pages : shards.flatMap((shard) => shard.pages);
     const llms = await page.request.get(`${base()}/docs/llms.txt`);
     expect(llms.headers()['content-type']).toBe('text/plain; charset=utf-8');
     const index = await llms.text();
     expect(index.startsWith('# Pipedream Docs\n\n> connect APIs, remarkably fast.\n')).toBe(true);
-    expect(manifest.pages.length).toBeGreaterThan(100);
-    for (const { path, title } of manifest.pages) {
+    expect(pages.length).toBeGreaterThan(100);
+    for (const { path, title } of pages) {
       expect(index).toContain(`- [${title}](https://pipedream.com/docs${path})`);
     }
     expect(index).toMatch(/^## Pricing and Limits$/m);
