@@ -4,17 +4,19 @@ import path from 'node:path';
 import type { AxeResults, RunOptions } from 'axe-core';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { keyFromRoute } from '../../src/shared/paths';
 import { specRoutes } from '../helpers/spec';
 import { hydrated, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const axeOptions: RunOptions = {
-  runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-  // Only violations cross back to the test: the passes of a whole page are most of axe's time otherwise.
-  resultTypes: ['violations'],
-};
+const WCAG_AA: RunOptions['runOnly'] = { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] };
+/**
+ * The rules whose outcome depends on colour. The themes differ in colour only (the dark palette is CSS
+ * under prefers-color-scheme), so a page checked in full in one theme needs only these in the other.
+ */
+const COLOUR_RULES: RunOptions['runOnly'] = { type: 'rule', values: ['color-contrast', 'link-in-text-block'] };
 
 /** Opens a page with axe-core present in it from the first script on, so every check runs at once. */
 async function openWithAxe(path?: string, options: BrowserContextOptions = {}): Promise<Page> {
@@ -29,14 +31,15 @@ async function openWithAxe(path?: string, options: BrowserContextOptions = {}): 
  * tokens inside code blocks are left out: there are thousands per page, and their contrast is proven
  * for every colour of the palette by test/unit/node/highlight-contrast.test.ts.
  */
-async function violations(page: Page): Promise<string[]> {
+async function violations(page: Page, runOnly = WCAG_AA): Promise<string[]> {
   const result = await page.evaluate(
     async (options) =>
       (window as unknown as { axe: { run: (c: object, o: RunOptions) => Promise<AxeResults> } }).axe.run(
         { exclude: [['pre code']] },
         options,
       ),
-    axeOptions,
+    // Only violations cross back to the test: the passes of a whole page are most of axe's time otherwise.
+    { runOnly, resultTypes: ['violations'] } satisfies RunOptions,
   );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -45,22 +48,43 @@ async function violations(page: Page): Promise<string[]> {
 
 const THEMES = ['light', 'dark'] as const;
 
+/** Navigates in the app as a link in the content would, and waits until the route's page is shown. */
+async function followLinkTo(page: Page, route: string): Promise<void> {
+  await page.evaluate((href) => {
+    const link = document.createElement('a');
+    link.href = href;
+    document.querySelector('#page-content')?.append(link);
+    link.click();
+    link.remove();
+  }, `/docs${route}`);
+  await page.waitForFunction(
+    ({ path, key }) =>
+      location.pathname === path &&
+      document.querySelector(`[data-page-key="${key}"]`) !== null &&
+      document.querySelector('.progress-bar')?.getAttribute('data-phase') !== 'loading',
+    { path: `/docs${route}`, key: keyFromRoute(route) },
+  );
+}
+
 describe('accessibility of every route', () => {
   it('has no serious or critical axe violation on any route of the spec, in the light and the dark theme', async () => {
     const routes = specRoutes();
     const found: Record<(typeof THEMES)[number], string[]> = { light: [], dark: [] };
-    // Two pages at a time: one per core of the machines this runs on. Each route is loaded once and
-    // checked in both themes: the dark palette is CSS under prefers-color-scheme, so it applies in place.
-    const lanes = await Promise.all([0, 1].map(() => openWithAxe()));
+    // Two readers at a time: one per core of the machines this runs on. Each goes from route to route as a
+    // reader does, by following links in the app (the prerendered first load of a page is checked below and
+    // in first-load.test.ts); each page is checked in full in the light theme and for colour in the dark
+    // one, which applies in place.
+    const lanes = await Promise.all([0, 1].map(() => openWithAxe('/docs/')));
     let next = 0;
     await Promise.all(
       lanes.map(async (page) => {
+        await hydrated(page);
         for (let route = routes[next++]; route !== undefined; route = routes[next++]) {
-          await page.goto(`${base()}/docs${route}`);
-          for (const colorScheme of THEMES) {
-            await page.emulateMedia({ colorScheme });
-            for (const v of await violations(page)) found[colorScheme].push(`${route} ${v}`);
-          }
+          await page.emulateMedia({ colorScheme: 'light' });
+          await followLinkTo(page, route);
+          for (const v of await violations(page)) found.light.push(`${route} ${v}`);
+          await page.emulateMedia({ colorScheme: 'dark' });
+          for (const v of await violations(page, COLOUR_RULES)) found.dark.push(`${route} ${v}`);
         }
       }),
     );

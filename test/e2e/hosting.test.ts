@@ -146,6 +146,19 @@ describe(`hosting rules (${server.name})`, () => {
       expect(JSON.parse(version.body.toString())).toHaveProperty('hash');
       expect((await request('/docs/_redirects')).headers['content-type']).toMatch(/^text\/plain/);
     });
+
+    it('sends llms.txt and llms-full.txt as UTF-8 text and the markdown twins as markdown', async () => {
+      for (const file of ['/docs/llms.txt', '/docs/llms-full.txt']) {
+        const answer = await request(file);
+        expect(answer.status, file).toBe(200);
+        expect(answer.headers['content-type'], file).toBe('text/plain; charset=utf-8');
+      }
+      for (const file of ['/docs/limits.md', '/docs/index.md']) {
+        const answer = await request(file);
+        expect(answer.status, file).toBe(200);
+        expect(answer.headers['content-type'], file).toBe('text/markdown; charset=utf-8');
+      }
+    });
   });
 
   describe('compression', () => {

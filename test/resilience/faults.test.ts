@@ -4,7 +4,7 @@ import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constants';
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
-import { hydrated, useBrowser } from '../e2e/browser';
+import { hydrated, searchDialogChunk, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
 import { keyFromRoute } from '../../src/shared/paths';
 import { SUMMARIES } from './summaries';
@@ -567,16 +567,9 @@ afterAll(async () => {
 // The matrix
 
 beforeAll(async () => {
-  // The first chunk.*.js requested after '/' that the page load did not request is the dialog's chunk
-  // (the dynamic import's target; its own imports follow it).
-  const { page, requests } = await open();
+  const { page } = await open();
   await load(page, START);
-  const atStartup = new Set(requests);
-  await page.keyboard.press('/');
-  await page.locator('.search-dialog input').waitFor();
-  const chunk = requests.find((u) => !atStartup.has(u) && /\/assets\/js\/chunk\.[A-Za-z0-9]+\.js$/.test(u));
-  if (!chunk) throw new Error('pressing "/" loaded no script chunk that the page load had not loaded');
-  dialogChunk = fileUrl(chunk);
+  dialogChunk = fileUrl(await searchDialogChunk(page));
   await page.context().close();
 });
 
