@@ -1,5 +1,5 @@
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { CHROMIUM_ARGS } from './chromium';
 
 export interface OpenedPage {
@@ -10,6 +10,12 @@ export interface OpenedPage {
   requests: string[];
 }
 
+/**
+ * Every test opens a fresh context, and Chromium would start a renderer process for each: on two cores,
+ * reusing two is a good part of a browser test's time. Contexts stay apart (cache, storage, clock).
+ */
+const TEST_CHROMIUM_ARGS = [...CHROMIUM_ARGS, '--renderer-process-limit=2'];
+
 /** One browser per test file; each test gets a fresh context (its own cache, storage and clock). */
 export function useBrowser(): {
   open: (path?: string, options?: BrowserContextOptions) => Promise<OpenedPage>;
@@ -18,8 +24,14 @@ export function useBrowser(): {
   let browser: Browser;
   const server = inject('servers')[0];
   if (!server) throw new Error('no server was started by the global setup');
+  // Every context a test opened is closed after it: an open page goes on running (prefetching, timers,
+  // the search worker), and a file's pages left open would take the cores from the tests after them.
+  const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: TEST_CHROMIUM_ARGS });
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
   });
   afterAll(async () => {
     await browser?.close();
@@ -28,6 +40,7 @@ export function useBrowser(): {
     base: () => server.url,
     open: async (path, options = {}) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+      contexts.push(context);
       const page = await context.newPage();
       const problems: string[] = [];
       const requests: string[] = [];

@@ -1,8 +1,8 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/types';
 import { routeNewShards, shardRecord } from './deployment';
-import { hydrated, searchDialogChunk, useBrowser } from './browser';
+import { hydrated, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -15,59 +15,9 @@ async function h1Becomes(page: Page, title: string): Promise<void> {
   );
 }
 
-type Fault = (route: Route) => Promise<void>;
-
-const FAULTS: [name: string, expected: 'missing' | 'error' | 'timeout', fault: Fault][] = [
-  ['404', 'missing', (r) => r.fulfill({ status: 404, body: 'Not found' })],
-  ['500', 'error', (r) => r.fulfill({ status: 500, body: 'Server error' })],
-  ['connection reset', 'error', (r) => r.abort('connectionreset')],
-  [
-    'SPA fallback page',
-    'missing',
-    (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body>App</body></html>' }),
-  ],
-  [
-    'truncated body',
-    'error',
-    (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!--docs-fragment--><h1>Pri' }),
-  ],
-];
-
-describe('a page fragment that fails to load', () => {
-  for (const [name, expected, fault] of FAULTS) {
-    it(`explains a ${name} as "${expected}" with a Retry that works`, async () => {
-      const { page } = await open('/docs/limits/');
-      await hydrated(page);
-      await page.route(PRICING, fault);
-      await page.click('nav#sidebar a[href="/docs/pricing/"]');
-      const panel = page.locator('.page-error');
-      await panel.waitFor();
-      expect(await panel.getAttribute('data-error-type')).toBe(expected);
-      expect(await panel.textContent()).toMatch(/Loading chunk pricing failed\./);
-      await expect(page.locator('nav#sidebar a').count()).resolves.toBeGreaterThan(100);
-      await page.waitForSelector('.progress-bar[data-phase="idle"]', { state: 'attached' });
-      await page.unroute(PRICING);
-      await page.click('.page-error button');
-      await h1Becomes(page, 'Pricing');
-      await page.click('nav#sidebar a[href="/docs/errors/"]');
-      await h1Becomes(page, 'Errors');
-    });
-  }
-
-  it('times out after 120000 ms with a "timeout" error', async () => {
-    const { page } = await open();
-    await page.clock.install();
-    await page.goto(`${base()}/docs/limits/`);
-    await hydrated(page);
-    await page.route(PRICING, () => {}); // never answers
-    await page.click('nav#sidebar a[href="/docs/pricing/"]');
-    await page.clock.runFor(119_000);
-    expect(await page.locator('.page-error').count()).toBe(0);
-    await page.clock.runFor(1_500);
-    await page.locator('.page-error').waitFor();
-    expect(await page.getAttribute('.page-error', 'data-error-type')).toBe('timeout');
-  });
-});
+// Every resource meeting every fault (a fragment, a route shard, the manifest, the search index, the dialog's
+// chunk, at first load and after a navigation) is the matrix of test/resilience/faults.test.ts; this file
+// keeps the app-level scenarios around it: a first load without the manifest, and a new deployment.
 
 describe('startup and script chunks', () => {
   it('keeps the prerendered page readable when the manifest cannot load, and Retry starts the app', async () => {
@@ -84,25 +34,6 @@ describe('startup and script chunks', () => {
     await hydrated(page);
     await page.click('nav#sidebar a[href="/docs/pricing/"]');
     await h1Becomes(page, 'Pricing');
-  });
-
-  it('explains a search chunk that fails to load, and Retry loads it', async () => {
-    const { page } = await open('/docs/limits/');
-    await hydrated(page);
-    // The dialog's chunk keeps failing under its own URL, as in browsers that remember a failed module
-    // fetch for the life of the tab: Retry has to load it some other way.
-    const dialogChunk = await searchDialogChunk(page);
-    await page.route(/\/assets\/js\/chunk\.[A-Z0-9]+\.js$/, (r) =>
-      r.request().url() === dialogChunk ? r.fulfill({ status: 404, body: 'Not found' }) : r.continue(),
-    );
-    await page.keyboard.press('/');
-    const box = page.locator('.chunk-error');
-    await box.waitFor();
-    expect(await box.getAttribute('data-error-type')).toBe('missing');
-    expect(await box.textContent()).toContain('Search could not be loaded');
-    await page.click('.chunk-error button');
-    await page.locator('.search-dialog input').fill('webhooks');
-    await page.locator('.search-hit').first().waitFor();
   });
 });
 
