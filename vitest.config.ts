@@ -1,6 +1,6 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const NGINX_FILES = ['hosting', 'first-load', 'imported-site', 'analytics'];
+const NGINX_FILES = ['hosting', 'first-load'];
 
 /**
  * The browser and hosting tests, run once per server: the global setup reads E2E_SERVER to decide whether it
@@ -11,8 +11,8 @@ function e2e(name: string, server: 'preview' | 'nginx'): TestProjectInlineConfig
     test: {
       name,
       // The app behaves the same whatever serves it; under nginx run the files whose outcome depends on
-      // the server: status codes, headers, content types, redirects, the 404 page, and the CSP in a browser.
-      // The app's own fault handling is the same under both (its faults are injected in the browser).
+      // the server: status codes, headers, content types, redirects and the 404 page. Both servers send the
+      // same CSP (test/unit/node/serve-analytics.test.ts compares them); faults are injected in the browser.
       include: server === 'nginx' ? NGINX_FILES.map((name) => `test/e2e/${name}.test.ts`) : ['test/e2e/**/*.test.ts'],
       environment: 'node',
       env: { E2E_SERVER: server },
