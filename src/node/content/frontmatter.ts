@@ -38,17 +38,27 @@ export interface NeighbourReference {
 
 const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
 
+/**
+ * The frontmatter block at the start of a page: the whole block with its `---` lines, and the YAML inside.
+ * Undefined when the text has none, or opens one and never closes it.
+ */
+export function frontmatterBlock(text: string): { block: string; yaml: string } | undefined {
+  if (!text.startsWith('---')) return undefined;
+  const match = FENCE.exec(text);
+  return match && match.index === 0 ? { block: match[0], yaml: match[1] ?? '' } : undefined;
+}
+
 /** Splits YAML frontmatter from the markdown body and validates it. */
 export function splitFrontmatter(text: string, file: string, diagnostics: DiagnosticList): SplitSource {
   if (!text.startsWith('---')) return { frontmatter: {}, body: text, bodyLineOffset: 0, neighbours: [] };
-  const match = FENCE.exec(text);
-  if (!match || match.index !== 0) {
+  const found = frontmatterBlock(text);
+  if (!found) {
     diagnostics.error(file, 1, 1, 'frontmatter starts with "---" but has no closing "---" line');
     return { frontmatter: {}, body: text, bodyLineOffset: 0, neighbours: [] };
   }
-  const yamlText = match[1] ?? '';
-  const bodyLineOffset = match[0].split('\n').length - (match[0].endsWith('\n') ? 1 : 0);
-  const body = text.slice(match[0].length);
+  const { block, yaml: yamlText } = found;
+  const bodyLineOffset = block.split('\n').length - (block.endsWith('\n') ? 1 : 0);
+  const body = text.slice(block.length);
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {

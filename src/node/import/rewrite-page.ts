@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml';
 import { routeFromRelativePath } from '../../shared/paths';
 import { clientRedirect } from '../content/client-redirect';
+import { frontmatterBlock } from '../content/frontmatter';
 import { titleFromPath } from '../content/page-source';
 import { lineLocator } from '../diagnostics';
 import { isAllowedEmbed } from '../markdown/embeds';
@@ -49,11 +50,10 @@ const PROSE = new RegExp(
   'g',
 );
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
 
 export function rewritePage(text: string, file: string, ctx: PageRewriteContext): RewrittenPage {
-  const front = text.startsWith('---') ? FRONTMATTER.exec(text) : null;
-  const head = front && front.index === 0 ? front[0] : '';
+  const front = frontmatterBlock(text);
+  const head = front?.block ?? '';
   const body = text.slice(head.length);
   const redirect = clientRedirect(body);
   if (redirect) return { kind: 'redirect', target: redirect.target };
@@ -86,7 +86,7 @@ export function rewritePage(text: string, file: string, ctx: PageRewriteContext)
     offset += line.length;
   }
   flush();
-  return { kind: 'page', text: withTitle(head, out, file, ctx) };
+  return { kind: 'page', text: withTitle(front, out, file, ctx) };
 }
 
 function rewriteProse(
@@ -198,8 +198,14 @@ function component(
  * has one, and `prev`/`next` written as relative links (`./setup`, `../guide/`) made routes, which is what
  * this site's frontmatter takes. Other keys stay as written.
  */
-function withTitle(head: string, body: string, file: string, ctx: PageRewriteContext): string {
-  const doc = parseDocument(head ? (FRONTMATTER.exec(head)?.[1] ?? '') : '');
+function withTitle(
+  front: { block: string; yaml: string } | undefined,
+  body: string,
+  file: string,
+  ctx: PageRewriteContext,
+): string {
+  const head = front?.block ?? '';
+  const doc = parseDocument(front?.yaml ?? '');
   const data: unknown = doc.errors.length > 0 ? undefined : doc.toJS();
   if (doc.errors.length > 0 || (data !== null && data !== undefined && typeof data !== 'object')) return head + body;
   const fields = (data ?? {}) as Record<string, unknown>;
