@@ -66,5 +66,18 @@ export const sidebarGroupUrl = (manifest: Pick<Manifest, 'hash' | 'site'>, n: nu
 export const sidebarFolds = (groups: readonly SidebarGroup[]): boolean =>
   groups.reduce((n, g) => n + (g.size ?? g.items.length), 0) > FOLD_SIDEBAR_ABOVE;
 
+/** The sidebar groups (their index) that list each route; a route may be in several. */
+export function groupsByRoute(groups: readonly SidebarGroup[]): Map<string, number[]> {
+  const byRoute = new Map<string, number[]>();
+  groups.forEach((group, g) => {
+    for (const item of group.items) {
+      const listed = byRoute.get(item.link);
+      if (!listed) byRoute.set(item.link, [g]);
+      else if (!listed.includes(g)) listed.push(g);
+    }
+  });
+  return byRoute;
+}
+
 /** Whether the group's entries are in a file of their own and not loaded yet. */
 export const groupPending = (group: SidebarGroup): boolean => (group.size ?? 0) > group.items.length;

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
-import { groupPending, sidebarFolds } from '../../shared/site-data';
+import { groupPending, groupsByRoute, sidebarFolds } from '../../shared/site-data';
 import type { SidebarGroup } from '../../shared/types';
 import { ensureSidebarGroup } from '../data/site-data';
 import { useUi } from '../data/store';
@@ -11,25 +11,15 @@ import { useUi } from '../data/store';
 export { FOLD_SIDEBAR_ABOVE } from '../../shared/site-data';
 const NO_GROUPS: ReadonlySet<string> = new Set();
 
-const listings = new WeakMap<readonly SidebarGroup[], Map<string, Set<number>>>();
+const listings = new WeakMap<readonly SidebarGroup[], ReadonlyMap<string, readonly number[]>>();
 
 /**
  * The groups that list each route, built once per sidebar: the prerenderer renders every page with one
  * sidebar, and looking the current page up in every group made that quadratic in the site's size.
  */
-function groupsListing(groups: readonly SidebarGroup[]): ReadonlyMap<string, ReadonlySet<number>> {
+function groupsListing(groups: readonly SidebarGroup[]): ReadonlyMap<string, readonly number[]> {
   let listing = listings.get(groups);
-  if (!listing) {
-    listing = new Map();
-    for (const [g, group] of groups.entries()) {
-      for (const item of group.items) {
-        const set = listing.get(item.link) ?? new Set<number>();
-        set.add(g);
-        listing.set(item.link, set);
-      }
-    }
-    listings.set(groups, listing);
-  }
+  if (!listing) listings.set(groups, (listing = groupsByRoute(groups)));
   return listing;
 }
 
@@ -66,7 +56,7 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
   return (
     <nav id="sidebar" ref={nav} className="sidebar" aria-label="Documentation" data-open={open || undefined}>
       {groups.map((group, g) => {
-        const current = listing.get(pathname)?.has(g) ?? false;
+        const current = listing.get(pathname)?.includes(g) ?? false;
         const expanded = !folds || current !== toggled.has(group.text);
         return (
           <section key={group.text} className="sidebar-group">

@@ -1,6 +1,7 @@
 import { neighboursOf } from '../../shared/navigation';
 import { indexManifest } from '../../shared/resolve';
 import {
+  groupsByRoute,
   shardCount,
   shardOf,
   shardUrl,
@@ -27,14 +28,7 @@ export function splitForBrowser(manifest: Manifest): BrowserData {
   const index = indexManifest(manifest);
   const shards = shardCount(manifest.pages.length);
   const folds = sidebarFolds(manifest.sidebar);
-  const groupsOf = new Map<string, number[]>();
-  manifest.sidebar.forEach((group, g) => {
-    for (const item of group.items) {
-      const groups = groupsOf.get(item.link) ?? [];
-      if (!groups.includes(g)) groups.push(g);
-      groupsOf.set(item.link, groups);
-    }
-  });
+  const groupsOf = groupsByRoute(manifest.sidebar);
 
   const pagesOf: ShardPage[][] = Array.from({ length: shards }, () => []);
   for (const page of manifest.pages) {
