@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createSiteServer } from '../src/node/serve/server';
-import { builtSiteAnalytics } from '../src/node/serve/site-analytics';
+import { builtSiteSecurity } from '../src/node/serve/site-analytics';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const distDir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
@@ -13,8 +13,8 @@ if (!existsSync(path.join(distDir, 'index.html'))) {
 const port = Number(process.env['PORT'] ?? 4173);
 const host = process.env['HOST'] ?? '127.0.0.1';
 // The CSP allows the tag manager only when the built site configures an analytics id.
-const analytics = builtSiteAnalytics(distDir);
-createSiteServer({ distDir, analytics })
+const security = builtSiteSecurity(distDir);
+createSiteServer({ distDir, security })
   .on('error', (error) => {
     console.error(`serve: ${error.message}`);
     process.exit(1);
@@ -22,6 +22,6 @@ createSiteServer({ distDir, analytics })
   .listen(port, host, () =>
     console.log(
       `Serving ${path.relative(process.cwd(), distDir) || '.'} at http://${host}:${port}/docs/` +
-        (analytics ? ' (analytics on: the CSP allows the tag manager)' : ''),
+        (security.analytics ? ' (analytics on: the CSP allows the tag manager)' : ''),
     ),
   );

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Diagnostic } from '../diagnostics';
 import { createSiteServer } from '../serve/server';
+import { builtSiteSecurity } from '../serve/site-analytics';
 
 /** What the dev server tells the open tabs, one JSON object per Server-Sent Event. */
 export type DevMessage =
@@ -37,10 +38,13 @@ export interface DevServer {
  */
 export function createDevServer(options: DevServerOptions): DevServer {
   const siteHandler = () => {
+    // Analytics stays as the session started (the tag manager is off unless asked for); the embed domains
+    // follow the last build's _site.yaml.
+    const { embeds } = builtSiteSecurity(options.distDir, options.base);
     const site = createSiteServer({
       distDir: options.distDir,
       base: options.base,
-      analytics: options.analytics ?? false,
+      security: { analytics: options.analytics ?? false, embeds },
     });
     const [listener] = site.listeners('request') as http.RequestListener[];
     if (!listener) throw new Error('the site server has no request handler');

@@ -5,14 +5,14 @@ import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import sirv from 'sirv';
 import { cacheControl, securityHeaders } from './headers';
-import { builtSiteAnalytics, builtSiteEmbeds } from './site-analytics';
+import { builtSiteSecurity, type BuiltSiteSecurity } from './site-analytics';
 
 export interface ServeOptions {
   /** The built site: the content of the base path. */
   distDir: string;
   base?: string;
-  /** Allow the tag manager in the CSP; by default, when the built site's manifest has an analytics id. */
-  analytics?: boolean;
+  /** What the CSP allows; by default, what the built site's manifest says (site-analytics.ts). */
+  security?: BuiltSiteSecurity;
 }
 
 const MAX_URL_LENGTH = 4096;
@@ -38,7 +38,8 @@ export function createSiteServer(options: ServeOptions): http.Server {
   const base = options.base ?? '/docs/';
   const root = path.resolve(options.distDir);
   const redirects = readRedirects(root);
-  const headers = securityHeaders(options.analytics ?? builtSiteAnalytics(root, base), builtSiteEmbeds(root, base));
+  const { analytics, embeds } = options.security ?? builtSiteSecurity(root, base);
+  const headers = securityHeaders(analytics, embeds);
   const notFoundPage = path.join(root, '404.html');
   const compress = compression();
   const files = sirv(root, {

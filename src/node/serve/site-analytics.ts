@@ -17,19 +17,25 @@ function builtSiteSettings(distDir: string, base: string): Partial<SiteSettings>
   }
 }
 
-/**
- * Whether a built site turns analytics on: the manifest that `version.json` names has an analytics id.
- * The CSP has to allow the tag manager exactly then (a blocked gtm.js is analytics that silently never
- * runs), and a served `dist/` carries no other record of the site configuration. Anything unreadable
- * counts as "no": the strict policy is the safe default.
- */
-export function builtSiteAnalytics(distDir: string, base = '/docs/'): boolean {
-  const id = builtSiteSettings(distDir, base)?.analyticsId;
-  return typeof id === 'string' && id !== '';
+/** What a served build's Content-Security-Policy depends on, read from its manifest once. */
+export interface BuiltSiteSecurity {
+  /**
+   * Whether the site turns analytics on: the manifest that `version.json` names has an analytics id. The
+   * CSP has to allow the tag manager exactly then (a blocked gtm.js is analytics that silently never runs),
+   * and a served `dist/` carries no other record of the site configuration. Anything unreadable counts as
+   * "no": the strict policy is the safe default.
+   */
+  analytics: boolean;
+  /** The embed domains, for the CSP's `frame-src`; the default list when unreadable. */
+  embeds: readonly string[];
 }
 
-/** The embed domains of a built site, for the CSP's `frame-src`; the default list when unreadable. */
-export function builtSiteEmbeds(distDir: string, base = '/docs/'): readonly string[] {
-  const embeds = builtSiteSettings(distDir, base)?.embeds;
-  return Array.isArray(embeds) && embeds.every((d) => typeof d === 'string') ? embeds : DEFAULT_EMBED_DOMAINS;
+export function builtSiteSecurity(distDir: string, base = '/docs/'): BuiltSiteSecurity {
+  const settings = builtSiteSettings(distDir, base);
+  const id = settings?.analyticsId;
+  const embeds = settings?.embeds;
+  return {
+    analytics: typeof id === 'string' && id !== '',
+    embeds: Array.isArray(embeds) && embeds.every((d) => typeof d === 'string') ? embeds : DEFAULT_EMBED_DOMAINS,
+  };
 }

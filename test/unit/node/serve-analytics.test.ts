@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_ORIGIN } from '../../../src/node/output/document';
 import { createSiteServer } from '../../../src/node/serve/server';
-import { builtSiteAnalytics } from '../../../src/node/serve/site-analytics';
+import { builtSiteSecurity } from '../../../src/node/serve/site-analytics';
 import { buildTree, makeTree, messages } from '../../helpers/tree';
 
 const site = (extra: string) => `title: Served Docs\n${extra}sidebar:\n  - text: Guide\n    items: [/]\n`;
@@ -33,7 +33,7 @@ async function cspOf(distDir: string): Promise<string> {
 describe('the CSP of a served build follows its analytics setting', () => {
   it('allows the tag manager for scripts and connections when the built manifest has an analytics id', async () => {
     const dist = await built('analyticsId: GTM-SERVED1\n');
-    expect(builtSiteAnalytics(dist)).toBe(true);
+    expect(builtSiteSecurity(dist).analytics).toBe(true);
     const csp = await cspOf(dist);
     expect(csp).toContain(`script-src 'self' ${ANALYTICS_ORIGIN};`);
     expect(csp).toContain(`connect-src 'self' ${ANALYTICS_ORIGIN};`);
@@ -41,11 +41,11 @@ describe('the CSP of a served build follows its analytics setting', () => {
 
   it('allows no other origin without an id, or when the build cannot be read', async () => {
     const dist = await built('');
-    expect(builtSiteAnalytics(dist)).toBe(false);
+    expect(builtSiteSecurity(dist).analytics).toBe(false);
     expect(await cspOf(dist)).not.toContain(ANALYTICS_ORIGIN);
     await writeFile(path.join(dist, 'version.json'), '{"manifest":"/docs/../../etc/passwd"}');
-    expect(builtSiteAnalytics(dist)).toBe(false);
-    expect(builtSiteAnalytics(path.join(dist, 'missing'))).toBe(false);
+    expect(builtSiteSecurity(dist).analytics).toBe(false);
+    expect(builtSiteSecurity(path.join(dist, 'missing')).analytics).toBe(false);
   });
 });
 
