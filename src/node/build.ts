@@ -240,7 +240,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         writeManifestFolder(manifestFolder.staging, manifest, assembled.pages, searchJson),
         writeDist(distFolder.staging, {
           manifest,
-          manifestJson: browserData.manifestJson,
           browserData,
           searchJson,
           pages: assembled.pages,

@@ -321,7 +321,6 @@ export class DevBuilder {
     const { outDir } = this.options;
     await writeDist(outDir, {
       manifest,
-      manifestJson: JSON.stringify(manifest),
       searchJson,
       pages: assembled.pages,
       client: this.client,

@@ -98,9 +98,10 @@ export async function writeManifestFolder(
 
 export interface DistInput {
   manifest: Manifest;
-  /** The manifest the browser loads: the whole one, or `browserData.manifestJson`. */
-  manifestJson: string;
-  /** The route shards and sidebar group files, when the browser's manifest is split (site/browser-data.ts). */
+  /**
+   * The browser's manifest with its route shards and sidebar group files (site/browser-data.ts); without
+   * it (`npm run dev`) the browser loads the whole manifest.
+   */
   browserData?: BrowserData;
   searchJson: string;
   pages: PageSource[];
@@ -168,7 +169,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     for (const [name, contents] of client.files) await out.put(path.join('assets/js', name), contents);
     await out.put(path.join('assets/css', css.name), css.css);
     await out.put(underBase(manifest.search), input.searchJson);
-    await out.put(underBase(pointerOf(manifest).manifest), input.manifestJson);
+    await out.put(underBase(pointerOf(manifest).manifest), input.browserData?.manifestJson ?? JSON.stringify(manifest));
     for (const [url, json] of input.browserData?.files ?? []) await out.put(underBase(url), json);
     await out.put('favicon.svg', FAVICON_SVG);
     await out.put('version.json', `${JSON.stringify(pointerOf(manifest))}\n`);
