@@ -74,6 +74,8 @@ export function createManifest(
   assembled: AssembledSite,
   searchJson: string,
   client: ClientAssets,
+  /** Each file's last commit date, when the site shows it (content/page-history.ts). */
+  lastUpdated: ReadonlyMap<string, string> = new Map(),
 ): Manifest {
   const base = config.base;
   const unhashed: Omit<Manifest, 'hash'> = {
@@ -84,7 +86,12 @@ export function createManifest(
     searchWorker: `${base}assets/js/${client.worker}`,
     pages: assembled.pages.map((page) => {
       const meta = toPageMeta(page, base);
-      return config.editLink ? { ...meta, editLink: editLinkOf(config.editLink.pattern, meta.relativePath) } : meta;
+      const date = lastUpdated.get(page.file.relativePath);
+      return {
+        ...meta,
+        ...(date ? { lastUpdated: date } : {}),
+        ...(config.editLink ? { editLink: editLinkOf(config.editLink.pattern, meta.relativePath) } : {}),
+      };
     }),
   };
   return { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
@@ -211,20 +218,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       return finish(false, assembled.pages.length);
     }
     const dates = await history;
-    for (const page of assembled.pages) {
-      const date = dates.get(page.file.relativePath);
-      if (date) page.lastUpdated = date;
-    }
     const searchJson = JSON.stringify(buildSearchData(assembled.pages));
     // The sections' text is in the search data now and nothing else reads it: on a large site it is much of
     // what the build holds while it prerenders.
     for (const page of assembled.pages) page.analysis.sections = [];
     const [client, renderRoute, appCss] = await bundles;
     early = rendered.coreToSpare
-      ? prerenderEarly(rendered, createManifest(config, assembled, searchJson, client), renderRoute)
+      ? prerenderEarly(rendered, createManifest(config, assembled, searchJson, client, dates), renderRoute)
       : undefined;
     await rendered.highlighted;
-    const manifest = createManifest(config, assembled, searchJson, client);
+    const manifest = createManifest(config, assembled, searchJson, client, dates);
     const prerendered = await early;
     const browserData = splitForBrowser(manifest);
     const css = await siteCss(appCss, assembled.pages);

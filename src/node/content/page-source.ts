@@ -34,8 +34,6 @@ export interface PageSource {
    * `#hash`) it sends readers to. Such a file is no page: the site turns it into a redirect.
    */
   redirect?: { target: string; line: number; column: number };
-  /** The last commit date of the file, when the site shows it (see page-history.ts). */
-  lastUpdated?: string;
 }
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
@@ -202,7 +200,6 @@ export function toPageMeta(page: PageSource, base: string): PageMeta {
     headers: page.analysis.headers,
     description: page.description,
     fragment: `${base}assets/js/${fragmentFileName(page)}`,
-    ...(page.lastUpdated ? { lastUpdated: page.lastUpdated } : {}),
   };
 }
 
