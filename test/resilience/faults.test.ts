@@ -339,14 +339,16 @@ const pageError = (page: Page) => page.locator('.page-error');
 /** The search dialog's script chunk: found in the browser in beforeAll, as the chunk '/' loads first. */
 let dialogChunk: RegExp | undefined;
 
-const SCENARIOS: Scenario[] = [
-  {
-    // The app cannot start without the manifest. The prerendered page must stay readable with a startup
-    // banner over it (its links still work as plain page loads); Retry starts the app.
-    resource: 'manifest',
+/**
+ * A file the app cannot start without, faulty from the first load: the prerendered page stays readable
+ * under a startup banner, and Retry starts the app on it.
+ */
+function startupScenario(resource: string, file: RegExp): Scenario {
+  return {
+    resource,
     moment: 'first load',
     arrange: async (page, fault) => {
-      const injection = inject(page, MANIFEST, fault);
+      const injection = inject(page, file, fault);
       await injection.start();
       await page.goto(base() + START.path, { waitUntil: 'domcontentloaded' });
       expect(await page.locator('#main-content h1').innerText()).toContain(START.title);
@@ -362,7 +364,13 @@ const SCENARIOS: Scenario[] = [
       expect(await page.locator('.startup-error').count()).toBe(0);
       await showsPage(page, START);
     },
-  },
+  };
+}
+
+const SCENARIOS: Scenario[] = [
+  // The app cannot start without the manifest. The prerendered page must stay readable with a startup
+  // banner over it (its links still work as plain page loads); Retry starts the app.
+  startupScenario('manifest', MANIFEST),
   {
     // A running app holds its manifest for good; it fetches one again only when a fragment is missing
     // and version.json names a new deployment. So the fault is on the new deployment's manifest, met by
@@ -394,27 +402,9 @@ const SCENARIOS: Scenario[] = [
       await page.getByText(NEW_DEPLOYMENT_TEXT).waitFor();
     },
   },
-  {
-    // The page's own route shard (its record) is preloaded by its HTML: the app cannot start without it,
-    // so it fails as the manifest does, with the page readable under a startup banner.
-    resource: 'route shard',
-    moment: 'first load',
-    arrange: async (page, fault) => {
-      const injection = inject(page, ROUTE_SHARDS, fault);
-      await injection.start();
-      await page.goto(base() + START.path, { waitUntil: 'domcontentloaded' });
-      expect(await page.locator('#main-content h1').innerText()).toContain(START.title);
-      return injection;
-    },
-    trigger: async () => {},
-    view: (page) => page.locator('.startup-error'),
-    shownType: attribute,
-    navigation: false,
-    recovered: async (page) => {
-      await hydrated(page);
-      await showsPage(page, START);
-    },
-  },
+  // The page's own route shard (its record) is preloaded by its HTML: the app cannot start without it,
+  // so it fails as the manifest does, with the page readable under a startup banner.
+  startupScenario('route shard', ROUTE_SHARDS),
   {
     // A link into a shard the tab has not loaded: the navigation needs the shard before the fragment.
     // VISITED's record is in another shard than START's (the harness checks the fault is hit). Every
