@@ -43,11 +43,13 @@ export function assembleSite(
     }
     byRoute.set(page.route, page);
   }
-  const pages = [...byRoute.values()];
-  assignUniqueKeys(pages);
   const routes = [...byRoute.keys()];
+  // What the site changes in a page's record: its key, links retargeted to renamed headings. Records are
+  // never changed; each page with changes gets a new record at the end.
+  const keys = uniqueKeys([...byRoute.values()]);
+  const retargeted = new Map<PageSource, [from: string, to: string][]>();
 
-  for (const page of pages) {
+  for (const page of byRoute.values()) {
     for (const link of page.analysis.links) {
       const target = byRoute.get(link.route);
       const where = [page.file.relativePath, link.line, link.column] as const;
@@ -60,7 +62,10 @@ export function assembleSite(
       } else if (link.hash && !target.analysis.anchors.includes(link.hash)) {
         const renamed = target.analysis.aliases[link.hash];
         if (renamed !== undefined) {
-          retargetLink(page, link.route === page.route && !link.written.split('#')[0], config.base, link, renamed);
+          const sameFile = link.route === page.route && !link.written.split('#')[0];
+          const replacements = retargeted.get(page) ?? [];
+          replacements.push(retarget(sameFile, config.base, link, renamed));
+          retargeted.set(page, replacements);
           continue;
         }
         diagnostics.problem(
@@ -72,7 +77,16 @@ export function assembleSite(
     }
   }
 
-  checkNeighbours(pages, byRoute, strict, diagnostics);
+  checkNeighbours(byRoute, strict, diagnostics);
+  for (const [route, page] of byRoute) {
+    const key = keys.get(page);
+    const replacements = retargeted.get(page);
+    if (key === undefined && !replacements) continue;
+    let html = page.html;
+    for (const [from, to] of replacements ?? []) html = html.split(from).join(to);
+    byRoute.set(route, { ...page, key: key ?? page.key, html, hash: replacements ? contentHash(html) : page.hash });
+  }
+  const pages = [...byRoute.values()];
 
   const configLine = (needle: string) => {
     const index = configText.indexOf(needle);
@@ -146,14 +160,14 @@ export function assembleSite(
 
 /**
  * A link written for a heading id of an older site (see heading-aliases.ts) now points at the heading's own
- * id: the page's HTML is changed where the renderer printed it.
+ * id: the page's HTML changes where the renderer printed the link, from the first to the second.
  */
-function retargetLink(page: PageSource, sameFile: boolean, base: string, link: LinkReference, id: string): void {
+function retarget(sameFile: boolean, base: string, link: LinkReference, id: string): [from: string, to: string] {
   const prefix = sameFile ? '' : base.replace(/\/$/, '') + encodeURI(link.route);
-  const from = `href="${escapeHtml(`${prefix}#${encodeURIComponent(link.hash)}`)}"`;
-  const to = `href="${escapeHtml(`${prefix}#${encodeURIComponent(id)}`)}"`;
-  page.html = page.html.split(from).join(to);
-  page.hash = contentHash(page.html);
+  return [
+    `href="${escapeHtml(`${prefix}#${encodeURIComponent(link.hash)}`)}"`,
+    `href="${escapeHtml(`${prefix}#${encodeURIComponent(id)}`)}"`,
+  ];
 }
 
 /** A redirect target's canonical route and the `#hash` it keeps (`/x#y` → `/x/`, `#y`). */
@@ -165,14 +179,9 @@ function canonicalTarget(target: string): { route: string; hash: string } {
 }
 
 /** Frontmatter `prev`/`next` routes must be pages, as links must. */
-function checkNeighbours(
-  pages: PageSource[],
-  byRoute: ReadonlyMap<string, PageSource>,
-  strict: boolean,
-  diagnostics: DiagnosticList,
-): void {
+function checkNeighbours(byRoute: ReadonlyMap<string, PageSource>, strict: boolean, diagnostics: DiagnosticList): void {
   const routes = [...byRoute.keys()];
-  for (const page of pages) {
+  for (const page of byRoute.values()) {
     for (const { key, written, route, line, column } of page.neighbours) {
       if (byRoute.has(route)) continue;
       const message = `broken ${key} link "${written}": no page at ${route}${closest(route, routes)}`;
@@ -199,15 +208,20 @@ function sidebarFromTree(pages: PageSource[], siteTitle: string): SidebarGroup[]
   return [...groups.values()];
 }
 
-/** Keys come from routes; two routes that flatten to one key (`/a-b/`, `/a/b/`) get a route-hash suffix. */
-function assignUniqueKeys(pages: PageSource[]): void {
+/**
+ * Keys come from routes; two routes that flatten to one key (`/a-b/`, `/a/b/`) get a route-hash suffix.
+ * The pages whose key changes, with their new key.
+ */
+function uniqueKeys(pages: readonly PageSource[]): Map<PageSource, string> {
   const seen = new Map<string, number>();
   for (const page of pages) seen.set(page.key, (seen.get(page.key) ?? 0) + 1);
+  const keys = new Map<PageSource, string>();
   for (const page of pages) {
     if ((seen.get(page.key) ?? 0) > 1) {
       let hash = 0;
       for (const ch of page.route) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-      page.key = `${page.key}-${hash.toString(36)}`;
+      keys.set(page, `${page.key}-${hash.toString(36)}`);
     }
   }
+  return keys;
 }
