@@ -136,7 +136,7 @@ async function bigSearchIndex(
   if (series.runs.length > 0) return { index: await findSearchIndex(paths.out), reason: '' };
   if (!series.stopped) return { reason: 'the build failed' };
   const file = path.join(ws.root, 'big-search-data.json');
-  const args = [paths.content, path.join(ws.cacheRoot, 'big-search'), file];
+  const args = [paths.content, file];
   const outcome = await runChild('search-data.ts', args, CAP_OVERRIDE_MS || SMALL_CAP_MS);
   if (outcome.stopped) return { reason: 'the search data took longer than its cap' };
   if (outcome.error) return { reason: outcome.error };

@@ -12,28 +12,42 @@ import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter, type NeighbourReference } from './frontmatter';
 import type { ContentFile } from './scan';
 
-/** Everything the build knows about one page; only `toPageMeta` decides what ships. */
+/**
+ * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by
+ * `pageRecord`, and never changed: a stage that changes a page makes a new record.
+ */
 export interface PageSource {
-  file: ContentFile;
-  route: string;
-  key: string;
-  frontmatter: PageFrontmatter;
-  title: string;
-  description: string;
-  /** Fragment HTML, without the load markers. */
-  html: string;
+  readonly file: ContentFile;
+  readonly route: string;
+  readonly key: string;
+  readonly frontmatter: PageFrontmatter;
+  readonly title: string;
+  readonly description: string;
+  /** Fragment HTML, code highlighted. */
+  readonly html: string;
   /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
-  markdown: string;
-  analysis: PageAnalysis;
+  readonly markdown: string;
+  readonly analysis: PageAnalysis;
   /** Content hash of the fragment, for its file name. */
-  hash: string;
+  readonly hash: string;
   /** Frontmatter `prev`/`next` routes, for the site-wide check. */
-  neighbours: NeighbourReference[];
+  readonly neighbours: NeighbourReference[];
   /**
    * Set when the file's whole body is a client-side redirect (see `clientRedirect`): the route (and
    * `#hash`) it sends readers to. Such a file is no page: the site turns it into a redirect.
    */
-  redirect?: { target: string; line: number; column: number };
+  readonly redirect?: { target: string; line: number; column: number };
+}
+
+/**
+ * A page as the page pass leaves it: its fragment may still hold markers where highlighted code goes
+ * (see `BlockHighlighter`), so it has no content hash yet. `pageRecord` makes the page of it.
+ */
+export type PageDraft = Omit<PageSource, 'hash'>;
+
+/** The page of a draft, with its fragment complete: the one place a page's record is made. */
+export function pageRecord(draft: PageDraft, html: string): PageSource {
+  return { ...draft, html, hash: contentHash(html) };
 }
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
@@ -54,7 +68,7 @@ export interface SiteContext extends PageSettings {
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 /** Reads one markdown file into a page; problems go to the diagnostics, never thrown. */
-export async function loadPage(file: ContentFile, site: SiteContext): Promise<PageSource | undefined> {
+export async function loadPage(file: ContentFile, site: SiteContext): Promise<PageDraft | undefined> {
   const { diagnostics } = site;
   const { size } = await stat(file.absolutePath);
   if (size > MAX_PAGE_BYTES) {
@@ -107,7 +121,6 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     html,
     markdown: pageMarkdown(title, body, analysis),
     analysis,
-    hash: contentHash(html),
     neighbours,
   };
 }
@@ -121,7 +134,7 @@ function redirectPage(
   at: { line: number; column: number },
   lineOffset: number,
   diagnostics: DiagnosticList,
-): PageSource | undefined {
+): PageDraft | undefined {
   const line = at.line + lineOffset;
   const resolved = resolveLink(redirect.target, route, file.relativePath);
   if (resolved.kind !== 'internal' && resolved.kind !== 'anchor') {
@@ -147,7 +160,6 @@ function redirectPage(
     html: '',
     markdown: '',
     analysis,
-    hash: contentHash(''),
     neighbours: [],
     redirect: { target, line, column: at.column },
   };

@@ -57,18 +57,26 @@ export const siteConfigSchema = z.strictObject({
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
 
-/** Reads and validates the site configuration; a tree without one gets the defaults. */
-export async function loadSiteConfig(
+/**
+ * Reads and validates the site configuration, once: its text comes along for the line numbers of
+ * site-level problems. A tree without one gets the defaults.
+ */
+export async function readSiteConfig(
   contentDir: string,
   diagnostics: DiagnosticList,
-): Promise<SiteConfig> {
+): Promise<{ config: SiteConfig; configText: string }> {
   const file = path.join(contentDir, SITE_CONFIG_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    return siteConfigSchema.parse({ title: path.basename(path.resolve(contentDir)) });
+    return { config: siteConfigSchema.parse({ title: path.basename(path.resolve(contentDir)) }), configText: '' };
   }
+  return { config: parseSiteConfig(text, diagnostics), configText: text };
+}
+
+/** `_site.yaml`'s text, validated; problems go to the diagnostics and leave the defaults. */
+function parseSiteConfig(text: string, diagnostics: DiagnosticList): SiteConfig {
   const doc = parseDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {

@@ -4,17 +4,18 @@ import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { headFor } from '../../shared/head';
 import type { Manifest } from '../../shared/types';
-import { createManifest, loadPrerender, readSiteConfig, siteCss, type RenderRoute } from '../build';
-import { fragmentFileName, loadPage, type PageSource } from '../content/page-source';
+import { fragmentFileName, loadPage, pageRecord, type PageSource } from '../content/page-source';
 import { scanContent, type ContentFile } from '../content/scan';
-import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
+import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { CodeHighlighter, HighlightCache, highlightCss } from '../markdown/highlight';
-import { bundleAppCss, bundleClient, type ClientAssets } from '../output/bundle';
+import { bundleAppCss, bundleClient, siteCss, type ClientAssets } from '../output/bundle';
+import { loadPrerender } from '../output/prerender';
 import { renderDocument, type DocumentAssets } from '../output/document';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from '../output/llms';
-import { pointerOf, writeDist } from '../output/write-site';
+import { pointerOf, writeDist, type RenderRoute } from '../output/write-site';
 import { assembleSite, type AssembledSite } from '../site/assemble';
+import { createManifest } from '../site/manifest';
 import { buildSearchData } from '../site/search-index';
 
 export interface DevBuilderOptions {
@@ -282,13 +283,14 @@ export class DevBuilder {
       strict: this.strict,
       diagnostics,
     };
-    const page = await loadPage(file, site).catch((error: unknown) => {
+    const draft = await loadPage(file, site).catch((error: unknown) => {
       // A file removed between the scan and the read: the next event rescans.
       diagnostics.error(file.relativePath, 1, 1, `could not read the file: ${(error as Error).message}`);
       return undefined;
     });
     this.pageDiagnostics.set(file.relativePath, diagnostics.items);
-    return page;
+    // This highlighter puts the HTML in at once: the draft's fragment is complete.
+    return draft && pageRecord(draft, draft.html);
   }
 
   private assemble(): { assembled: AssembledSite; diagnostics: Diagnostic[] } {

@@ -1,16 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
-import { bundleHighlightWorker } from '../output/bundle';
-import { startThreads, type BuildThreads } from '../threads';
-import {
-  compileRegexEngine,
-  highlightKey,
-  isPlainLanguage,
-  plainCodeHtml,
-  type BlockHighlighter,
-  type HighlightCache,
-} from './highlight';
-import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerData } from './highlight-protocol';
+import { compileRegexEngine, type HighlightCache } from '../markdown/highlight';
+import type { CodeBlock } from './blocks';
+import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerData } from './protocol';
+import { startThreads, type BuildThreads } from './threads';
+import { bundleHighlightWorker } from './worker-bundle';
 
 /** Jobs a thread is sent at once; a thread has two batches at most, so it never waits for the next. */
 const JOBS_PER_BATCH = 16;
@@ -29,24 +22,18 @@ interface Thread {
 }
 
 /**
- * Highlights code blocks on worker threads while the build renders pages on its own. `highlight` returns
- * a marker at once and queues the block; `finish` waits for every block and `resolve` puts the HTML in
- * place of the markers.
+ * Highlights code blocks on worker threads while the build renders pages on its own. `add` queues a block
+ * (or takes its HTML from the cache); `finish` waits for every block, whose HTML `results` then holds.
  *
  * While this thread renders markdown it keeps a core busy, so `cores - 1` threads highlight meanwhile.
  * When the pages are rendered this thread has nothing left to do but wait: if much code is still waiting,
  * more threads start then. Threads take batches from one queue as they finish the last.
  */
-export class HighlightPool implements BlockHighlighter {
-  /**
-   * Markers are plain ASCII text with a random part: they pass the sanitizer as text, and a fragment
-   * that holds one stays a one-byte string (half the memory of a two-byte one) until it is filled in.
-   */
-  private readonly nonce = randomBytes(6).toString('hex');
-  private readonly marker = new RegExp(`hl-${this.nonce}-(\\d+)-hl`, 'g');
-  private readonly idOf = new Map<string, number>();
+export class HighlightPool {
+  /** Each block's HTML, by block key, as it comes. */
+  readonly results = new Map<string, string>();
   private readonly keyOf: string[] = [];
-  private readonly results: string[] = [];
+  private readonly queued = new Set<string>();
   private readonly waiting: HighlightJob[] = [];
   private readonly threads: Thread[] = [];
   private running: BuildThreads | undefined;
@@ -81,23 +68,20 @@ export class HighlightPool implements BlockHighlighter {
     return pool;
   }
 
-  highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
-    if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);
-    const key = highlightKey(code, lang, highlightedLines);
+  /** Queues a block (once per key) unless the cache has its HTML. */
+  add({ key, code, lang, lines }: CodeBlock): void {
+    if (this.results.has(key) || this.queued.has(key)) return;
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.cache.record(key, cached);
-      return cached;
+      this.results.set(key, cached);
+      return;
     }
-    let id = this.idOf.get(key);
-    if (id === undefined) {
-      id = this.keyOf.push(key) - 1;
-      this.idOf.set(key, id);
-      this.waiting.push({ id, code, lang, lines: [...highlightedLines] });
-      this.startThreads();
-      this.dispatch();
-    }
-    return `hl-${this.nonce}-${id}-hl`;
+    const id = this.keyOf.push(key) - 1;
+    this.queued.add(key);
+    this.waiting.push({ id, code, lang, lines });
+    this.startThreads();
+    this.dispatch();
   }
 
   /** Threads started so far. */
@@ -136,11 +120,6 @@ export class HighlightPool implements BlockHighlighter {
     await this.running?.stop();
   }
 
-  /** The text (a fragment, or a page made from one) with each marker replaced by its block's HTML. */
-  resolve(html: string): string {
-    return html.replace(this.marker, (_, id: string) => this.results[Number(id)] ?? '');
-  }
-
   /** Starts the first threads, once; a failure to start fails the pool. */
   private startThreads(): void {
     this.starting ??= (async () => {
@@ -161,8 +140,9 @@ export class HighlightPool implements BlockHighlighter {
     worker.on('message', (reply: HighlightReply) => {
       if (reply.type === 'failed') return this.fail(new Error(`a highlight thread failed: ${reply.message}`));
       for (const [id, html] of reply.results) {
-        this.results[id] = html;
-        this.cache.record(this.keyOf[id] ?? '', html);
+        const key = this.keyOf[id] ?? '';
+        this.results.set(key, html);
+        this.cache.record(key, html);
       }
       thread.inFlight--;
       this.dispatch();

@@ -1,4 +1,4 @@
-/** The messages between the build's highlight pool and its threads (highlight-pool.ts ↔ highlight-worker.ts). */
+/** The messages between the build's highlight pool and its threads (pool.ts ↔ worker.ts). */
 
 /** What every thread starts with: the regular-expression engine, compiled once by the pool. */
 export interface HighlightWorkerData {

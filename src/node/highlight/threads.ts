@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { nodeBundleFile } from './output/bundle';
+import { nodeBundleFile } from './worker-bundle';
 
 /** Worker threads of the build, all running one bundled script. */
 export interface BuildThreads {

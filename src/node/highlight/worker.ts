@@ -1,10 +1,10 @@
 /**
  * A highlight thread of the build: its own shiki, highlighting the code blocks the pool sends it.
- * Bundled for Node and started by highlight-pool.ts; the messages are in highlight-protocol.ts.
+ * Bundled for Node and started by pool.ts; the messages are in protocol.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CodeHighlighter } from './highlight';
-import type { HighlightReply, HighlightRequest, HighlightWorkerData } from './highlight-protocol';
+import { CodeHighlighter } from '../markdown/highlight';
+import type { HighlightReply, HighlightRequest, HighlightWorkerData } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('highlight-worker.ts runs as a worker thread of the build');

@@ -2,6 +2,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { contentHash } from '../content-hash';
+import { highlightCss } from '../markdown/highlight';
 
 export interface ClientAssets {
   /** Files to write into `dist/assets/js`, by file name. */
@@ -133,41 +134,16 @@ export async function bundleAppCss(srcDir: string): Promise<string> {
   return result.outputFiles[0]?.text ?? '';
 }
 
+/** The site's stylesheet: the app's CSS (see `bundleAppCss`) plus the code colours its fragments use. */
+export function siteCss(appCss: string, pages: readonly { html: string }[]): ReturnType<typeof siteStylesheet> {
+  return siteStylesheet(appCss, highlightCss(pages.map((page) => page.html)));
+}
+
 /** The site's stylesheet: the app's CSS and the code colours the fragments use, minified, content-hashed. */
 export async function siteStylesheet(appCss: string, highlightCss: string): Promise<{ name: string; css: Uint8Array }> {
   const highlight = await esbuild.transform(highlightCss, { loader: 'css', minify: true });
   const css = new TextEncoder().encode(appCss + highlight.code);
   return { name: `app.${contentHash(css)}.css`, css };
-}
-
-let nodeBundles = 0;
-
-/**
- * A new file name for a bundle the build runs in Node, under the project's `node_modules/.cache/`: a
- * bundle that leaves its packages to Node finds them from its own folder, whatever cache folder the build
- * was given. One file per call, so builds running side by side never load each other's.
- */
-export function nodeBundleFile(srcDir: string, name: string): string {
-  return path.join(
-    path.dirname(path.resolve(srcDir)),
-    'node_modules/.cache/docs-bundles',
-    `${name}.${process.pid}.${++nodeBundles}.mjs`,
-  );
-}
-
-/** The build's highlight thread (src/node/markdown/highlight-worker.ts), its packages left to Node. */
-export async function bundleHighlightWorker(srcDir: string, outFile: string): Promise<void> {
-  await esbuild.build({
-    entryPoints: [path.join(srcDir, 'node/markdown/highlight-worker.ts')],
-    outfile: outFile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // shiki finds its grammars and its WebAssembly beside its own files.
-    packages: 'external',
-    logLevel: 'silent',
-  });
 }
 
 /**

@@ -13,7 +13,7 @@ import { securityHeaders } from '../serve/headers';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
 
-type RenderRoute = (
+export type RenderRoute = (
   manifest: Manifest,
   route: string,
   page: Manifest['pages'][number] | undefined,
@@ -108,57 +108,12 @@ export interface DistInput {
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
-  /** App HTML already rendered, by route (see `prerenderUntil`); the other routes are rendered here. */
-  prerendered?: ReadonlyMap<string, string>;
   /** Called with the number of pages prerendered so far. */
   onProgress?: (done: number) => void;
 }
 
 /** The route the not-found page is rendered for. */
 const NOT_FOUND_ROUTE = '/404.html';
-
-/**
- * The app HTML `prerenderUntil` holds at most (UTF-16 units). Each page's app HTML holds its fragment, so
- * holding all of a 10,000-page site's until the output is written would hold the site's text twice; past
- * this, the pages are left to `writeDist`, which writes each as it renders it.
- */
-const EARLY_PRERENDER_LIMIT = 96 * 1024 * 1024;
-
-/**
- * Renders the app HTML of the pages, in order, then of the not-found page, until `until` settles (or
- * `EARLY_PRERENDER_LIMIT` is reached). For
- * rendering on a core that would otherwise wait for it: between routes it gives way to the event loop,
- * so the messages that settle `until` are handled as they come. A failure only ends it early, leaving
- * that route to `writeDist`, which reports it.
- */
-export async function prerenderUntil(
-  until: Promise<unknown>,
-  manifest: Manifest,
-  pages: readonly PageSource[],
-  renderRoute: RenderRoute,
-): Promise<Map<string, string>> {
-  let settled = false;
-  until.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  const rendered = new Map<string, string>();
-  const metas = new Map(manifest.pages.map((p) => [p.path, p]));
-  const routes = [...pages.map((page) => [page.route, page.html] as const), [NOT_FOUND_ROUTE, undefined] as const];
-  let held = 0;
-  try {
-    for (const [route, html] of routes) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (settled || held > EARLY_PRERENDER_LIMIT) break;
-      const appHtml = await renderRoute(manifest, route, metas.get(route), html);
-      rendered.set(route, appHtml);
-      held += appHtml.length;
-    }
-  } catch {
-    // Rendered again by writeDist, which reports the failure.
-  }
-  return rendered;
-}
 
 /** `dist/`: the deployable content of the base path. */
 export async function writeDist(dir: string, input: DistInput): Promise<void> {
@@ -195,8 +150,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
     let done = 0;
     for (const page of pages) {
       const meta = metas.get(page.route);
-      const appHtml =
-        input.prerendered?.get(page.route) ?? (await input.renderRoute(manifest, page.route, meta, page.html));
+      const appHtml = await input.renderRoute(manifest, page.route, meta, page.html);
       const data = input.browserData?.preloads(page.route) ?? [];
       await out.put(
         path.join(page.route, 'index.html'),
@@ -204,9 +158,7 @@ export async function writeDist(dir: string, input: DistInput): Promise<void> {
       );
       input.onProgress?.(++done);
     }
-    const notFound =
-      input.prerendered?.get(NOT_FOUND_ROUTE) ??
-      (await input.renderRoute(manifest, NOT_FOUND_ROUTE, undefined, undefined));
+    const notFound = await input.renderRoute(manifest, NOT_FOUND_ROUTE, undefined, undefined);
     await out.put('404.html', renderDocument(headFor(site, undefined), notFound, assets, site.analyticsId));
 
     const siteUrl = site.siteUrl.replace(/\/$/, '');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadPrerender } from '../../../src/node/build';
+import { loadPrerender } from '../../../src/node/output/prerender';
 import { CodeHighlighter, HighlightCache } from '../../../src/node/markdown/highlight';
 import { buildTree, copyOfSrc, makeTree, messages, projectRoot } from '../../helpers/tree';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { indexManifest } from '../../../src/shared/resolve';
 import { neighboursOf } from '../../../src/shared/navigation';
 import type { Manifest } from '../../../src/shared/types';
-import { buildTree, copyOfSrc, makeTree, messages, projectRoot } from '../../helpers/tree';
+import { buildTree, copyOfSrc, makeTree, messages } from '../../helpers/tree';
 
 const SITE = `title: Test Docs
 description: A small site.
@@ -294,28 +294,17 @@ describe('build', () => {
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
   }, 30_000);
 
-  it('prerenders pages the same while their code is still being highlighted', async () => {
-    // A highlight thread that answers late: the build prerenders every page meanwhile, markers and all,
-    // with a manifest whose fragment hashes are not final, and completes them when the code comes.
-    const original = readFileSync(path.join(projectRoot, 'src/node/markdown/highlight-worker.ts'), 'utf8');
-    const src = path.join(
-      await copyOfSrc({
-        'node/markdown/highlight-worker.ts': `await new Promise((resolve) => setTimeout(resolve, 2000));\nawait import('./late-highlight-worker');\n`,
-        'node/markdown/late-highlight-worker.ts': original,
-      }),
-      'src',
-    );
+  it('builds the same site with its code highlighted on threads as on its own thread', async () => {
     const root = await makeTree({ ...GOOD, ...codePages() });
-    const here = await buildTree(root, { srcDir: src, highlightThreads: 0 });
+    const here = await buildTree(root, { highlightThreads: 0 });
     expect(messages(here)).toEqual([]);
-    const late = await buildTree(root, {
-      srcDir: src,
-      highlightThreads: 1,
+    const onThreads = await buildTree(root, {
+      highlightThreads: 2,
       outDir: path.join(root, 'dist2'),
       manifestDir: path.join(root, 'manifest2'),
       cacheDir: path.join(root, '.cache2'),
     });
-    expect(messages(late)).toEqual([]);
+    expect(messages(onThreads)).toEqual([]);
     expect(snapshot(path.join(root, 'dist2'))).toEqual(snapshot(path.join(root, 'dist')));
     expect(readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8')).toMatch(
       /<span class="line hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,

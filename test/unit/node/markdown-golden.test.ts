@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPage, toPageMeta } from '../../../src/node/content/page-source';
+import { loadPage, pageRecord, toPageMeta } from '../../../src/node/content/page-source';
 import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../src/node/markdown/highlight';
 
@@ -39,7 +39,11 @@ describe('markdown pipeline golden files', () => {
       golden(`${stem}.diagnostics.txt`, diagnostics.sorted().map(formatDiagnostic).join('\n') + '\n');
       if (!page) return;
       golden(`${stem}.html`, page.html);
-      const record = { meta: toPageMeta(page, '/docs/'), sections: page.analysis.sections, links: page.analysis.links };
+      const record = {
+        meta: toPageMeta(pageRecord(page, page.html), '/docs/'),
+        sections: page.analysis.sections,
+        links: page.analysis.links,
+      };
       golden(`${stem}.json`, `${JSON.stringify(record, null, 2)}\n`);
     });
   }

@@ -1,0 +1,103 @@
+import { availableParallelism } from 'node:os';
+import { CodeHighlighter, HighlightCache } from '../markdown/highlight';
+import type { CodeBlock } from './blocks';
+import { HighlightPool } from './pool';
+
+/**
+ * How code blocks are highlighted, decided in one place: from the cache kept between builds, on this
+ * thread for a small site, on worker threads for a large one. Everything else only hands blocks in and
+ * takes HTML out.
+ */
+export interface HighlightOptions {
+  /** Where block HTML is kept between builds; only the entries this build used are written back. */
+  cacheFile?: string;
+  /** The site's page count: below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread. */
+  pages: number;
+  /** The project's `src/`, to bundle the highlight threads from. */
+  srcDir: string;
+  /** Highlight threads (0: this thread); by default as many as the site is large enough to pay for. */
+  threads?: number;
+  /** Aborting stops the highlighting of a build that will not use it: the promise then rejects. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A thread takes about a tenth of a second to start (its modules and its own shiki): below this many
+ * pages the build highlights on its own thread.
+ */
+const MIN_PAGES_FOR_THREADS = 40;
+/** More threads than this only add memory: each holds a shiki and its compiled grammars. */
+const MAX_THREADS = 4;
+
+export function defaultThreads(pages: number): number {
+  const cores = availableParallelism();
+  if (pages < MIN_PAGES_FOR_THREADS || cores < 2) return 0;
+  return Math.min(cores, MAX_THREADS);
+}
+
+/**
+ * The HTML of every block, by block key (see `CodeBlocks`). Blocks are taken as they come, so on a large
+ * site the threads highlight while the pages are still being rendered; it resolves once the iteration has
+ * ended and every block is done.
+ */
+export async function highlightBlocks(
+  blocks: AsyncIterable<CodeBlock>,
+  options: HighlightOptions,
+): Promise<Map<string, string>> {
+  const threads = options.threads ?? defaultThreads(options.pages);
+  const cache = await HighlightCache.load(options.cacheFile);
+  const html =
+    threads === 0
+      ? await highlightHere(blocks, cache, options.signal)
+      : await highlightOnThreads(blocks, cache, threads, options);
+  await cache.save();
+  return html;
+}
+
+async function highlightHere(
+  blocks: AsyncIterable<CodeBlock>,
+  cache: HighlightCache,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, string>> {
+  const results = new Map<string, string>();
+  // shiki is loaded at the first block the cache lacks: a build whose blocks are all cached never loads it.
+  let highlighter: Promise<CodeHighlighter> | undefined;
+  for await (const { key, code, lang, lines } of blocks) {
+    signal?.throwIfAborted();
+    let html = cache.get(key);
+    if (html === undefined) {
+      highlighter ??= CodeHighlighter.create();
+      html = (await highlighter).highlight(code, lang, new Set(lines));
+    }
+    cache.record(key, html);
+    results.set(key, html);
+  }
+  return results;
+}
+
+async function highlightOnThreads(
+  blocks: AsyncIterable<CodeBlock>,
+  cache: HighlightCache,
+  threads: number,
+  options: HighlightOptions,
+): Promise<Map<string, string>> {
+  // While the pages render, this thread keeps a core busy: one core fewer highlights until they are done.
+  const whileRendering = Math.max(1, Math.min(threads, availableParallelism() - 1));
+  // An empty cache means a cold build, whose every block needs a thread: they start now, not at the first.
+  const pool = HighlightPool.create(options.srcDir, whileRendering, threads, cache, cache.size === 0);
+  const abort = () => pool.cancel();
+  options.signal?.addEventListener('abort', abort);
+  try {
+    for await (const block of blocks) {
+      options.signal?.throwIfAborted();
+      pool.add(block);
+    }
+    // Any thread still starting runs first, so `finish` sees every thread it may add to.
+    await pool.ready();
+    await pool.finish();
+    return pool.results;
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+    await pool.stop();
+  }
+}

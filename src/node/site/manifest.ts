@@ -1,0 +1,56 @@
+import type { Manifest, SiteSettings } from '../../shared/types';
+import { editLinkOf } from '../content/page-history';
+import { toPageMeta } from '../content/page-source';
+import type { SiteConfig } from '../content/site-config';
+import { contentHash } from '../content-hash';
+import type { AssembledSite } from './assemble';
+
+/** The site-wide settings that ship in the manifest. */
+export function siteSettings(config: SiteConfig): SiteSettings {
+  return {
+    title: config.title,
+    description: config.description,
+    base: config.base,
+    siteUrl: config.siteUrl,
+    lang: config.lang,
+    versions: config.versions,
+    ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
+    embeds: config.embeds,
+    ...(config.nav.length > 0 ? { nav: config.nav } : {}),
+  };
+}
+
+/** Where the app's bundles are, as the manifest names them. */
+export interface ManifestAssets {
+  /** The search worker's file name under `assets/js/`. */
+  worker: string;
+}
+
+/** The manifest of an assembled site; its hash covers everything in it. */
+export function createManifest(
+  config: SiteConfig,
+  assembled: AssembledSite,
+  searchJson: string,
+  client: ManifestAssets,
+  /** Each file's last commit date, when the site shows it (content/page-history.ts). */
+  lastUpdated: ReadonlyMap<string, string> = new Map(),
+): Manifest {
+  const base = config.base;
+  const unhashed: Omit<Manifest, 'hash'> = {
+    site: siteSettings(config),
+    sidebar: assembled.sidebar,
+    redirects: assembled.redirects,
+    search: `${base}assets/js/search.${contentHash(searchJson)}.json`,
+    searchWorker: `${base}assets/js/${client.worker}`,
+    pages: assembled.pages.map((page) => {
+      const meta = toPageMeta(page, base);
+      const date = lastUpdated.get(page.file.relativePath);
+      return {
+        ...meta,
+        ...(date ? { lastUpdated: date } : {}),
+        ...(config.editLink ? { editLink: editLinkOf(config.editLink.pattern, meta.relativePath) } : {}),
+      };
+    }),
+  };
+  return { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
+}
