@@ -11,7 +11,7 @@ import { renderPages, startHighlighting } from '../src/node/content/render-pages
 import { scanContent } from '../src/node/content/scan';
 import { loadSiteConfig } from '../src/node/content/site-config';
 import { DiagnosticList } from '../src/node/diagnostics';
-import { HighlightCache } from '../src/node/markdown/highlight';
+import { HighlightCache } from '../src/node/highlight/cache';
 import { assembleSite } from '../src/node/site/assemble';
 import { buildSearchData } from '../src/node/site/search-index';
 import { projectRoot } from './builds';

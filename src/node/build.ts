@@ -12,7 +12,8 @@ import { loadSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './content/sit
 import { contentHash } from './content-hash';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { progressLog } from './progress';
-import { HighlightCache, highlightCss } from './markdown/highlight';
+import { HighlightCache } from './highlight/cache';
+import { highlightCss } from './highlight/css';
 import { bundleAppCss, bundleClient, bundlePrerender, siteStylesheet, type ClientAssets } from './output/bundle';
 import { commit, discard, stage } from './output/swap';
 import { prerenderUntil, writeDist, writeManifestFolder, type DistInput } from './output/write-site';

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { DiagnosticList } from '../diagnostics';
-import { CodeHighlighter, type BlockHighlighter, type HighlightCache } from '../markdown/highlight';
+import type { HighlightCache } from '../highlight/cache';
+import { CodeHighlighter, type BlockHighlighter } from '../highlight/code-highlighter';
 import { HighlightPool } from '../markdown/highlight-pool';
 import { contentHash } from '../content-hash';
 import { progressLog } from '../progress';

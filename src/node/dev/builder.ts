@@ -9,7 +9,9 @@ import { fragmentFileName, loadPage, type PageSource } from '../content/page-sou
 import { scanContent, type ContentFile } from '../content/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { CodeHighlighter, HighlightCache, highlightCss } from '../markdown/highlight';
+import { HighlightCache } from '../highlight/cache';
+import { CodeHighlighter } from '../highlight/code-highlighter';
+import { highlightCss } from '../highlight/css';
 import { bundleAppCss, bundleClient, type ClientAssets } from '../output/bundle';
 import { renderDocument, type DocumentAssets } from '../output/document';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from '../output/llms';

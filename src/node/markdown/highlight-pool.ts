@@ -2,14 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { bundleHighlightWorker } from '../output/bundle';
 import { startThreads, type BuildThreads } from '../threads';
-import {
-  compileRegexEngine,
-  highlightKey,
-  isPlainLanguage,
-  plainCodeHtml,
-  type BlockHighlighter,
-  type HighlightCache,
-} from './highlight';
+import { highlightKey, type HighlightCache } from '../highlight/cache';
+import { plainCodeHtml, type BlockHighlighter } from '../highlight/code-highlighter';
+import { isPlainLanguage } from '../highlight/languages';
+import { compileRegexEngine } from '../highlight/regex-engine';
 import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerData } from './highlight-protocol';
 
 /** Jobs a thread is sent at once; a thread has two batches at most, so it never waits for the next. */

@@ -3,7 +3,7 @@
  * Bundled for Node and started by highlight-pool.ts; the messages are in highlight-protocol.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CodeHighlighter } from './highlight';
+import { CodeHighlighter } from '../highlight/code-highlighter';
 import type { HighlightReply, HighlightRequest, HighlightWorkerData } from './highlight-protocol';
 
 const port = parentPort;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { renderPages, startHighlighting } from '../../../src/node/content/render-pages';
 import { scanContent } from '../../../src/node/content/scan';
 import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
-import { HighlightCache } from '../../../src/node/markdown/highlight';
+import { HighlightCache } from '../../../src/node/highlight/cache';
 import { copyOfSrc, makeTree, projectRoot } from '../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
