@@ -3,7 +3,7 @@
  * shiki upgrade changes the internals it relies on, these tests fail and name that file.
  */
 import { createHighlighter, type BundledLanguage, type Highlighter } from 'shiki';
-import { INITIAL, StateStackImpl, Theme, type StateStack } from 'shiki/textmate';
+import { INITIAL, Theme, type StateStack, type StateStackImpl } from 'shiki/textmate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../src/node/highlight/code-highlighter';
 import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/highlight/languages';
