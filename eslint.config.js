@@ -34,4 +34,22 @@ export default tseslint.config(
       'no-restricted-imports': ['error', nodeImports],
     },
   },
+  {
+    // shiki's internals are reached from one file, which a canary test guards (test/unit/node/highlight/).
+    files: ['src/node/**/*.ts'],
+    ignores: ['src/node/highlight/textmate.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'shiki/textmate',
+              message: "shiki's private TextMate hooks live in src/node/highlight/textmate.ts only: add to that file.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticList } from '../../src/node/diagnostics';
-import { CodeHighlighter } from '../../src/node/markdown/highlight';
+import { CodeHighlighter } from '../../src/node/highlight/code-highlighter';
 import { renderMarkdown, type RenderedPage } from '../../src/node/markdown/pipeline';
 import { htmlProblems } from './html-check';
 import { SUMMARIES } from './summaries';

@@ -8,7 +8,9 @@ import { fragmentFileName, loadPage, pageRecord, type PageSource } from '../cont
 import { scanContent, type ContentFile } from '../content/scan';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { CodeHighlighter, HighlightCache, highlightCss } from '../markdown/highlight';
+import { HighlightCache } from '../highlight/cache';
+import { CodeHighlighter } from '../highlight/code-highlighter';
+import { highlightCss } from '../highlight/css';
 import { bundleAppCss, bundleClient, siteCss, type ClientAssets } from '../output/bundle';
 import { loadPrerender } from '../output/prerender';
 import { renderDocument, type DocumentAssets } from '../output/document';

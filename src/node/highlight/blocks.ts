@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { highlightKey, isPlainLanguage, plainCodeHtml, type BlockHighlighter } from '../markdown/highlight';
+import { highlightKey } from './cache';
+import { plainCodeHtml, type BlockHighlighter } from './code-highlighter';
+import { isPlainLanguage } from './languages';
 
 /** One distinct code block of the site: what its HTML depends on, and the key it is cached and found by. */
 export interface CodeBlock {

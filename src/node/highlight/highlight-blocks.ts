@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { CodeHighlighter, HighlightCache } from '../markdown/highlight';
+import { HighlightCache } from './cache';
+import { CodeHighlighter } from './code-highlighter';
 import type { CodeBlock } from './blocks';
 import { HighlightPool } from './pool';
 

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import { compileRegexEngine, type HighlightCache } from '../markdown/highlight';
+import type { HighlightCache } from './cache';
+import { compileRegexEngine } from './regex-engine';
 import type { CodeBlock } from './blocks';
 import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerData } from './protocol';
 import { startThreads, type BuildThreads } from './threads';

@@ -3,7 +3,7 @@
  * Bundled for Node and started by pool.ts; the messages are in protocol.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CodeHighlighter } from '../markdown/highlight';
+import { CodeHighlighter } from './code-highlighter';
 import type { HighlightReply, HighlightRequest, HighlightWorkerData } from './protocol';
 
 const port = parentPort;

@@ -2,7 +2,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { contentHash } from '../content-hash';
-import { highlightCss } from '../markdown/highlight';
+import { highlightCss } from '../highlight/css';
 
 export interface ClientAssets {
   /** Files to write into `dist/assets/js`, by file name. */

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadPrerender } from '../../../src/node/output/prerender';
-import { CodeHighlighter, HighlightCache } from '../../../src/node/markdown/highlight';
+import { HighlightCache } from '../../../src/node/highlight/cache';
+import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
 import { buildTree, copyOfSrc, makeTree, messages, projectRoot } from '../../helpers/tree';
 
 const run = promisify(execFile);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPage, pageRecord, toPageMeta } from '../../../src/node/content/page-source';
 import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
-import { CodeHighlighter } from '../../../src/node/markdown/highlight';
+import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
 
 /**
  * Golden files for the markdown pipeline: each `fixtures/markdown/x.md` has `x.html` (the fragment),

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CodeHighlighter, HIGHLIGHT_LANGUAGES, highlightCss } from '../../../src/node/markdown/highlight';
-import { projectRoot } from '../../helpers/tree';
+import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
+import { highlightCss } from '../../../../src/node/highlight/css';
+import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/highlight/languages';
+import { projectRoot } from '../../../helpers/tree';
 
 /** WCAG relative luminance and contrast ratio of two `#rrggbb` colours. */
 function contrast(a: string, b: string): number {

@@ -3,18 +3,11 @@ import path from 'node:path';
 import { marked } from 'marked';
 import { createHighlighter, type BundledLanguage } from 'shiki';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../../src/node/markdown/escape';
-import {
-  TOKENIZE_TIME_LIMIT_MS,
-  CodeHighlighter,
-  HIGHLIGHT_LANGUAGES,
-  isKnownLanguage,
-  isPlainLanguage,
-  LANGUAGE_NAMES,
-} from '../../../src/node/markdown/highlight';
-import { projectRoot } from '../../helpers/tree';
-
-const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark-default' } as const;
+import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../src/node/highlight/code-highlighter';
+import { HIGHLIGHT_LANGUAGES, LANGUAGE_NAMES } from '../../../../src/node/highlight/languages';
+import { THEMES } from '../../../../src/node/highlight/themes';
+import { escapeHtml } from '../../../../src/node/markdown/escape';
+import { projectRoot } from '../../../helpers/tree';
 
 const SAMPLE = `import x from "y"; // comment
 export default { async run({ steps, $ }) { const a = 1 + \`t\${b}\`; return /r/g ?? null; } }
@@ -109,15 +102,5 @@ describe('the highlighter', () => {
     const after = highlighter.highlight(block, 'markdown', new Set());
     expect(after).not.toBe(before);
     expect(after).toBe((await shikiReference())(block, 'markdown'));
-  });
-
-  it("knows exactly the language names shiki has once the build's languages are loaded", async () => {
-    const shiki = await createHighlighter({ themes: [], langs: [...HIGHLIGHT_LANGUAGES] });
-    expect([...LANGUAGE_NAMES].sort()).toEqual([...shiki.getLoadedLanguages()].sort());
-    expect(isKnownLanguage('JS')).toBe(true);
-    expect(isKnownLanguage('text')).toBe(true);
-    expect(isKnownLanguage('cobol')).toBe(false);
-    expect(['text', 'plaintext', 'txt', '', 'cobol'].every(isPlainLanguage)).toBe(true);
-    expect(isPlainLanguage('JS')).toBe(false);
   });
 });

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { THEMES } from './themes';
+
+/** A code block's cache key: everything its HTML depends on. */
+export function highlightKey(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
+  return createHash('sha1')
+    .update(`${THEMES.light}\0${THEMES.dark}\0${lang}\0${[...highlightedLines].join(',')}\0${code}`)
+    .digest('base64url');
+}
+
+/**
+ * What the cached HTML was made with. A shiki upgrade can change the HTML of unchanged code (grammars,
+ * theme colours), so a cache written by another version is dropped whole. shiki's exports do not include
+ * its package.json, so it is found next to the module the package name resolves to.
+ */
+const CACHE_IDENTITY = `shiki ${shikiVersion()} ${THEMES.light} ${THEMES.dark}`;
+
+function shikiVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('shiki');
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'shiki' && pkg.version) return pkg.version;
+    } catch {
+      // No package.json at this level: look one folder up.
+    }
+  }
+  throw new Error(`cannot find the version of shiki (resolved to ${entry})`);
+}
+
+/** The cache file: the identity it was written with and the HTML of each code block by key. */
+interface CacheFile {
+  identity: string;
+  entries: Record<string, string>;
+}
+
+let saves = 0;
+
+/**
+ * Highlighted code blocks by content hash, kept between builds in one JSON file. Only the entries a build
+ * used are written back, so the file never grows beyond one site's code. It lives on the build's main
+ * thread: the highlight pool looks blocks up here before it sends them to a thread, and records what
+ * comes back.
+ */
+export class HighlightCache {
+  private stored = new Map<string, string>();
+  private readonly used = new Map<string, string>();
+
+  /** The file it is read from and saved to; none for a cache that lives only as long as the build. */
+  private constructor(readonly file: string | undefined) {}
+
+  /** The cache of `file` (none: a cache that is never saved); an unreadable or outdated file starts empty. */
+  static async load(file?: string): Promise<HighlightCache> {
+    const cache = new HighlightCache(file);
+    if (file) {
+      try {
+        const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
+        if (parsed.identity === CACHE_IDENTITY && parsed.entries)
+          cache.stored = new Map(Object.entries(parsed.entries));
+      } catch {
+        // No cache yet, or an unreadable one: start empty, it is rebuilt on save.
+      }
+    }
+    return cache;
+  }
+
+  /** Entries read from the file: none on a cold build. */
+  get size(): number {
+    return this.stored.size;
+  }
+
+  get(key: string): string | undefined {
+    return this.used.get(key) ?? this.stored.get(key);
+  }
+
+  /** Marks an entry as used by this build (and a new one as known). */
+  record(key: string, html: string): void {
+    this.used.set(key, html);
+  }
+
+  /** What this build used so far, which is what `save` writes. */
+  usedEntries(): [string, string][] {
+    return [...this.used];
+  }
+
+  async save(): Promise<void> {
+    if (!this.file) return;
+    await mkdir(path.dirname(this.file), { recursive: true });
+    // Written aside and renamed, so concurrent builds never read a half-written cache.
+    const partial = `${this.file}.${process.pid}.${++saves}`;
+    const contents: CacheFile = { identity: CACHE_IDENTITY, entries: Object.fromEntries(this.used) };
+    await writeFile(partial, JSON.stringify(contents));
+    await rename(partial, this.file);
+  }
+}
