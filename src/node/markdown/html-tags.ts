@@ -36,30 +36,33 @@ export interface RawTag {
 
 /**
  * The opening tags of a raw HTML snippet, in order, as htmlparser2 reads them: not those inside comments
- * or inside elements it reads as text (`<script>`, `<textarea>`…), not those the parser implies (`</p>`
- * alone opens one), and not a tag the snippet ends in before its `>`.
+ * or inside elements it reads as text (`<script>`, `<textarea>`…), nor those the parser implies (`</p>`
+ * alone opens one). A tag the snippet ends in before its `>` is one too, with the attributes read so far:
+ * the page's HTML goes on after the snippet, and the sanitizer reads that tag up to a later `>`.
  */
 export function openingTags(html: string): RawTag[] {
   const tags: RawTag[] = [];
   /** The parser's open elements, innermost last, with the tag reported for each (none for implied ones). */
   const open: { name: string; tag?: RawTag }[] = [];
-  let attributes: RawAttribute[] = [];
+  /** The tag whose name the parser has read and whose `>` it has not. */
+  let current: RawTag | undefined;
   const parser = new Parser(
     {
       onopentagname(name) {
-        attributes = [];
+        current = { name, offset: tagStart(html, parser, name), attributes: [] };
         open.push({ name });
       },
       onattribute(name, value, quote) {
-        if (attributes.some((a) => a.name === name)) return;
-        attributes.push(attributeAt(html, parser.startIndex, parser.endIndex, name, value, quote));
+        if (!current || current.attributes.some((a) => a.name === name)) return;
+        current.attributes.push(attributeAt(html, parser.startIndex, parser.endIndex, name, value, quote));
       },
-      onopentag(name, _attribs, isImplied) {
-        if (isImplied) return;
-        const tag: RawTag = { name, offset: parser.startIndex, attributes };
-        tags.push(tag);
-        const current = open[open.length - 1];
-        if (current) current.tag = tag;
+      onopentag(_name, _attribs, isImplied) {
+        const entry = open[open.length - 1];
+        if (current && entry && !isImplied) {
+          tags.push(current);
+          entry.tag = current;
+        }
+        current = undefined;
       },
       onclosetag(name, isImplied) {
         // The parser closes innermost first; a void tag the text ends inside is never closed, so pass it over.
@@ -71,7 +74,20 @@ export function openingTags(html: string): RawTag[] {
     HTML_PARSER_OPTIONS,
   );
   parser.end(html);
+  if (current) tags.push(current);
   return tags;
+}
+
+/**
+ * The offset of a tag's `<`, from the end of its name where the parser has just read it. The parser's own
+ * start index is off by the rest of an end tag just before (`</a ><b>`).
+ */
+function tagStart(html: string, parser: Parser, name: string): number {
+  const start = parser.endIndex - name.length - 1;
+  // Lower-casing kept the name's length, as it does for every name but a few non-ASCII ones.
+  return html[start] === '<' && html.slice(start + 1, parser.endIndex).toLowerCase() === name
+    ? start
+    : parser.startIndex;
 }
 
 /**
