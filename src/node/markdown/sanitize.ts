@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from './embeds';
+import { HTML_PARSER_OPTIONS } from './html-tags';
 
 /**
  * Run only on pages with raw HTML: keeps the markup writers may use and what the renderer emits, and
@@ -53,6 +54,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'tel', 'ftp'],
   allowProtocolRelative: true,
   disallowedTagsMode: 'discard',
+  // The parser the raw HTML check reads each snippet with (raw-html.ts), so that both read the same tags.
+  parser: { ...HTML_PARSER_OPTIONS },
   // The void elements among the allowed tags: any other tag gets an end tag, and `</source>` is not HTML.
   selfClosing: [...sanitizeHtml.defaults.selfClosing, 'col', 'source', 'wbr'],
 };
