@@ -6,10 +6,10 @@ import { headFor } from '../../shared/head';
 import type { Manifest } from '../../shared/types';
 import { createManifest, loadPrerender, readSiteConfig, siteCss, type RenderRoute } from '../build';
 import { fragmentFileName, loadPage, type PageSource } from '../content/page-source';
-import { scanContent, type ContentFile } from '../content/scan';
+import { isPageFile, scanContent, type ContentFile } from '../content/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { CodeHighlighter, HighlightCache, highlightCss } from '../markdown/highlight';
+import { CodeHighlighter, codeColours, HighlightCache, highlightCss } from '../markdown/highlight';
 import { bundleAppCss, bundleClient, type ClientAssets } from '../output/bundle';
 import { renderDocument, type DocumentAssets } from '../output/document';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from '../output/llms';
@@ -193,10 +193,8 @@ export class DevBuilder {
 
   /** Code colours in the site's pages that the current stylesheet does not have. */
   private hasNewCodeColours(assembled: AssembledSite): boolean {
-    for (const page of assembled.pages) {
-      for (const m of page.html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) {
-        if (!this.highlightCss.includes(`.c-${m[1]}-${m[2]}{`)) return true;
-      }
+    for (const pair of codeColours(assembled.pages.map((p) => p.html))) {
+      if (!this.highlightCss.includes(`.c-${pair}{`)) return true;
     }
     return false;
   }
@@ -405,9 +403,4 @@ export class DevBuilder {
     const src = this.options.devScript;
     return src ? html.replace('</head>', `<script src="${src}"></script>\n</head>`) : html;
   }
-}
-
-/** A markdown file that can be a page (a `_partial.md` or `.draft.md` is not). */
-export function isPageFile(relativePath: string): boolean {
-  return /\.md$/i.test(relativePath) && !relativePath.split('/').some((s) => s.startsWith('_') || s.startsWith('.'));
 }
