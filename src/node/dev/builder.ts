@@ -13,7 +13,8 @@ import { CodeHighlighter, codeColours, HighlightCache, highlightCss } from '../m
 import { bundleAppCss, bundleClient, type ClientAssets } from '../output/bundle';
 import { renderDocument, type DocumentAssets } from '../output/document';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from '../output/llms';
-import { pointerOf, writeDist } from '../output/write-site';
+import { pointerOf } from '../output/site-files';
+import { writeDist } from '../output/write-site';
 import { assembleSite, type AssembledSite } from '../site/assemble';
 import { buildSearchData } from '../site/search-index';
 
