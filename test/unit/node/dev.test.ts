@@ -81,6 +81,21 @@ describe('the dev builder', () => {
     for (const name of untouched) expect([name, statSync(path.join(out, name)).mtime]).toEqual([name, longAgo]);
   });
 
+  it('rewrites every page with a new stylesheet, and has the tabs reload, when an edit brings a new code colour', async () => {
+    const stylesheet = () => readdirSync(path.join(out, 'assets/css')).sort();
+    const before = stylesheet();
+    await writeFile(file('guide/setup.md'), '# Setup\n\n```js\nconst answer = 42;\n```\n');
+    const result = await builder.contentChanged(['guide/setup.md']);
+    expect(result.ok).toBe(true);
+    expect(result.reload).toBe(true);
+    expect(result.written).toEqual(['/', '/guide/', '/guide/setup/']);
+    const added = stylesheet().filter((name) => !before.includes(name));
+    expect(added).toHaveLength(1);
+    for (const route of ['', 'guide/']) {
+      expect(readFileSync(path.join(out, route, 'index.html'), 'utf8')).toContain(`/docs/assets/css/${added[0]}`);
+    }
+  });
+
   it('catches the search data up after an edit', async () => {
     await writeFile(file('guide/setup.md'), '# Setup\n\nZanzibar configuration. Back to the [guide](/guide/).\n');
     const edited = await builder.contentChanged(['guide/setup.md']);
