@@ -15,6 +15,13 @@ function isHidden(name: string): boolean {
   return name.startsWith('_') || name.startsWith('.');
 }
 
+const isMarkdown = (name: string) => /\.md$/i.test(name);
+
+/** Whether a path relative to the content folder (`/`-separated) is one the scan lists as a page. */
+export function isPageFile(relativePath: string): boolean {
+  return isMarkdown(relativePath) && !relativePath.split('/').some(isHidden);
+}
+
 /**
  * Lists the page files of a content tree in a stable order. Follows symlinks but reports a link that
  * leads back into a folder already being walked instead of looping forever. Synchronous: a few dozen
@@ -44,14 +51,14 @@ export async function scanContent(contentDir: string, diagnostics: DiagnosticLis
         try {
           const target = statSync(absolutePath);
           if (target.isDirectory()) walk(absolutePath);
-          else if (target.isFile() && /\.md$/i.test(entry.name)) files.push({ absolutePath, relativePath });
+          else if (target.isFile() && isMarkdown(entry.name)) files.push({ absolutePath, relativePath });
         } catch {
           diagnostics.error(relativePath, 1, 1, 'broken symbolic link');
         }
         continue;
       }
       if (entry.isDirectory()) walk(absolutePath);
-      else if (entry.isFile() && /\.md$/i.test(entry.name)) files.push({ absolutePath, relativePath });
+      else if (entry.isFile() && isMarkdown(entry.name)) files.push({ absolutePath, relativePath });
     }
     walking.delete(real);
   }

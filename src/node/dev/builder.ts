@@ -1,24 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
-import { headFor } from '../../shared/head';
 import type { Manifest } from '../../shared/types';
-import { fragmentFileName, loadPage, pageRecord, type PageSource } from '../content/page-source';
-import { scanContent, type ContentFile } from '../content/scan';
+import type { PageSource } from '../content/page-source';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HighlightCache } from '../highlight/cache';
 import { CodeHighlighter } from '../highlight/code-highlighter';
-import { highlightCss } from '../highlight/css';
+import { codeColours } from '../highlight/css';
 import { bundleAppCss, bundleClient, siteCss, type ClientAssets } from '../output/bundle';
 import { loadPrerender } from '../output/prerender';
-import { renderDocument, type DocumentAssets } from '../output/document';
-import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from '../output/llms';
-import { pointerOf, writeDist, type RenderRoute } from '../output/write-site';
+import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
 import { assembleSite, type AssembledSite } from '../site/assemble';
 import { createManifest } from '../site/manifest';
 import { buildSearchData } from '../site/search-index';
+import { ChangedFilesWriter } from './changed-files';
+import { PageCache, type PageContext } from './page-cache';
 
 export interface DevBuilderOptions {
   contentDir: string;
@@ -49,9 +45,9 @@ export interface DevResult {
 /**
  * The production build's stages, kept in memory between edits. A content change re-renders only the pages
  * whose files changed (all of them when `_site.yaml`, an image or a partial changed), re-assembles the site
- * (cheap: link checks and the sidebar), and writes only what changed: the changed pages' fragments and
- * index.html, the manifest and version.json; `updateSearch()` then writes the search data and a manifest
- * pointing to it. Nothing is deleted except the index.html of a removed page, so open tabs never hit a
+ * (cheap: link checks and the sidebar), and writes the files of the site (output/site-files.ts) that
+ * changed: the changed pages' files, the manifest, version.json, llms.txt; `updateSearch()` then writes
+ * the search data and a manifest pointing to it. Nothing hashed is deleted, so open tabs never hit a
  * missing manifest or fragment.
  *
  * Other pages' index.html are not re-rendered after an edit (their prerendered sidebar or prev/next can be
@@ -62,18 +58,15 @@ export class DevBuilder {
   private config!: SiteConfig;
   private configText = '';
   private configDiagnostics: Diagnostic[] = [];
-  private scanDiagnostics: Diagnostic[] = [];
-  private readonly pages = new Map<string, PageSource | undefined>();
-  private files = new Map<string, ContentFile>();
-  private readonly pageDiagnostics = new Map<string, Diagnostic[]>();
+  private readonly pages: PageCache;
+  private readonly output: ChangedFilesWriter;
   private client!: ClientAssets;
   private renderRoute!: RenderRoute;
   /** The app's own CSS, bundled; the stylesheet adds the code colours to it. */
   private appCss = '';
   private css!: { name: string; css: Uint8Array };
-  private highlightCss = '';
-  /** route → `key.hash` of the fragment its index.html was last written with. */
-  private readonly written = new Map<string, string>();
+  /** The code colours the stylesheet has. */
+  private colours = new Set<string>();
   /** The search data the last manifest points to, and the last good site. */
   private searchJson = '';
   private assembled: AssembledSite | undefined;
@@ -84,7 +77,10 @@ export class DevBuilder {
     private readonly options: DevBuilderOptions,
     private readonly highlightCache: HighlightCache,
     private readonly highlighter: CodeHighlighter,
-  ) {}
+  ) {
+    this.pages = new PageCache(options.contentDir);
+    this.output = new ChangedFilesWriter(options.outDir, options.devScript);
+  }
 
   static async create(options: DevBuilderOptions): Promise<DevBuilder> {
     await mkdir(options.cacheDir, { recursive: true });
@@ -102,16 +98,15 @@ export class DevBuilder {
   async fullBuild(): Promise<DevResult> {
     const started = performance.now();
     this.pages.clear();
-    this.pageDiagnostics.clear();
     await this.loadConfig();
-    await this.rescan([]);
+    await this.pages.rescan([], this.pageContext());
     await this.bundle();
     const { assembled, diagnostics } = this.assemble();
     const ok = !diagnostics.some((d) => d.severity === 'error');
     if (!ok && this.manifest) return this.result(started, false, diagnostics, [], false);
-    const manifest = await this.writeAll(assembled);
+    const { manifest, written } = await this.write(assembled, 'all');
     await this.highlightCache.save();
-    return this.result(started, ok, diagnostics, [...this.written.keys()], true, manifest);
+    return this.result(started, ok, diagnostics, written, true, manifest);
   }
 
   /** The client code changed: rebundle, rewrite every page, and have the tabs reload. */
@@ -122,8 +117,8 @@ export class DevBuilder {
     if (diagnostics.some((d) => d.severity === 'error') && this.manifest) {
       return this.result(started, false, diagnostics, [], true);
     }
-    const manifest = await this.writeAll(assembled);
-    return this.result(started, true, diagnostics, [...this.written.keys()], true, manifest);
+    const { manifest, written } = await this.write(assembled, 'all');
+    return this.result(started, true, diagnostics, written, true, manifest);
   }
 
   /**
@@ -139,25 +134,23 @@ export class DevBuilder {
       await this.loadConfig();
       if (before !== this.configText) everything = restart = true;
     }
-    const reload = everything ? [...this.pages.keys()] : this.affectedBy(changed);
-    if (everything || changed.some((file) => this.needsScan(file))) await this.rescan(reload);
-    else await this.reloadPages(reload);
+    const reload = everything ? this.pages.paths : this.pages.affectedBy(changed);
+    if (everything || changed.some((file) => this.pages.needsScan(file))) {
+      await this.pages.rescan(reload, this.pageContext());
+    } else await this.pages.reload(reload, this.pageContext());
     const { assembled, diagnostics } = this.assemble();
     if (diagnostics.some((d) => d.severity === 'error')) return this.result(started, false, diagnostics, [], false);
 
-    if (restart) {
-      const manifest = await this.writeAll(assembled);
-      return this.result(started, true, diagnostics, [...this.written.keys()], true, manifest);
-    }
-    if (this.hasNewCodeColours(assembled)) {
+    const colours = codeColours(assembled.pages.map((p) => p.html));
+    if (!restart && [...colours].some((colour) => !this.colours.has(colour))) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
-      this.highlightCss = highlightCss(assembled.pages.map((p) => p.html));
+      this.colours = colours;
       this.css = await siteCss(this.appCss, assembled.pages);
-      const manifest = await this.writeAll(assembled);
-      return this.result(started, true, diagnostics, [...this.written.keys()], true, manifest);
+      restart = true;
     }
-    const { manifest, written } = await this.writeChanged(assembled);
-    return this.result(started, true, diagnostics, written, false, manifest);
+    // The previous search data for now (the file is already written); updateSearch() catches up.
+    const { manifest, written } = await this.write(assembled, restart ? 'all' : 'changed');
+    return this.result(started, true, diagnostics, written, restart, manifest);
   }
 
   /**
@@ -171,51 +164,8 @@ export class DevBuilder {
     const searchJson = JSON.stringify(buildSearchData(this.assembled.pages));
     if (searchJson === this.searchJson) return undefined;
     this.searchJson = searchJson;
-    const manifest = createManifest(this.config, this.assembled, searchJson, this.client);
-    const pointer = pointerOf(manifest);
-    const inOut = (url: string) => path.join(this.options.outDir, url.slice(manifest.site.base.length));
-    await Promise.all([
-      writeFile(inOut(manifest.search), searchJson),
-      writeFile(inOut(pointer.manifest), JSON.stringify(manifest)),
-    ]);
-    await writeFile(path.join(this.options.outDir, 'version.json'), `${JSON.stringify(pointer)}\n`);
-    this.manifest = manifest;
+    const { manifest } = await this.write(this.assembled, 'changed');
     return this.result(started, true, [], [], false, manifest);
-  }
-
-  /** Whether a path calls for a rescan of the tree: a page that is new or gone, a folder, anything removed. */
-  private needsScan(file: string): boolean {
-    const full = path.join(this.options.contentDir, file);
-    if (isPageFile(file)) return !this.pages.has(file) || !existsSync(full);
-    try {
-      return !statSync(full).isFile();
-    } catch {
-      return true;
-    }
-  }
-
-  /** Code colours in the site's pages that the current stylesheet does not have. */
-  private hasNewCodeColours(assembled: AssembledSite): boolean {
-    for (const page of assembled.pages) {
-      for (const m of page.html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) {
-        if (!this.highlightCss.includes(`.c-${m[1]}-${m[2]}{`)) return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The pages to render again: the changed page files, the pages that use a changed image, and the pages
-   * that had problems (a missing image or a bad file may have been fixed by this change).
-   */
-  private affectedBy(changed: string[]): string[] {
-    const files = new Set(changed.map((file) => path.join(path.resolve(this.options.contentDir), file)));
-    const affected = new Set(changed.filter(isPageFile));
-    for (const [file, page] of this.pages) {
-      if ((this.pageDiagnostics.get(file) ?? []).length > 0 || !page) affected.add(file);
-      else if (page.analysis.assets.some((asset) => files.has(asset.absolutePath))) affected.add(file);
-    }
-    return [...affected];
   }
 
   private result(
@@ -244,70 +194,22 @@ export class DevBuilder {
     this.configDiagnostics = diagnostics.items;
   }
 
-  /** Rescans the tree; loads new files and the `reload` ones again, forgets removed ones. */
-  private async rescan(reload: string[]): Promise<void> {
-    const scan = new DiagnosticList();
-    const files = await scanContent(this.options.contentDir, scan);
-    this.scanDiagnostics = scan.items;
-    const present = new Set(files.map((f) => f.relativePath));
-    for (const known of [...this.pages.keys()]) {
-      if (!present.has(known)) {
-        this.pages.delete(known);
-        this.pageDiagnostics.delete(known);
-      }
-    }
-    const again = new Set(reload);
-    const load = files.filter((f) => again.has(f.relativePath) || !this.pages.has(f.relativePath));
-    this.files = new Map(files.map((f) => [f.relativePath, f]));
-    // The map keeps the scan's order, which is the order the production build assembles pages in.
-    const order = files.map((f) => f.relativePath);
-    const loaded = await Promise.all(load.map((file) => this.loadOne(file)));
-    for (const [i, file] of load.entries()) this.pages.set(file.relativePath, loaded[i]);
-    const sorted = order.map((p) => [p, this.pages.get(p)] as const);
-    this.pages.clear();
-    for (const [p, page] of sorted) this.pages.set(p, page);
-  }
-
-  /** Renders known pages again, without a rescan (their files are still there). */
-  private async reloadPages(files: string[]): Promise<void> {
-    const load = files.flatMap((file) => this.files.get(file) ?? []);
-    const loaded = await Promise.all(load.map((file) => this.loadOne(file)));
-    for (const [i, file] of load.entries()) this.pages.set(file.relativePath, loaded[i]);
-  }
-
-  private async loadOne(file: ContentFile): Promise<PageSource | undefined> {
-    const diagnostics = new DiagnosticList();
-    const site = {
-      base: this.config.base,
-      constants: this.config.constants,
-      embeds: this.config.embeds,
-      highlighter: this.highlighter,
-      strict: this.strict,
-      diagnostics,
-    };
-    const draft = await loadPage(file, site).catch((error: unknown) => {
-      // A file removed between the scan and the read: the next event rescans.
-      diagnostics.error(file.relativePath, 1, 1, `could not read the file: ${(error as Error).message}`);
-      return undefined;
-    });
-    this.pageDiagnostics.set(file.relativePath, diagnostics.items);
-    // This highlighter puts the HTML in at once: the draft's fragment is complete.
-    return draft && pageRecord(draft, draft.html);
+  private pageContext(): PageContext {
+    const { base, constants, embeds } = this.config;
+    return { base, constants, embeds, highlighter: this.highlighter, strict: this.strict };
   }
 
   private assemble(): { assembled: AssembledSite; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const loaded = [...this.pages.values()].filter((p): p is PageSource => p !== undefined);
-    const assembled = assembleSite(loaded, this.config, this.configText, this.strict, site);
-    site.items.push(...this.configDiagnostics, ...this.scanDiagnostics);
-    for (const items of this.pageDiagnostics.values()) site.items.push(...items);
+    const assembled = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site);
+    site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: site.sorted() };
   }
 
   private async bundle(): Promise<void> {
     const { srcDir } = this.options;
-    const pages = [...this.pages.values()].filter((p): p is PageSource => p !== undefined);
-    this.highlightCss = highlightCss(pages.map((p) => p.html));
+    const pages: PageSource[] = this.pages.loaded();
+    this.colours = codeColours(pages.map((p) => p.html));
     [this.client, this.renderRoute, this.appCss] = await Promise.all([
       bundleClient(srcDir),
       loadPrerender(srcDir),
@@ -316,102 +218,28 @@ export class DevBuilder {
     this.css = await siteCss(this.appCss, pages);
   }
 
-  /** The whole output, as `npm run build` writes dist/, plus the dev client in every page. */
-  private async writeAll(assembled: AssembledSite): Promise<Manifest> {
-    const searchJson = JSON.stringify(buildSearchData(assembled.pages));
-    const manifest = createManifest(this.config, assembled, searchJson, this.client);
-    this.searchJson = searchJson;
-    this.assembled = assembled;
-    const { outDir } = this.options;
-    await writeDist(outDir, {
+  /**
+   * Writes the site's files into the dev output: all of them, or those that changed. A full write also
+   * brings the search data up to date; otherwise the manifest points to the search data already written.
+   * Returns the manifest and the routes whose documents were written.
+   */
+  private async write(
+    assembled: AssembledSite,
+    which: 'all' | 'changed',
+  ): Promise<{ manifest: Manifest; written: string[] }> {
+    if (which === 'all') this.searchJson = JSON.stringify(buildSearchData(assembled.pages));
+    const manifest = createManifest(this.config, assembled, this.searchJson, this.client);
+    const files = siteFiles({
       manifest,
-      searchJson,
+      searchJson: this.searchJson,
       pages: assembled.pages,
       client: this.client,
       css: this.css,
       renderRoute: this.renderRoute,
     });
-    const html = [
-      ...assembled.pages.map((p) => path.join(outDir, p.route, 'index.html')),
-      path.join(outDir, '404.html'),
-    ];
-    await Promise.all(html.map(async (file) => writeFile(file, this.withDevScript(await readFile(file, 'utf8')))));
-    for (const route of this.written.keys()) {
-      if (!assembled.byRoute.has(route)) await rm(path.join(outDir, route, 'index.html'), { force: true });
-    }
-    this.written.clear();
-    for (const page of assembled.pages) this.written.set(page.route, `${page.key}.${page.hash}`);
-    this.manifest = manifest;
-    return manifest;
-  }
-
-  /** Only what an edit changed: the pages whose fragment is new, the manifest, version.json, the search data. */
-  private async writeChanged(assembled: AssembledSite): Promise<{ manifest: Manifest; written: string[] }> {
-    // The previous search data for now (the file is already written); updateSearch() catches up.
-    const manifest = createManifest(this.config, assembled, this.searchJson, this.client);
+    const written = await this.output.write(files, which === 'all');
     this.assembled = assembled;
-    const { outDir } = this.options;
-    const base = manifest.site.base;
-    const inOut = (url: string) => path.join(outDir, url.slice(base.length));
-    const pointer = pointerOf(manifest);
-    const changed = assembled.pages.filter((p) => this.written.get(p.route) !== `${p.key}.${p.hash}`);
-    const metas = new Map(manifest.pages.map((p) => [p.path, p]));
-    const assets: DocumentAssets = {
-      base,
-      css: this.css.name,
-      entry: this.client.entry,
-      theme: this.client.theme,
-      preload: this.client.preload,
-      manifest: pointer.manifest,
-    };
-    // Fragments, images and the manifest first, then the pointer: a tab never reads a manifest whose files are missing.
-    await Promise.all([
-      ...changed.map(async (page) => {
-        const fragment = path.join(outDir, 'assets/js', fragmentFileName(page));
-        if (!existsSync(fragment)) await writeFile(fragment, FRAGMENT_OPEN + page.html + FRAGMENT_CLOSE);
-        for (const asset of page.analysis.assets) {
-          const target = inOut(asset.url);
-          await mkdir(path.dirname(target), { recursive: true });
-          await copyFile(asset.absolutePath, target);
-        }
-      }),
-      writeFile(inOut(pointer.manifest), JSON.stringify(manifest)),
-    ]);
-    await writeFile(path.join(outDir, 'version.json'), `${JSON.stringify(pointer)}\n`);
-    await Promise.all(
-      changed.map(async (page) => {
-        const meta = metas.get(page.route);
-        const appHtml = await this.renderRoute(manifest, page.route, meta, page.html);
-        const doc = renderDocument(headFor(manifest.site, meta), appHtml, assets, manifest.site.analyticsId);
-        await mkdir(path.join(outDir, page.route), { recursive: true });
-        await writeFile(path.join(outDir, page.route, 'index.html'), this.withDevScript(doc));
-        this.written.set(page.route, `${page.key}.${page.hash}`);
-      }),
-    );
-    // The pages for AI assistants: the changed pages' twins and the two indexes (dist/ as writeDist makes it).
-    const llms = renderLlmsFiles(manifest, assembled.pages);
-    await Promise.all([
-      ...changed.map((page) => writeFile(path.join(outDir, markdownTwinFile(page.route)), page.markdown)),
-      writeFile(path.join(outDir, LLMS_INDEX_FILE), llms.index),
-      writeFile(path.join(outDir, LLMS_FULL_FILE), llms.full),
-    ]);
-    for (const route of [...this.written.keys()]) {
-      if (assembled.byRoute.has(route)) continue;
-      await rm(path.join(outDir, route, 'index.html'), { force: true });
-      await rm(path.join(outDir, markdownTwinFile(route)), { force: true });
-      this.written.delete(route);
-    }
     this.manifest = manifest;
-    return { manifest, written: changed.map((p) => p.route) };
+    return { manifest, written: written.flatMap((file) => ('document' in file && file.page?.route) || []) };
   }
-
-  private withDevScript(html: string): string {
-    const src = this.options.devScript;
-    return src ? html.replace('</head>', `<script src="${src}"></script>\n</head>`) : html;
-  }
-}
-
-/** A markdown file that can be a page (a `_partial.md` or `.draft.md` is not). */
-export function isPageFile(relativePath: string): boolean {
-  return /\.md$/i.test(relativePath) && !relativePath.split('/').some((s) => s.startsWith('_') || s.startsWith('.'));
 }

@@ -1,13 +1,19 @@
+/** The code colours the fragments use, as `light-dark` pairs: one per `c-LIGHT-DARK` class of `highlightCss`. */
+export function codeColours(fragments: Iterable<string>): Set<string> {
+  const pairs = new Set<string>();
+  for (const html of fragments) {
+    for (const m of html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) pairs.add(`${m[1]}-${m[2]}`);
+  }
+  return pairs;
+}
+
 /**
  * CSS for every colour class found in the fragments: light by default; dark when the reader chose dark,
  * or when the system prefers dark and the reader did not choose light (the same rule as app.css). The dark
  * colours are for the screen only: paper is white, and print uses the light palette (app.css).
  */
 export function highlightCss(fragments: Iterable<string>): string {
-  const pairs = new Set<string>();
-  for (const html of fragments) {
-    for (const m of html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) pairs.add(`${m[1]}-${m[2]}`);
-  }
+  const pairs = codeColours(fragments);
   const light: string[] = ['.fi{font-style:italic}.fb{font-weight:600}'];
   const chosenDark: string[] = [];
   const systemDark: string[] = [];

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DevBuilder } from '../../../src/node/dev/builder';
@@ -53,6 +53,9 @@ describe('the dev builder', () => {
     const before = fragments();
     const oldManifest = pointer().manifest;
     const setupBefore = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
+    const untouched = ['guide/setup/index.html', 'guide/setup.md', 'index.html', '404.html', 'sitemap.xml'];
+    const longAgo = new Date('2001-01-01T00:00:00Z');
+    for (const name of untouched) await utimes(path.join(out, name), longAgo, longAgo);
     await writeFile(file('guide/README.md'), '# Guide\n\nThe edited guide.\n\n## Install\n\nRun it.\n');
 
     const result = await builder.contentChanged(['guide/README.md']);
@@ -71,8 +74,26 @@ describe('the dev builder', () => {
     expect(guide?.fragment).toBe(`/docs/assets/js/${added[0]}`);
     expect(readFileSync(path.join(out, 'assets/js', added[0] ?? ''), 'utf8')).toContain('The edited guide.');
     expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).toContain('The edited guide.');
-    // Other pages are not touched.
+    expect(readFileSync(path.join(out, 'guide.md'), 'utf8')).toContain('The edited guide.');
+    expect(readFileSync(path.join(out, 'llms-full.txt'), 'utf8')).toContain('The edited guide.');
+    // Other pages' files, and the files the edit does not change, are not written again.
     expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toBe(setupBefore);
+    for (const name of untouched) expect([name, statSync(path.join(out, name)).mtime]).toEqual([name, longAgo]);
+  });
+
+  it('rewrites every page with a new stylesheet, and has the tabs reload, when an edit brings a new code colour', async () => {
+    const stylesheet = () => readdirSync(path.join(out, 'assets/css')).sort();
+    const before = stylesheet();
+    await writeFile(file('guide/setup.md'), '# Setup\n\n```js\nconst answer = 42;\n```\n');
+    const result = await builder.contentChanged(['guide/setup.md']);
+    expect(result.ok).toBe(true);
+    expect(result.reload).toBe(true);
+    expect(result.written).toEqual(['/', '/guide/', '/guide/setup/']);
+    const added = stylesheet().filter((name) => !before.includes(name));
+    expect(added).toHaveLength(1);
+    for (const route of ['', 'guide/']) {
+      expect(readFileSync(path.join(out, route, 'index.html'), 'utf8')).toContain(`/docs/assets/css/${added[0]}`);
+    }
   });
 
   it('catches the search data up after an edit', async () => {
@@ -100,7 +121,9 @@ describe('the dev builder', () => {
     expect(sidebarLinks()).toContain('/guide/more/');
     expect(sidebarLinks()).not.toContain('/guide/extra/');
     expect(existsSync(path.join(out, 'guide/extra/index.html'))).toBe(false);
+    expect(existsSync(path.join(out, 'guide/extra.md'))).toBe(false);
     expect(existsSync(path.join(out, 'guide/more/index.html'))).toBe(true);
+    expect(existsSync(path.join(out, 'guide/more.md'))).toBe(true);
 
     await rm(file('guide/more.md'));
     const deleted = await builder.contentChanged(['guide/more.md']);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
-import { CodeHighlighter } from '../../../src/node/markdown/highlight';
+import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
 import { renderMarkdown } from '../../../src/node/markdown/pipeline';
 
 /**

@@ -1,0 +1,77 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ChangedFilesWriter } from '../../../src/node/dev/changed-files';
+import type { SiteFile } from '../../../src/node/output/site-files';
+
+const LONG_AGO = new Date('2001-01-01T00:00:00Z');
+
+describe("the dev server's output writer", () => {
+  const folder = () => mkdtemp(path.join(tmpdir(), 'docs-changed-'));
+
+  it('writes only the files whose contents changed; a document is rendered once the data it shows is there', async () => {
+    const out = await folder();
+    const writer = new ChangedFilesWriter(out, '/__dev/live.js');
+    const seen: { data: boolean; pointer: boolean }[] = [];
+    const site = (b: string, pointer: string): SiteFile[] => [
+      { path: 'a.txt', data: 'one' },
+      { path: 'b.txt', data: b },
+      {
+        path: 'guide/index.html',
+        document: () => {
+          seen.push({ data: existsSync(path.join(out, 'b.txt')), pointer: existsSync(path.join(out, 'version.json')) });
+          return Promise.resolve('<html><head></head><body>Guide</body></html>');
+        },
+      },
+      { path: 'version.json', data: pointer },
+    ];
+
+    const first = await writer.write(site('two', 'p1'), true);
+    expect(first.map((f) => f.path)).toEqual(['a.txt', 'b.txt', 'guide/index.html', 'version.json']);
+    expect(seen).toEqual([{ data: true, pointer: false }]);
+    expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).toContain(
+      '<script src="/__dev/live.js"></script>\n</head>',
+    );
+
+    for (const file of ['a.txt', 'b.txt', 'guide/index.html']) await utimes(path.join(out, file), LONG_AGO, LONG_AGO);
+    const second = await writer.write(site('TWO', 'p2'));
+    expect(second.map((f) => f.path)).toEqual(['b.txt', 'version.json']);
+    expect(readFileSync(path.join(out, 'b.txt'), 'utf8')).toBe('TWO');
+    expect(readFileSync(path.join(out, 'version.json'), 'utf8')).toBe('p2');
+    expect(statSync(path.join(out, 'a.txt')).mtime).toEqual(LONG_AGO);
+    // A document of no page is written with the whole site only.
+    expect(seen).toHaveLength(1);
+    expect(statSync(path.join(out, 'guide/index.html')).mtime).toEqual(LONG_AGO);
+
+    await writer.write(site('TWO', 'p2'), true);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('removes the files that left the site, but not the hashed assets an open tab may still load', async () => {
+    const out = await folder();
+    const writer = new ChangedFilesWriter(out);
+    await writer.write([
+      { path: 'assets/js/page.old.12345678.html', data: 'fragment' },
+      { path: 'old/index.html', data: 'page' },
+      { path: 'old.md', data: '# Old' },
+    ]);
+    expect(await writer.write([])).toEqual([]);
+    expect(existsSync(path.join(out, 'old/index.html'))).toBe(false);
+    expect(existsSync(path.join(out, 'old.md'))).toBe(false);
+    expect(existsSync(path.join(out, 'assets/js/page.old.12345678.html'))).toBe(true);
+  });
+
+  it('writes again the files of a write that failed', async () => {
+    const out = await folder();
+    const writer = new ChangedFilesWriter(out);
+    const broken: SiteFile = { path: 'a.txt', copyOf: path.join(out, 'missing') };
+    await expect(writer.write([{ path: 'b.txt', data: 'b' }, broken])).rejects.toMatchObject({ code: 'ENOENT' });
+    const again = await writer.write([
+      { path: 'b.txt', data: 'b' },
+      { path: 'a.txt', data: 'a' },
+    ]);
+    expect(again.map((f) => f.path)).toEqual(['b.txt', 'a.txt']);
+  });
+});
