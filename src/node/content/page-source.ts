@@ -5,7 +5,7 @@ import type { PageFrontmatter, PageMeta } from '../../shared/types';
 import { contentHash } from '../content-hash';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageAnalysis } from '../markdown/analyze';
-import type { BlockHighlighter } from '../highlight/code-highlighter';
+import type { BlockHighlighter } from '../markdown/code-blocks';
 import { resolveLink } from '../markdown/links';
 import { renderMarkdown } from '../markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';

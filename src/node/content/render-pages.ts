@@ -1,5 +1,5 @@
 import type { DiagnosticList } from '../diagnostics';
-import type { BlockHighlighter } from '../highlight/code-highlighter';
+import type { BlockHighlighter } from '../markdown/code-blocks';
 import { progressLog } from '../progress';
 import { loadPage, type PageDraft, type PageSettings } from './page-source';
 import type { ContentFile } from './scan';

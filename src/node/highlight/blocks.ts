@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { highlightKey } from './cache';
-import { plainCodeHtml, type BlockHighlighter } from './code-highlighter';
-import { isPlainLanguage } from './languages';
+import type { BlockHighlighter } from '../markdown/code-blocks';
+import { plainCodeHtml } from './code-highlighter';
+import { isPlainLanguage } from '../markdown/code-languages';
 
 /** One distinct code block of the site: what its HTML depends on, and the key it is cached and found by. */
 export interface CodeBlock {

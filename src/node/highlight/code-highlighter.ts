@@ -1,16 +1,11 @@
 import { createHighlighter, type Highlighter } from 'shiki';
 import { escapeHtml } from '../markdown/escape';
 import { highlightKey, type HighlightCache } from './cache';
-import { HIGHLIGHT_LANGUAGES, isPlainLanguage, LANGUAGE_NAMES } from './languages';
+import type { BlockHighlighter } from '../markdown/code-blocks';
+import { HIGHLIGHT_LANGUAGES, isPlainLanguage, LANGUAGE_NAMES } from '../markdown/code-languages';
 import { createRegexEngine } from './regex-engine';
 import { GrammarStates, INITIAL, ThemeColours, type StateStack } from './textmate';
 import { THEMES } from './themes';
-
-/** What a page's code blocks are highlighted with: here and now, or later on another thread. */
-export interface BlockHighlighter {
-  /** The inner HTML of `<code>` (or, for a deferred highlighter, a marker it replaces later). */
-  highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
-}
 
 /** Plain-text code: one escaped `<span class="line">` per line, highlighted lines marked. */
 export function plainCodeHtml(code: string, highlightedLines: ReadonlySet<number>): string {

@@ -4,7 +4,7 @@ import { marked } from 'marked';
 import { createHighlighter, type BundledLanguage } from 'shiki';
 import { describe, expect, it } from 'vitest';
 import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../src/node/highlight/code-highlighter';
-import { HIGHLIGHT_LANGUAGES, LANGUAGE_NAMES } from '../../../../src/node/highlight/languages';
+import { HIGHLIGHT_LANGUAGES, LANGUAGE_NAMES } from '../../../../src/node/markdown/code-languages';
 import { THEMES } from '../../../../src/node/highlight/themes';
 import { escapeHtml } from '../../../../src/node/markdown/escape';
 import { projectRoot } from '../../../helpers/tree';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
 import { highlightCss } from '../../../../src/node/highlight/css';
-import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/highlight/languages';
+import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/markdown/code-languages';
 import { projectRoot } from '../../../helpers/tree';
 
 /** WCAG relative luminance and contrast ratio of two `#rrggbb` colours. */

@@ -5,7 +5,7 @@ import {
   isKnownLanguage,
   isPlainLanguage,
   LANGUAGE_NAMES,
-} from '../../../../src/node/highlight/languages';
+} from '../../../../src/node/markdown/code-languages';
 
 describe('the languages', () => {
   it("knows exactly the language names shiki has once the build's languages are loaded", async () => {

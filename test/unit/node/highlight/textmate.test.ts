@@ -6,7 +6,7 @@ import { createHighlighter, type BundledLanguage, type Highlighter } from 'shiki
 import { INITIAL, Theme, type StateStack, type StateStackImpl } from 'shiki/textmate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../src/node/highlight/code-highlighter';
-import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/highlight/languages';
+import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/markdown/code-languages';
 import { GrammarStates, ThemeColours } from '../../../../src/node/highlight/textmate';
 import { THEMES } from '../../../../src/node/highlight/themes';
 import { decodeEntities } from '../../../../src/node/markdown/escape';
