@@ -1,4 +1,5 @@
 import Fuse, { type FuseIndex } from 'fuse.js';
+import { editDistance } from '../../shared/edit-distance';
 import type { SearchData, SearchPage, SearchRecord } from '../../shared/types';
 import {
   STOP_WORDS,
@@ -570,39 +571,4 @@ function key(text: string): string {
 function dedupe(terms: QueryTerm[]): QueryTerm[] {
   const seen = new Set<string>();
   return terms.filter((t) => !seen.has(t.term) && seen.add(t.term));
-}
-
-/**
- * Optimal string alignment distance (insertions, deletions, substitutions, adjacent swaps) from `a` to `b`,
- * or with `prefix` to the closest of `b`'s beginnings one shorter, as long or one longer than `a`. Gives
- * `max + 1` as soon as the distance is known to exceed `max`.
- */
-export function editDistance(a: string, b: string, max = 2, prefix = false): number {
-  if (a === b) return 0;
-  const columns = prefix ? Math.min(b.length, a.length + 1) : b.length;
-  if (!prefix && Math.abs(a.length - b.length) > max) return max + 1;
-  if (prefix && a.length - columns > max) return max + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: columns + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let least = i;
-    for (let j = 1; j <= columns; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, (before[j - 2] ?? 0) + 1);
-      }
-      row.push(value);
-      if (value < least) least = value;
-    }
-    if (least > max) return max + 1;
-    before = previous;
-    previous = row;
-  }
-  if (!prefix) return Math.min(previous[columns] ?? max + 1, max + 1);
-  let best = max + 1;
-  for (let j = Math.max(0, a.length - 1); j <= columns; j++) best = Math.min(best, previous[j] ?? best);
-  if (columns === b.length) best = Math.min(best, previous[columns] ?? best);
-  return best;
 }

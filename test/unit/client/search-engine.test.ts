@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchData } from '../../../src/shared/types';
 import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
-import { SearchEngine, editDistance, type SearchResults } from '../../../src/client/search/engine';
+import { SearchEngine, type SearchResults } from '../../../src/client/search/engine';
 
 /**
  * The relevance set: what a reader types, and the section (or page intro) that must be among the first
@@ -264,23 +264,5 @@ describe('queries', () => {
     for (const prefix of prefixes) {
       expect(engine.search(prefix).total, prefix).toBeGreaterThan(0);
     }
-  });
-});
-
-describe('editDistance', () => {
-  it('counts insertions, deletions, substitutions and swaps of neighbours as one edit each', () => {
-    expect(editDistance('okat', 'okta')).toBe(1);
-    expect(editDistance('pagnation', 'pagination')).toBe(1);
-    expect(editDistance('webhok', 'webhook')).toBe(1);
-    expect(editDistance('timout', 'timeout')).toBe(1);
-    expect(editDistance('credentails', 'credential')).toBe(2);
-  });
-
-  it('stops above the bound and can compare with the beginning of a longer word', () => {
-    expect(editDistance('abcd', 'wxyz', 2)).toBe(3);
-    expect(editDistance('webhok', 'webhooks', 1)).toBe(2);
-    expect(editDistance('webhok', 'webhooks', 1, true)).toBe(1);
-    expect(editDistance('envir', 'environment', 1, true)).toBe(0);
-    expect(editDistance('enviro', 'environment', 1, true)).toBe(0);
   });
 });
