@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchData } from '../../../src/shared/types';
 import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
-import { SearchEngine, type SearchResults } from '../../../src/client/search/engine';
+import { SearchEngine } from '../../../src/client/search/engine';
+import type { SearchResults } from '../../../src/client/search/results';
 
 /**
  * The relevance set: what a reader types, and the section (or page intro) that must be among the first
