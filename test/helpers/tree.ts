@@ -36,17 +36,21 @@ export async function copyOfSrc(replaced: Record<string, string>): Promise<strin
   return root;
 }
 
-/** Builds `<root>/content` into `<root>/manifest` and `<root>/dist` with the real build. */
-export function buildTree(root: string, options: Partial<BuildOptions> = {}): Promise<BuildResult> {
-  return build({
+/** The options that build `<root>/content` into `<root>/manifest` and `<root>/dist`, strictly. */
+export function treeBuildOptions(root: string) {
+  return {
     contentDir: path.join(root, 'content'),
     manifestDir: path.join(root, 'manifest'),
     outDir: path.join(root, 'dist'),
     strict: true,
     cacheDir: path.join(root, '.cache'),
     srcDir: path.join(projectRoot, 'src'),
-    ...options,
-  });
+  } satisfies BuildOptions;
+}
+
+/** Builds `<root>/content` into `<root>/manifest` and `<root>/dist` with the real build. */
+export function buildTree(root: string, options: Partial<BuildOptions> = {}): Promise<BuildResult> {
+  return build({ ...treeBuildOptions(root), ...options });
 }
 
 export function messages(result: BuildResult): string[] {

@@ -7,7 +7,7 @@ import type { Manifest } from '../../shared/types';
 import { track } from '../app/analytics';
 import { navigateTo } from '../app/links';
 import { manifestQuery } from '../data/queries';
-import type { SearchResults } from './engine';
+import type { SearchResults } from './results';
 import { Highlight } from './Highlight';
 import { getSearchClient } from './search-client-instance';
 import type { IndexState } from './search-client';

@@ -1,54 +1,25 @@
+/*
+ * Why this file is long: it is the one module that owns how the search data is laid out in the browser
+ * (one sorted vocabulary, flat posting lists per field, per-section score arrays reused between queries)
+ * and the one pass that scores a query against that layout. Expanding a query word (exact, prefix, typo,
+ * run-together) and scoring read and write the same arrays on every keystroke; as separate modules they
+ * would have to hand that layout around or expose it. What a ranking shows is in results.ts, the edit
+ * distance in src/shared/edit-distance.ts.
+ */
 import Fuse, { type FuseIndex } from 'fuse.js';
+import { editDistance } from '../../shared/edit-distance';
 import type { SearchData, SearchPage, SearchRecord } from '../../shared/types';
+import { groupRanked, type Ranked, type SearchResults } from './results';
 import {
   STOP_WORDS,
   decodePostings,
   indexTerms,
   routeWords,
   queryTerms,
-  simpleSlug,
   stem,
   tokenize,
   type QueryTerm,
 } from '../../shared/search-text';
-
-/** One result: a section with its page, ready to draw. */
-export interface SearchHit {
-  /** Page title. */
-  t: string;
-  /** Section heading; empty for the page intro. */
-  h: string;
-  /** Route with the section's `#slug`, without the base. */
-  u: string;
-  /** Excerpt. */
-  x: string;
-  /** 1 for the page intro, else the heading level. */
-  l: 1 | 2 | 3;
-  score: number;
-}
-
-export interface SearchGroup {
-  /** Page title. */
-  title: string;
-  /** Page route, without the base. */
-  url: string;
-  hits: SearchHit[];
-}
-
-export interface SearchResults {
-  /** Pages in rank order, each with its matching sections in rank order. */
-  groups: SearchGroup[];
-  /** Words to highlight: what was typed, its stems and the words typos were corrected to. */
-  terms: string[];
-  /** Number of hits over all groups. */
-  total: number;
-}
-
-/** At most this many sections are shown, and at most this many of one page. */
-const MAX_HITS = 20;
-const MAX_PER_PAGE = 4;
-/** A page's further sections are shown when they score at least this share of its best one. */
-const PAGE_FLOOR = 0.5;
 
 /**
  * Field weights. A word of the page title counts most for the page's intro and somewhat for each of its
@@ -92,12 +63,6 @@ const NAME = 1;
 const FOLDER = 2;
 const HEADING = 3;
 const TEXT = 4;
-
-interface Ranked {
-  id: number;
-  tier: number;
-  value: number;
-}
 
 /**
  * Section search over the shipped index, meant to run in a worker.
@@ -293,7 +258,7 @@ export class SearchEngine {
     }
     ranked.sort((a, b) => b.tier - a.tier || b.value - a.value || a.id - b.id);
 
-    const groups = this.group(ranked, titled);
+    const groups = groupRanked(ranked, titled, this.records, this.pages, this.pageOf);
     return {
       groups,
       terms: [...highlight].filter((t) => t.length > 0),
@@ -490,41 +455,6 @@ export class SearchEngine {
     }
     return low;
   }
-
-  /**
-   * Groups ranked sections under their pages; a page ranks by its best section. A page whose title holds
-   * every query word is led by its intro; its other sections follow when they score close to its best.
-   */
-  private group(ranked: Ranked[], titled: ReadonlySet<number>): SearchGroup[] {
-    const groups = new Map<number, { group: SearchGroup; best: number }>();
-    let total = 0;
-    for (const { id, value } of ranked) {
-      if (total >= MAX_HITS) break;
-      const record = this.records[id];
-      const p = this.pageOf[id] ?? 0;
-      const page = this.pages[p];
-      if (!record || !page) continue;
-      let entry = groups.get(p);
-      if (!entry) {
-        entry = { group: { title: page.t, url: page.u, hits: [] }, best: value };
-        groups.set(p, entry);
-      } else if (entry.group.hits.length >= MAX_PER_PAGE || value < entry.best * PAGE_FLOOR) {
-        continue;
-      }
-      entry.group.hits.push(this.hit(record, page, value));
-      total++;
-    }
-    for (const [p, { group }] of groups) {
-      const intro = group.hits.findIndex((hit) => hit.l === 1);
-      if (intro > 0 && titled.has(p)) group.hits.unshift(...group.hits.splice(intro, 1));
-    }
-    return [...groups.values()].map((e) => e.group);
-  }
-
-  private hit(record: SearchRecord, page: SearchPage, score: number): SearchHit {
-    const anchor = record.l === 1 ? '' : `#${record.a ?? simpleSlug(record.h)}`;
-    return { t: page.t, h: record.h, u: page.u + anchor, x: record.x, l: record.l, score };
-  }
 }
 
 /** The posting lists of one field for every vocabulary word, stored flat: word v owns `ids[offsets[v]…offsets[v + 1]]`. */
@@ -570,39 +500,4 @@ function key(text: string): string {
 function dedupe(terms: QueryTerm[]): QueryTerm[] {
   const seen = new Set<string>();
   return terms.filter((t) => !seen.has(t.term) && seen.add(t.term));
-}
-
-/**
- * Optimal string alignment distance (insertions, deletions, substitutions, adjacent swaps) from `a` to `b`,
- * or with `prefix` to the closest of `b`'s beginnings one shorter, as long or one longer than `a`. Gives
- * `max + 1` as soon as the distance is known to exceed `max`.
- */
-export function editDistance(a: string, b: string, max = 2, prefix = false): number {
-  if (a === b) return 0;
-  const columns = prefix ? Math.min(b.length, a.length + 1) : b.length;
-  if (!prefix && Math.abs(a.length - b.length) > max) return max + 1;
-  if (prefix && a.length - columns > max) return max + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: columns + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let least = i;
-    for (let j = 1; j <= columns; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, (before[j - 2] ?? 0) + 1);
-      }
-      row.push(value);
-      if (value < least) least = value;
-    }
-    if (least > max) return max + 1;
-    before = previous;
-    previous = row;
-  }
-  if (!prefix) return Math.min(previous[columns] ?? max + 1, max + 1);
-  let best = max + 1;
-  for (let j = Math.max(0, a.length - 1); j <= columns; j++) best = Math.min(best, previous[j] ?? best);
-  if (columns === b.length) best = Math.min(best, previous[columns] ?? best);
-  return best;
 }

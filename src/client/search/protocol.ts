@@ -1,5 +1,5 @@
 import type { ChunkLoadErrorType } from '../../shared/types';
-import type { SearchResults } from './engine';
+import type { SearchResults } from './results';
 
 export type WorkerRequest = { type: 'load'; url: string } | { type: 'query'; id: number; query: string };
 

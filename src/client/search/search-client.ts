@@ -1,7 +1,7 @@
 import { ChunkLoadError } from '../../shared/chunk-error';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
 import type { ChunkLoadErrorType } from '../../shared/types';
-import type { SearchResults } from './engine';
+import type { SearchResults } from './results';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
 export type IndexState =

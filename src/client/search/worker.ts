@@ -2,7 +2,8 @@
 import { isChunkLoadError } from '../../shared/chunk-error';
 import { fetchChunk } from '../data/fetch-chunk';
 import { parseSearchData } from '../data/parse';
-import { SearchEngine, type SearchResults } from './engine';
+import { SearchEngine } from './engine';
+import type { SearchResults } from './results';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
 /** Queries run here, off the main thread, so typing never stutters. */

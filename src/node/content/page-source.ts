@@ -3,6 +3,7 @@ import path from 'node:path';
 import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
 import type { PageFrontmatter, PageMeta } from '../../shared/types';
 import { contentHash } from '../content-hash';
+import { excerpt } from '../excerpt';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageAnalysis } from '../markdown/analyze';
 import type { BlockHighlighter } from '../markdown/code-blocks';
@@ -110,7 +111,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     title = titleFromPath(file.relativePath, path.basename(contentDirOf(file)));
     diagnostics.warn(file.relativePath, 1, 1, `page has no title: "${title}", from its file name, is used`);
   }
-  const description = frontmatter.description ?? truncate(analysis.firstParagraph, 200);
+  const description = frontmatter.description ?? excerpt(analysis.firstParagraph, 200);
   return {
     file,
     route,
@@ -220,12 +221,6 @@ export const FRAGMENT_FILE_PREFIX = 'page.';
 
 export function fragmentFileName(page: PageSource): string {
   return `${FRAGMENT_FILE_PREFIX}${page.key}.${page.hash}.html`;
-}
-
-function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 20))}…`;
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {

@@ -2,18 +2,20 @@ import GithubSlugger from 'github-slugger';
 import type { Token, Tokens } from 'marked';
 import type { PageHeader } from '../../shared/types';
 import { lineLocator, type DiagnosticList } from '../diagnostics';
-import { isFileLink, localAsset, type AssetKind, type PageAsset } from './assets';
+import type { PageAsset } from './assets';
 import type { BlockHighlighter } from './code-blocks';
 import { isKnownLanguage } from './code-languages';
 import { parseLineRanges } from './line-ranges';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from './embeds';
 import { LegacySlugger } from './heading-aliases';
-import { resolveLink } from './links';
+import { linkTargets, type LinkReference } from './link-targets';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
+import { collectSection, type SearchSection } from './sections';
 import { closest } from './suggest';
 import { childTokens, plainText } from './tokens';
 
 export type { PageAsset } from './assets';
+export type { LinkReference } from './link-targets';
 
 /** What the walk needs to know about the page and the site. */
 export interface PageContext {
@@ -33,22 +35,6 @@ export interface PageContext {
   diagnostics: DiagnosticList;
   /** Domains whose iframes the page keeps; the default list when not given. */
   embeds?: readonly string[];
-}
-
-/** An internal link, kept for validation once every page's routes and slugs are known. */
-export interface LinkReference {
-  route: string;
-  hash: string;
-  line: number;
-  column: number;
-  written: string;
-}
-
-export interface SearchSection {
-  level: 1 | 2 | 3;
-  heading: string;
-  slug: string;
-  text: string;
 }
 
 export interface PageAnalysis {
@@ -215,53 +201,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     link.external = target.external;
   }
 
-  /** Where a link goes (null: nowhere, its text stays); internal links are kept for the site-wide check. */
-  function linkTarget(written: string, offset: number, raw = false): { href: string | null; external: boolean } {
-    if (isFileLink(written)) return { href: assetHref(written, 'file', offset, raw), external: false };
-    const resolved = resolveLink(written, ctx.route, ctx.file);
-    const { line, column } = at(offset);
-    switch (resolved.kind) {
-      case 'unsafe':
-        report(offset, `link "${written}" uses a scheme that is not allowed and was removed`, 'warning');
-        return { href: null, external: false };
-      case 'external':
-        return { href: resolved.href, external: true };
-      case 'anchor':
-        result.links.push({ route: ctx.route, hash: resolved.hash, line, column, written });
-        return { href: `#${encodeURIComponent(resolved.hash)}`, external: false };
-      case 'internal': {
-        result.links.push({ route: resolved.route, hash: resolved.hash, line, column, written });
-        const hash = resolved.hash ? `#${encodeURIComponent(resolved.hash)}` : '';
-        return { href: ctx.base.replace(/\/$/, '') + encodeURI(resolved.route) + hash, external: false };
-      }
-    }
-  }
-
-  /** An image or an embedded file: external URLs stay as written, local files become hashed assets. */
-  function embedTarget(written: string, kind: AssetKind, offset: number, raw = false): string | null {
-    const resolved = resolveLink(written, ctx.route, ctx.file);
-    if (resolved.kind === 'external') return resolved.href;
-    if (resolved.kind === 'unsafe') {
-      report(offset, `${kind} "${written}" uses a scheme that is not allowed and was removed`, 'warning');
-      return null;
-    }
-    return assetHref(written, kind, offset, raw);
-  }
-
-  /**
-   * A missing file is an error in markdown. Raw HTML is the writer's own markup and passes through as
-   * written, so there it is a warning (`<img src=x onerror=…>` pasted from elsewhere must not stop a build).
-   * A path out of the content folder is an error wherever it was written.
-   */
-  function assetHref(written: string, kind: AssetKind, offset: number, raw: boolean): string | null {
-    const found = localAsset(written, kind, { ...ctx, contentDir: ctx.contentDir ?? ctx.absoluteDir });
-    if ('problem' in found) {
-      report(offset, found.problem, raw && !found.outside ? 'warning' : 'error');
-      return null;
-    }
-    result.assets.push(found.asset);
-    return found.href;
-  }
+  const { linkTarget, embedTarget } = linkTargets(ctx, report, at, result);
 
   const rawHtmlHooks: RawHtmlHooks = {
     warn(offset, message) {
@@ -286,22 +226,6 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   for (const toc of tocTokens) toc['headers'] = result.headers;
   result.sections = result.sections.filter((s, i) => i > 0 || s.text !== '');
   return result;
-}
-
-/** Adds a top-level token's text to the current search section, starting a new one at each h2/h3. */
-function collectSection(token: Token, result: PageAnalysis): void {
-  if (token.type === 'heading') {
-    const heading = token as Tokens.Heading & { slug: string };
-    if (heading.depth === 2 || heading.depth === 3) {
-      result.sections.push({ level: heading.depth, heading: plainText(heading.tokens), slug: heading.slug, text: '' });
-    }
-    return;
-  }
-  const text = plainText([token]);
-  if (!text) return;
-  if (token.type === 'paragraph' && result.firstParagraph === '') result.firstParagraph = text;
-  const section = result.sections[result.sections.length - 1];
-  if (section) section.text = section.text ? `${section.text} ${text}` : text;
 }
 
 /** Offset of a token's raw text in the body, searched from the cursor within its parent. */

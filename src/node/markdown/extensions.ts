@@ -137,5 +137,3 @@ export const constantExtension: TokenizerAndRendererExtension = {
     return value === undefined ? escapeHtml(token.raw) : escapeHtml(value);
   },
 };
-
-export type ConstantToken = Tokens.Generic & { name: string; value: string | undefined };

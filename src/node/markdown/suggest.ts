@@ -4,15 +4,21 @@
  *
  * A site with many broken links asks this once per link against every route, so comparing each name
  * with every candidate made such a build quadratic. Long lists are indexed by their two-letter pieces
- * (bigrams): one edit changes at most two of a name's bigrams, so a candidate within `d` edits of a name
- * of `g` bigrams shares one of any `2d + 1` of them; only candidates holding one of the name's rarest
- * bigrams are compared, with an edit distance that gives up past `d`. Distances are tried from 0 upwards,
- * so a close match costs a handful of comparisons, and every answer equals that of the plain scan.
+ * (bigrams): one edit changes at most three of a name's bigrams (a swap of neighbours: "abcd" → "acbd"
+ * loses ab, bc and cd), so a candidate within `d` edits of a name shares one of any `3d + 1` of them; only
+ * candidates holding one of the name's rarest bigrams are compared, with an edit distance that gives up
+ * past `d`. Distances are tried from 0 upwards, so a close match costs a handful of comparisons, and every
+ * answer equals that of the plain scan. Edits are counted as the search engine counts them
+ * (src/shared/edit-distance.ts), so a swap of neighbouring letters is one.
  */
+
+import { editDistance } from '../../shared/edit-distance';
 
 /** Lists shorter than this are scanned: building an index would cost more than it saves. */
 const INDEX_FROM = 64;
 const GRAM = 2;
+/** The most bigrams of a name one edit can change. */
+const GRAMS_PER_EDIT = 3;
 
 /** ` (did you mean "X"?)` for the closest known name, or nothing when none is close. */
 export function closest(name: string, known: readonly string[]): string {
@@ -35,7 +41,7 @@ export function nearestName(name: string, known: readonly string[]): string | un
     let best: string | undefined;
     let bestDistance = limit + 1;
     for (const candidate of known) {
-      const d = boundedDistance(query, candidate.toLowerCase(), bestDistance - 1);
+      const d = editDistance(query, candidate.toLowerCase(), bestDistance - 1);
       if (d < bestDistance) [best, bestDistance] = [candidate, d];
     }
     return best;
@@ -70,7 +76,7 @@ class NameIndex {
     for (let d = 0; d <= limit && answer === undefined; d++) {
       let best = -1;
       for (const id of this.candidates(query, d)) {
-        if ((best < 0 || id < best) && boundedDistance(query, this.lower[id] ?? '', d) <= d) best = id;
+        if ((best < 0 || id < best) && editDistance(query, this.lower[id] ?? '', d) <= d) best = id;
       }
       if (best >= 0) answer = this.known[best];
     }
@@ -87,7 +93,7 @@ class NameIndex {
       return Math.abs((this.lower[id] ?? '').length - query.length) <= d;
     };
     const positions = grams(query);
-    const needed = GRAM * d + 1;
+    const needed = GRAMS_PER_EDIT * d + 1;
     if (positions.length < needed) {
       for (let length = query.length - d; length <= query.length + d; length++) {
         for (const id of this.byLength.get(length) ?? []) if (fits(id)) yield id;
@@ -119,39 +125,4 @@ function grams(text: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + GRAM <= text.length; i++) out.push(text.slice(i, i + GRAM));
   return out;
-}
-
-let rowA = new Uint32Array(64);
-let rowB = new Uint32Array(64);
-
-/**
- * Levenshtein distance of `a` and `b` (UTF-16 units) when it is at most `max`, else `max + 1`: only the
- * band of cells within `max` of the diagonal is filled, and the walk stops once a whole row is past `max`.
- */
-export function boundedDistance(a: string, b: string, max: number): number {
-  const over = max + 1;
-  if (max < 0) return 0;
-  if (Math.abs(a.length - b.length) > max) return over;
-  const m = b.length;
-  if (rowA.length < m + 2) [rowA, rowB] = [new Uint32Array(m + 2), new Uint32Array(m + 2)];
-  let prev = rowA;
-  let cur = rowB;
-  for (let j = 0; j <= m + 1; j++) prev[j] = j <= max ? j : over;
-  for (let i = 1; i <= a.length; i++) {
-    const lo = Math.max(1, i - max);
-    const hi = Math.min(m, i + max);
-    cur[lo - 1] = lo === 1 ? Math.min(i, over) : over;
-    let rowMin = cur[lo - 1] ?? over;
-    const ch = a.charCodeAt(i - 1);
-    for (let j = lo; j <= hi; j++) {
-      const substitute = (prev[j - 1] ?? over) + (ch === b.charCodeAt(j - 1) ? 0 : 1);
-      const value = Math.min(substitute, (prev[j] ?? over) + 1, (cur[j - 1] ?? over) + 1, over);
-      cur[j] = value;
-      if (value < rowMin) rowMin = value;
-    }
-    cur[hi + 1] = over;
-    if (rowMin > max) return over;
-    [prev, cur] = [cur, prev];
-  }
-  return Math.min(prev[m] ?? over, over);
 }

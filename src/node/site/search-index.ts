@@ -9,6 +9,7 @@ import {
 } from '../../shared/search-text';
 import type { SearchData, SearchPage, SearchRecord } from '../../shared/types';
 import type { PageSource } from '../content/page-source';
+import { excerpt } from '../excerpt';
 
 /**
  * Size budget. Each section's excerpt and its share of text terms are capped, and on a large site the
@@ -125,12 +126,4 @@ function fuzzyIndexes(pages: SearchPage[], records: SearchRecord[]): Record<stri
     bucket.push(word);
   }
   return Object.fromEntries([...buckets].map(([letter, list]) => [letter, Fuse.createIndex([], list).toJSON()]));
-}
-
-/** The start of a text, cut at a word, with an ellipsis when something was cut. */
-function excerpt(text: string, length: number): string {
-  if (text.length <= length) return text;
-  const cut = text.slice(0, length);
-  const space = cut.lastIndexOf(' ');
-  return `${cut.slice(0, space > length * 0.7 ? space : length).replace(/[\s,.;:(·]+$/, '')}…`;
 }

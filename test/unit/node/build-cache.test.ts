@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadPrerender } from '../../../src/node/output/prerender';
 import { HighlightCache } from '../../../src/node/highlight/cache';
 import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
-import { buildTree, copyOfSrc, makeTree, messages, projectRoot } from '../../helpers/tree';
+import { loadPrerender } from '../../../src/node/output/prerender';
+import { buildTree, copyOfSrc, makeTree, messages, projectRoot, treeBuildOptions } from '../../helpers/tree';
 
 const run = promisify(execFile);
 
@@ -68,14 +68,7 @@ describe('the build bundles', () => {
       Array.from({ length: 48 }, (_, i) => [`p${i}.md`, `# Page ${i}\n\n\`\`\`js\nconst page = ${i};\n\`\`\`\n`]),
     );
     const root = await makeTree({ 'README.md': '# Home\n\nText.\n', ...pages });
-    const options = {
-      contentDir: path.join(root, 'content'),
-      manifestDir: path.join(root, 'manifest'),
-      outDir: path.join(root, 'dist'),
-      strict: true,
-      cacheDir: path.join(root, '.cache'),
-      srcDir: path.join(projectRoot, 'src'),
-    };
+    const options = treeBuildOptions(root);
     const script = `
       import { build } from ${JSON.stringify(path.join(projectRoot, 'src/node/build.ts'))};
       const result = await build(${JSON.stringify(options)});

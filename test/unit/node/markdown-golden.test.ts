@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPage, pageRecord, toPageMeta } from '../../../src/node/content/page-source';
 import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
+import { projectRoot } from '../../helpers/tree';
 
 /**
  * Golden files for the markdown pipeline: each `fixtures/markdown/x.md` has `x.html` (the fragment),
@@ -20,11 +21,19 @@ beforeAll(async () => {
   highlighter = await CodeHighlighter.create();
 });
 
+/** How to write or rewrite the golden files on purpose, for the messages of a missing or different one. */
+const UPDATE_COMMAND = 'UPDATE_GOLDEN=1 npx vitest run --project unit test/unit/node/markdown-golden.test.ts';
+
 function golden(file: string, actual: string): void {
   const target = path.join(dir, file);
+  const shown = path.relative(projectRoot, target);
   if (update) writeFileSync(target, actual);
-  else if (!existsSync(target)) throw new Error(`${file} is missing: run with UPDATE_GOLDEN=1 and review it`);
-  expect(actual).toBe(readFileSync(target, 'utf8'));
+  else if (!existsSync(target)) {
+    throw new Error(`golden file ${shown} is missing: write it with \`${UPDATE_COMMAND}\`, then review it`);
+  }
+  expect(actual, `${shown} (after an intended change: \`${UPDATE_COMMAND}\`, then review the diff)`).toBe(
+    readFileSync(target, 'utf8'),
+  );
 }
 
 describe('markdown pipeline golden files', () => {
