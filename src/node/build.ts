@@ -51,26 +51,25 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     diagnostics: diagnostics.sorted(),
     seconds: (performance.now() - started) / 1000,
   });
-  const scan = [scanContent(contentDir, diagnostics), readSiteConfig(contentDir, diagnostics)] as const;
-  const [files, { config, configText }] = await Promise.all(scan);
-  // The code blocks are highlighted as the page pass finds them (on threads for a large site), and the
-  // app's bundles, which do not depend on the content, are made by esbuild meanwhile.
+  // The code blocks are highlighted as the page pass finds them (on threads for a large site); the cache
+  // loads while the scan runs, and the app's bundles, which do not depend on the content, are made by
+  // esbuild meanwhile.
+  const scanning = scanContent(contentDir, diagnostics);
   const blocks = new CodeBlocks();
   const stop = new AbortController();
   const cacheFile = path.join(options.cacheDir, 'highlight.json');
+  const pages = scanning.then((found) => found.length);
   const threads = options.highlightThreads;
-  const highlighting = highlightBlocks(blocks, {
-    cacheFile,
-    pages: files.length,
-    srcDir,
-    threads,
-    signal: stop.signal,
-  });
-  const bundles = Promise.all([bundleClient(srcDir), loadPrerender(srcDir), bundleAppCss(srcDir)]);
-  const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);
-  // Each is awaited below or in `finally`: these keep a failure from counting as unhandled meanwhile.
-  for (const pending of [highlighting, bundles, history]) pending.catch(() => undefined);
+  const highlighting = highlightBlocks(blocks, { cacheFile, pages, srcDir, threads, signal: stop.signal });
+  // Each is awaited, or settled in `finally`: a failure is never left unheard, nor a thread running.
+  const pending: Promise<unknown>[] = [highlighting];
+  highlighting.catch(() => undefined);
   try {
+    const [files, { config, configText }] = await Promise.all([scanning, readSiteConfig(contentDir, diagnostics)]);
+    const bundles = Promise.all([bundleClient(srcDir), loadPrerender(srcDir), bundleAppCss(srcDir)]);
+    const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);
+    pending.push(bundles, history);
+    for (const promise of [bundles, history]) promise.catch(() => undefined);
     const settings = { base: config.base, constants: config.constants, strict, embeds: config.embeds };
     const passing = renderPages(files, { settings, highlighter: blocks, diagnostics, log });
     const drafts = await passing.finally(() => blocks.close());
@@ -105,6 +104,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     });
     return finish(true, written.length);
   } finally {
-    await Promise.allSettled([highlighting, bundles, history]);
+    blocks.close();
+    await Promise.allSettled(pending);
   }
 }

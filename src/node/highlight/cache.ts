@@ -90,8 +90,10 @@ export class HighlightCache {
     return [...this.used];
   }
 
+  /** Writes what this build used; nothing when that is exactly what the file holds (a build with no new code). */
   async save(): Promise<void> {
     if (!this.file) return;
+    if (this.used.size === this.stored.size && [...this.used.keys()].every((key) => this.stored.has(key))) return;
     await mkdir(path.dirname(this.file), { recursive: true });
     // Written aside and renamed, so concurrent builds never read a half-written cache.
     const partial = `${this.file}.${process.pid}.${++saves}`;

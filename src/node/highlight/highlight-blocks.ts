@@ -12,8 +12,11 @@ import { HighlightPool } from './pool';
 export interface HighlightOptions {
   /** Where block HTML is kept between builds; only the entries this build used are written back. */
   cacheFile?: string;
-  /** The site's page count: below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread. */
-  pages: number;
+  /**
+   * The site's page count (below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread); a
+   * promise lets the cache load while the scan still runs.
+   */
+  pages: number | Promise<number>;
   /** The project's `src/`, to bundle the highlight threads from. */
   srcDir: string;
   /** Highlight threads (0: this thread); by default as many as the site is large enough to pay for. */
@@ -45,8 +48,8 @@ export async function highlightBlocks(
   blocks: AsyncIterable<CodeBlock>,
   options: HighlightOptions,
 ): Promise<Map<string, string>> {
-  const threads = options.threads ?? defaultThreads(options.pages);
-  const cache = await HighlightCache.load(options.cacheFile);
+  const [cache, pages] = await Promise.all([HighlightCache.load(options.cacheFile), options.pages]);
+  const threads = options.threads ?? defaultThreads(pages);
   const html =
     threads === 0
       ? await highlightHere(blocks, cache, options.signal)
