@@ -88,7 +88,16 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
   const route = routeFromRelativePath(file.relativePath);
   const { frontmatter, body, bodyLineOffset, neighbours } = splitFrontmatter(text, file.relativePath, diagnostics);
   const redirect = clientRedirect(body);
-  if (redirect) return redirectPage(file, route, frontmatter, redirect, positionAt(body, redirect.offset), bodyLineOffset, diagnostics);
+  if (redirect)
+    return redirectPage(
+      file,
+      route,
+      frontmatter,
+      redirect,
+      positionAt(body, redirect.offset),
+      bodyLineOffset,
+      diagnostics,
+    );
   const { html, analysis } = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),
@@ -139,7 +148,12 @@ function redirectPage(
   const line = at.line + lineOffset;
   const resolved = resolveLink(redirect.target, route, file.relativePath);
   if (resolved.kind !== 'internal' && resolved.kind !== 'anchor') {
-    diagnostics.warn(file.relativePath, line, at.column, `page only redirects to "${redirect.target}", which is not a page of this site: it was left out`);
+    diagnostics.warn(
+      file.relativePath,
+      line,
+      at.column,
+      `page only redirects to "${redirect.target}", which is not a page of this site: it was left out`,
+    );
     return undefined;
   }
   const targetRoute = resolved.kind === 'internal' ? resolved.route : route;
@@ -150,7 +164,17 @@ function redirectPage(
     at.column,
     `page only redirects to "${redirect.target}": it becomes a redirect from ${route} to ${target}, not a page`,
   );
-  const analysis: PageAnalysis = { headers: [], anchors: [], aliases: {}, firstParagraph: '', links: [], assets: [], sections: [], hasRawHtml: false, constantUses: [] };
+  const analysis: PageAnalysis = {
+    headers: [],
+    anchors: [],
+    aliases: {},
+    firstParagraph: '',
+    links: [],
+    assets: [],
+    sections: [],
+    hasRawHtml: false,
+    constantUses: [],
+  };
   return {
     file,
     route,

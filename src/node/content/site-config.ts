@@ -31,13 +31,16 @@ export const siteConfigSchema = z.strictObject({
       }),
     )
     .default([]),
-  sidebar: z
-    .array(z.strictObject({ text: z.string(), items: z.array(routePath) }))
-    .optional(),
+  sidebar: z.array(z.strictObject({ text: z.string(), items: z.array(routePath) })).optional(),
   redirects: z.record(routePath, routePath).default({}),
   /** Links in the header, beside the title: a route path such as `/api/rest/` or an https URL. */
   nav: z
-    .array(z.strictObject({ text: z.string().min(1), link: z.string().regex(/^(\/|https?:\/\/)/, 'must be a route path or an http(s) URL') }))
+    .array(
+      z.strictObject({
+        text: z.string().min(1),
+        link: z.string().regex(/^(\/|https?:\/\/)/, 'must be a route path or an http(s) URL'),
+      }),
+    )
     .default([]),
   /** "Edit this page" under every page: `:path` is the page's path in the content folder. */
   editLink: z
@@ -49,10 +52,12 @@ export const siteConfigSchema = z.strictObject({
   embeds: z
     .array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain such as youtube.com'))
     .default([...DEFAULT_EMBED_DOMAINS]),
-  constants: z.record(
-    z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'constant names are UPPER_SNAKE_CASE'),
-    z.union([z.string(), z.number()]).transform(String),
-  ).default({}),
+  constants: z
+    .record(
+      z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'constant names are UPPER_SNAKE_CASE'),
+      z.union([z.string(), z.number()]).transform(String),
+    )
+    .default({}),
 });
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

@@ -9,8 +9,18 @@ import { buildTree, makeTree, projectRoot } from '../../helpers/tree';
 
 /** Pages the content issue calls core: at least 500 words each. */
 const CORE = [
-  /^\/$/, /^\/quickstart\//, /^\/code\//, /^\/components\//, /^\/api\//, /^\/destinations\//, /^\/sources\//,
-  /^\/limits\/$/, /^\/pricing\/$/, /^\/errors\/$/, /^\/orgs\/$/, /^\/privacy-and-security\/$/,
+  /^\/$/,
+  /^\/quickstart\//,
+  /^\/code\//,
+  /^\/components\//,
+  /^\/api\//,
+  /^\/destinations\//,
+  /^\/sources\//,
+  /^\/limits\/$/,
+  /^\/pricing\/$/,
+  /^\/errors\/$/,
+  /^\/orgs\/$/,
+  /^\/privacy-and-security\/$/,
 ];
 const isCore = (route: string) =>
   CORE.some((r) => r.test(route)) || (route.startsWith('/workflows/') && !route.startsWith('/workflows/examples/'));
@@ -41,7 +51,12 @@ const SPEC_FIGURES: SpecFigure[] = [
   // | Absolute max memory | 10GB |
   { item: 'Absolute max memory', value: '10GB', label: [/\bmax(imum)?\b/i, /\bmemory\b/i], constant: 'MAX_MEMORY' },
   // | Email payload limit | 30MB |
-  { item: 'Email payload limit', value: '30MB', label: [/\bemail\b/i, /\bpayload\b/i], constant: 'EMAIL_PAYLOAD_LIMIT' },
+  {
+    item: 'Email payload limit',
+    value: '30MB',
+    label: [/\bemail\b/i, /\bpayload\b/i],
+    constant: 'EMAIL_PAYLOAD_LIMIT',
+  },
   // | Inspector | 100 events kept 30 days |
   { item: 'Inspector events', value: '100', label: [/\binspector\b/i, /\bevents\b/i], constant: 'INSPECTOR_EVENTS' },
   {
@@ -217,7 +232,9 @@ function checkFigure(spec: SpecFigure, pages: Record<string, string>): string | 
   const near = Object.values(pages).some((html) =>
     sentences(html).some((sentence) => {
       const words = sentence.split(' ');
-      return words.some((word, i) => value.test(word) && labelled(spec, words.slice(Math.max(0, i - 6), i + 7).join(' ')));
+      return words.some(
+        (word, i) => value.test(word) && labelled(spec, words.slice(Math.max(0, i - 6), i + 7).join(' ')),
+      );
     }),
   );
   return near ? undefined : `${spec.item}: no table row or sentence on /limits/ or /pricing/ states ${spec.value}`;
@@ -286,7 +303,10 @@ describe('content', () => {
       const target = manifest.redirects[canonicalRoute(from)];
       expect(target, from).toBeDefined();
       if (to !== '*') expect(target, from).toBe(canonicalRoute(to));
-      expect(manifest.pages.some((p) => p.path === target), `${from} → ${target}`).toBe(true);
+      expect(
+        manifest.pages.some((p) => p.path === target),
+        `${from} → ${target}`,
+      ).toBe(true);
     }
   });
 
@@ -305,7 +325,10 @@ describe('content', () => {
       if (cells.length === 0) {
         // Stated in a sentence: change the value everywhere on both pages.
         const mutated = Object.fromEntries(
-          Object.entries(pages).map(([page, html]) => [page, html.replace(figure(spec.value, 'g'), changed(spec.value))]),
+          Object.entries(pages).map(([page, html]) => [
+            page,
+            html.replace(figure(spec.value, 'g'), changed(spec.value)),
+          ]),
         );
         if (!checkFigure(spec, mutated)) missed.push(`${spec.item} in prose`);
       }

@@ -3,10 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ANALYTICS_ORIGIN } from '../../../src/node/output/document';
-import { createSiteServer } from '../../../src/node/serve/server';
-import { builtSiteSecurity } from '../../../src/node/serve/site-analytics';
-import { buildTree, makeTree, messages } from '../../helpers/tree';
+import { ANALYTICS_ORIGIN } from '../../../../src/node/output/document';
+import { createSiteServer } from '../../../../src/node/serve/server';
+import { builtSiteSecurity } from '../../../../src/node/serve/site-analytics';
+import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 const site = (extra: string) => `title: Served Docs\n${extra}sidebar:\n  - text: Guide\n    items: [/]\n`;
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTree, makeTree, messages } from '../../helpers/tree';
+import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 const TREE = {
   '_site.yaml': 'title: Preload Docs\nsidebar:\n  - text: Guide\n    items: [/, /guide/]\n',

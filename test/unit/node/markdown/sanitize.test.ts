@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { droppedAttribute, droppedElement, sanitizeFragment } from '../../../src/node/markdown/sanitize';
+import { droppedAttribute, droppedElement, sanitizeFragment } from '../../../../src/node/markdown/sanitize';
 
 /** The warnings must name exactly what the sanitizer removes, or writers are told about the wrong thing. */
 describe('sanitizer warnings', () => {

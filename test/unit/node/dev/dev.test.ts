@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DevBuilder } from '../../../src/node/dev/builder';
-import { formatDiagnostic } from '../../../src/node/diagnostics';
-import type { DeploymentPointer, Manifest } from '../../../src/shared/types';
-import { makeTree, projectRoot } from '../../helpers/tree';
+import { DevBuilder } from '../../../../src/node/dev/builder';
+import { formatDiagnostic } from '../../../../src/node/diagnostics';
+import type { DeploymentPointer, Manifest } from '../../../../src/shared/types';
+import { makeTree, projectRoot } from '../../../helpers/tree';
 
 const TREE = {
   'README.md': '# Home\n\nWelcome. See the [guide](/guide/).\n',

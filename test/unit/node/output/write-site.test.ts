@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeManifestFolder } from '../../../src/node/output/write-site';
-import type { Manifest } from '../../../src/shared/types';
-import { buildTree, makeTree, messages } from '../../helpers/tree';
+import { writeManifestFolder } from '../../../../src/node/output/write-site';
+import type { Manifest } from '../../../../src/shared/types';
+import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 describe('writing the output', () => {
   it('fails with the error of a write that failed, once every other write has ended', async () => {

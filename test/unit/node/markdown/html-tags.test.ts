@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
-import { HTML_PARSER_OPTIONS, openingTags } from '../../../src/node/markdown/html-tags';
+import { HTML_PARSER_OPTIONS, openingTags } from '../../../../src/node/markdown/html-tags';
 
 /**
  * The raw HTML check reads tags with openingTags() and the sanitizer with sanitize-html: they must read

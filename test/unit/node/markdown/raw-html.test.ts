@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
-import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
-import { renderMarkdown } from '../../../src/node/markdown/pipeline';
+import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
+import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
+import { renderMarkdown } from '../../../../src/node/markdown/pipeline';
 
 /**
  * Raw HTML in a page is read once, by htmlparser2 as the sanitizer reads it: the warnings a writer gets, the

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closest, nearestName, suggestionLimit } from '../../../src/node/markdown/suggest';
-import { projectRoot } from '../../helpers/tree';
+import { closest, nearestName, suggestionLimit } from '../../../../src/node/markdown/suggest';
+import { projectRoot } from '../../../helpers/tree';
 
 /** The plain scan the index replaces: every candidate compared in full, the first of the fewest edits wins. */
 function scanNearest(name: string, known: readonly string[]): string | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { splitForBrowser } from '../../../src/node/site/browser-data';
-import { neighboursOf } from '../../../src/shared/navigation';
-import { indexManifest } from '../../../src/shared/resolve';
+import { splitForBrowser } from '../../../../src/node/site/browser-data';
+import { neighboursOf } from '../../../../src/shared/navigation';
+import { indexManifest } from '../../../../src/shared/resolve';
 import {
   FOLD_SIDEBAR_ABOVE,
   PAGES_PER_SHARD,
@@ -11,8 +11,8 @@ import {
   sidebarGroupUrl,
   type RouteShard,
   type SidebarGroupFile,
-} from '../../../src/shared/site-data';
-import type { Manifest, PageMeta } from '../../../src/shared/types';
+} from '../../../../src/shared/site-data';
+import type { Manifest, PageMeta } from '../../../../src/shared/types';
 
 function site(groups: number, perGroup: number): Manifest {
   const pages: PageMeta[] = [];

@@ -1,18 +1,18 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPage, pageRecord, toPageMeta } from '../../../src/node/content/page-source';
-import { DiagnosticList, formatDiagnostic } from '../../../src/node/diagnostics';
-import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
-import { projectRoot } from '../../helpers/tree';
+import { loadPage, pageRecord, toPageMeta } from '../../../../src/node/content/page-source';
+import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
+import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
+import { projectRoot } from '../../../helpers/tree';
 
 /**
- * Golden files for the markdown pipeline: each `fixtures/markdown/x.md` has `x.html` (the fragment),
+ * Golden files for the markdown pipeline: each `test/fixtures/markdown/x.md` has `x.html` (the fragment),
  * `x.json` (the page record and search sections) and `x.diagnostics.txt`. Run with UPDATE_GOLDEN=1
  * to write them for a new fixture or rewrite them after an intended change, then review the diff. Without
  * it a missing golden file fails the test: a file written on the spot would pass whatever the output is.
  */
-const dir = path.resolve(__dirname, '../../fixtures/markdown');
+const dir = path.join(projectRoot, 'test/fixtures/markdown');
 const update = process.env['UPDATE_GOLDEN'] === '1';
 const constants = { HTTP_PAYLOAD_LIMIT: '512KB', DEFAULT_MEMORY: '256MB' };
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 /** How to write or rewrite the golden files on purpose, for the messages of a missing or different one. */
-const UPDATE_COMMAND = 'UPDATE_GOLDEN=1 npx vitest run --project unit test/unit/node/markdown-golden.test.ts';
+const UPDATE_COMMAND = 'UPDATE_GOLDEN=1 npx vitest run --project unit test/unit/node/markdown/markdown-golden.test.ts';
 
 function golden(file: string, actual: string): void {
   const target = path.join(dir, file);

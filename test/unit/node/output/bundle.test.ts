@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleClient } from '../../../src/node/output/bundle';
+import { bundleClient } from '../../../../src/node/output/bundle';
 
 /** A small `src/` with the three browser entry points the app bundle starts from. */
 async function sourceTree(files: Record<string, string>): Promise<string> {
