@@ -1,14 +1,16 @@
 /**
- * `npm run build [-- --content DIR --manifest DIR --out DIR --no-strict]`
- * Thin command line around src/node/build.ts: parse options, print diagnostics and one summary line.
+ * `npm run build [-- --content DIR --manifest DIR --out DIR --cache DIR --no-strict]`
+ * Thin command line around src/node/build.ts: parse options, print diagnostics and one summary line. npm
+ * runs it compiled (src/node/compiled.ts).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { build } from './src/node/build';
+import { projectRootOf } from './src/node/compiled';
 import { formatDiagnostic } from './src/node/diagnostics';
 
-const root = path.dirname(new URL(import.meta.url).pathname);
+const root = projectRootOf(import.meta.url);
 
 /**
  * How much bytecode a function runs before V8 considers optimising it: four times V8's default. A build is
@@ -27,6 +29,7 @@ async function main(): Promise<number> {
         content: { type: 'string', default: 'content' },
         manifest: { type: 'string', default: 'manifest' },
         out: { type: 'string', default: 'dist' },
+        cache: { type: 'string', default: path.join(root, 'node_modules/.cache/docs-build') },
         strict: { type: 'boolean', default: true },
         'no-strict': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -34,12 +37,12 @@ async function main(): Promise<number> {
     }));
   } catch (error) {
     console.error(
-      `build: ${(error as Error).message}\nusage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--no-strict]`,
+      `build: ${(error as Error).message}\nusage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--cache DIR] [--no-strict]`,
     );
     return 2;
   }
   if (values.help) {
-    console.log('usage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--no-strict]');
+    console.log('usage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--cache DIR] [--no-strict]');
     return 0;
   }
   const contentDir = path.resolve(values.content);
@@ -48,7 +51,7 @@ async function main(): Promise<number> {
     manifestDir: path.resolve(values.manifest),
     outDir: path.resolve(values.out),
     strict: !values['no-strict'],
-    cacheDir: path.join(root, 'node_modules/.cache/docs-build'),
+    cacheDir: path.resolve(values.cache),
     srcDir: path.join(root, 'src'),
     log: (line) => console.log(line),
   });

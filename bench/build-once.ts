@@ -2,7 +2,7 @@
  * Runs the real build in this process and reports what it cost, as one JSON line on stdout prefixed with
  * RESULT_PREFIX. Run in a child process so each build's peak memory is its own:
  *
- *   node --import tsx bench/build-once.ts --content <dir> --out <dir> --manifest <dir> --cache <dir>
+ *   node node_modules/.cache/docs-node/bench-build-once.mjs --content <dir> --out <dir> --manifest <dir> --cache <dir>
  *        [--edit <file inside content> --repeat <n>] [--no-strict]
  *
  * With --edit, the first build only warms the process up (as a running dev server would be); then the
@@ -10,13 +10,13 @@
  */
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type BuildResult } from '../src/node/build';
+import { projectRootOf } from '../src/node/compiled';
 import { formatDiagnostic } from '../src/node/diagnostics';
 import { RESULT_PREFIX, STARTED_LINE, type BuildMeasurement, type BuildOnceReport } from './build-protocol';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const projectRoot = projectRootOf(import.meta.url);
 
 /** CPU seconds of this process's child processes, from /proc (Linux only; null elsewhere). */
 async function childCpuMs(): Promise<number | null> {

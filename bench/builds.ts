@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { compile, compiledFile, projectRootOf } from '../src/node/compiled';
 import { RESULT_PREFIX, STARTED_LINE, type BuildMeasurement, type BuildOnceReport } from './build-protocol';
 import { MB, type Figure } from './report';
 
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const projectRoot = projectRootOf(import.meta.url);
 
 /** Temporary folders for one bench run; everything is removed by `dispose`. */
 export interface Workspace {
@@ -79,10 +79,14 @@ async function peakRss(pid: number): Promise<number | null> {
   return match ? Number(match[1]) * 1024 : null;
 }
 
-/** Runs a bench script with tsx in a child Node process; stops it (SIGKILL) after `timeoutMs`. */
+/**
+ * Runs a child Node process on `script` (compiled JavaScript, or a bench script with tsx); stops it
+ * (SIGKILL) after `timeoutMs`.
+ */
 export function runChild(script: string, args: string[], timeoutMs: number): Promise<ChildOutcome> {
+  const node = script.endsWith('.mjs') ? [script] : ['--import', 'tsx', path.join(projectRoot, 'bench', script)];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bench', script), ...args], {
+    const child = spawn(process.execPath, [...node, ...args], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -135,9 +139,13 @@ export interface BuildOutcome {
   error?: string;
 }
 
-/** bench/build-once.ts in a fresh child process, with its report parsed. */
+/**
+ * bench/build-once.ts in a fresh child process, with its report parsed. It runs compiled, as `npm run build`
+ * does (compiled first when a source changed).
+ */
 export async function buildInChild(args: string[], timeoutMs: number): Promise<BuildOutcome> {
-  const outcome = await runChild('build-once.ts', args, timeoutMs);
+  await compile(projectRoot);
+  const outcome = await runChild(compiledFile(projectRoot, 'bench-build-once'), args, timeoutMs);
   if (outcome.stopped) return { stopped: outcome.stopped };
   if (outcome.error) return { error: outcome.error };
   const line = outcome.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));

@@ -3,9 +3,10 @@
  * content/ and src/, rebuilds only what changed and updates the open browser tabs in place.
  */
 import path from 'node:path';
+import { projectRootOf } from '../src/node/compiled';
 import { startDevSession } from '../src/node/dev/session';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = projectRootOf(import.meta.url);
 const contentDir = path.resolve(process.argv[2] ?? path.join(root, 'content'));
 const time = () => new Date().toTimeString().slice(0, 8);
 

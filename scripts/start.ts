@@ -2,8 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { compile, compiledFile, projectRootOf } from '../src/node/compiled';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = projectRootOf(import.meta.url);
 
 function newest(dir: string): number {
   let latest = 0;
@@ -24,7 +25,8 @@ const sourcesAt = Math.max(
   ...['build.ts', 'package-lock.json'].map((file) => statSync(path.join(root, file)).mtimeMs),
 );
 if (builtAt < sourcesAt) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'build.ts')], {
+  await compile(root);
+  const result = spawnSync(process.execPath, [compiledFile(root, 'build')], {
     stdio: 'inherit',
     cwd: root,
   });

@@ -60,7 +60,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const cacheFile = path.join(options.cacheDir, 'highlight.json');
   const pages = scanning.then((found) => found.length);
   const threads = options.highlightThreads;
-  const highlighting = highlightBlocks(blocks, { cacheFile, pages, srcDir, threads, signal: stop.signal });
+  const highlighting = highlightBlocks(blocks, { cacheFile, pages, threads, signal: stop.signal });
   // Each is awaited, or settled in `finally`: a failure is never left unheard, nor a thread running.
   const pending: Promise<unknown>[] = [highlighting];
   highlighting.catch(() => undefined);

@@ -17,8 +17,6 @@ export interface HighlightOptions {
    * promise lets the cache load while the scan still runs.
    */
   pages: number | Promise<number>;
-  /** The project's `src/`, to bundle the highlight threads from. */
-  srcDir: string;
   /** Highlight threads (0: this thread); by default as many as the site is large enough to pay for. */
   threads?: number;
   /** Aborting stops the highlighting of a build that will not use it: the promise then rejects. */
@@ -88,7 +86,7 @@ async function highlightOnThreads(
   // While the pages render, this thread keeps a core busy: one core fewer highlights until they are done.
   const whileRendering = Math.max(1, Math.min(threads, availableParallelism() - 1));
   // An empty cache means a cold build, whose every block needs a thread: they start now, not at the first.
-  const pool = HighlightPool.create(options.srcDir, whileRendering, threads, cache, cache.size === 0);
+  const pool = HighlightPool.create(whileRendering, threads, cache, cache.size === 0);
   const abort = () => pool.cancel();
   options.signal?.addEventListener('abort', abort);
   try {

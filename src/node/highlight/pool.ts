@@ -1,10 +1,10 @@
 import type { Worker } from 'node:worker_threads';
+import { compiledFile, projectRootOf } from '../compiled';
 import type { HighlightCache } from './cache';
 import { compileRegexEngine } from './regex-engine';
 import type { CodeBlock } from './blocks';
 import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerData } from './protocol';
 import { startThreads, type BuildThreads } from './threads';
-import { bundleHighlightWorker } from './worker-bundle';
 
 /** Jobs a thread is sent at once; a thread has two batches at most, so it never waits for the next. */
 const JOBS_PER_BATCH = 16;
@@ -45,7 +45,6 @@ export class HighlightPool {
 
   private constructor(
     private readonly cache: HighlightCache,
-    private readonly srcDir: string,
     private readonly whileRendering: number,
     private readonly maxThreads: number,
   ) {}
@@ -57,14 +56,8 @@ export class HighlightPool {
    * starts none. Blocks can be queued at any time: they wait until a thread takes them. `stop` must
    * follow, whatever happens.
    */
-  static create(
-    srcDir: string,
-    whileRendering: number,
-    maxThreads: number,
-    cache: HighlightCache,
-    eager: boolean,
-  ): HighlightPool {
-    const pool = new HighlightPool(cache, srcDir, whileRendering, maxThreads);
+  static create(whileRendering: number, maxThreads: number, cache: HighlightCache, eager: boolean): HighlightPool {
+    const pool = new HighlightPool(cache, whileRendering, maxThreads);
     if (eager) pool.startThreads();
     return pool;
   }
@@ -125,7 +118,7 @@ export class HighlightPool {
   private startThreads(): void {
     this.starting ??= (async () => {
       const workerData: Promise<HighlightWorkerData> = compileRegexEngine().then((wasm) => ({ wasm }));
-      this.running = await startThreads(this.srcDir, 'highlight', bundleHighlightWorker, {
+      this.running = await startThreads('highlight', compiledFile(projectRootOf(import.meta.url), 'highlight-worker'), {
         count: Math.max(1, Math.min(this.whileRendering, this.maxThreads)),
         workerData,
         onFailure: (error) => this.fail(error),

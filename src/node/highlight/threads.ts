@@ -1,44 +1,33 @@
-import { rm } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { nodeBundleFile } from './worker-bundle';
 
-/** Worker threads of the build, all running one bundled script. */
+/** Worker threads of the build, all running one compiled script. */
 export interface BuildThreads {
   workers: Worker[];
   /** Starts one more thread on the script. */
   spawn(): Worker;
-  /** Ends the threads and removes their script. */
+  /** Ends the threads. */
   stop(): Promise<void>;
 }
 
 export interface ThreadOptions {
   count: number;
-  /** Given to every thread; a promise is awaited while the script is bundled. */
+  /** Given to every thread; a promise is awaited before the threads start. */
   workerData?: unknown;
   /** Called once with the first failure of any thread; a thread ended by `stop` is not a failure. */
   onFailure: (error: Error) => void;
 }
 
 /**
- * Bundles a script with `bundle` and starts `count` threads on it. The threads run plain JavaScript,
- * without the loaders (tsx, vitest) the build itself may run under: a loader would transform every module
- * they import, which costs more than the work they do on a small site. A running thread keeps the
+ * Starts `count` threads on a compiled script (src/node/compiled.ts): plain JavaScript, so the threads
+ * never run under the loaders (tsx, vitest) the build itself may run under. A running thread keeps the
  * process alive (the build waits for its answers), so `stop` must always follow.
  */
-export async function startThreads(
-  srcDir: string,
-  name: string,
-  bundle: (srcDir: string, outFile: string) => Promise<void>,
-  options: ThreadOptions,
-): Promise<BuildThreads> {
-  const script = nodeBundleFile(srcDir, name);
-  // Both settled before anything is cleaned up, so the script is never written after it was removed.
-  const [bundled, data] = await Promise.allSettled([bundle(srcDir, script), options.workerData]);
-  if (bundled.status === 'rejected' || data.status === 'rejected') {
-    await rm(script, { force: true });
-    throw bundled.status === 'rejected' ? bundled.reason : (data as PromiseRejectedResult).reason;
-  }
-  const workerData = data.value;
+export async function startThreads(name: string, script: string, options: ThreadOptions): Promise<BuildThreads> {
+  await access(script).catch(() => {
+    throw new Error(`the build's ${name} thread is not compiled (${script} is missing): run npm run compile`);
+  });
+  const workerData = await options.workerData;
   let stopping = false;
   let failed = false;
   const fail = (error: Error) => {
@@ -62,7 +51,7 @@ export async function startThreads(
     spawn,
     stop: async () => {
       stopping = true;
-      await Promise.all([...workers.map((worker) => worker.terminate()), rm(script, { force: true })]);
+      await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
 }

@@ -147,15 +147,14 @@ export async function siteStylesheet(appCss: string, highlightCss: string): Prom
 }
 
 /**
- * The app's renderer (src/client/prerender.tsx) as CommonJS source for Node, with everything it imports,
- * React's production build included: a React left to Node would pick its development build, at twice the
- * cost per page, whenever NODE_ENV is not set.
+ * Writes the app's renderer (src/client/prerender.tsx) to `outFile` as a CommonJS module for Node, with
+ * everything it imports, React's production build included: a React left to Node would pick its
+ * development build, at twice the cost per page, whenever NODE_ENV is not set.
  */
-export async function bundlePrerender(srcDir: string): Promise<string> {
-  const result = await esbuild.build({
+export async function bundlePrerender(srcDir: string, outFile: string): Promise<void> {
+  await esbuild.build({
     entryPoints: [path.join(srcDir, 'client/prerender.tsx')],
-    outfile: '/prerender.cjs',
-    write: false,
+    outfile: outFile,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -164,7 +163,4 @@ export async function bundlePrerender(srcDir: string): Promise<string> {
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0]?.text;
-  if (code === undefined) throw new Error('the prerender bundle has no output');
-  return code;
 }

@@ -5,15 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { compiledFile } from '../../../src/node/compiled';
 import { HighlightCache } from '../../../src/node/highlight/cache';
 import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
 import { loadPrerender } from '../../../src/node/output/prerender';
 import { buildTree, copyOfSrc, makeTree, messages, projectRoot, treeBuildOptions } from '../../helpers/tree';
 
 const run = promisify(execFile);
-
-/** Files of a folder, or none when it does not exist. */
-const filesIn = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
 
 describe('the highlight cache', () => {
   it('is dropped when it was written by another shiki version', async () => {
@@ -62,31 +60,27 @@ describe('the build bundles', () => {
     await expect(loadPrerender(path.join(root, 'src'))).rejects.toThrow('prerender failed to load');
   });
 
-  it('let the highlight threads find their packages when the cache folder is outside the project (plain Node, as npm run build)', async () => {
-    // Enough pages for the build to highlight on threads, whose bundle resolves shiki from its own folder.
+  it('build in plain Node, as npm run build runs them: the compiled command, its highlight threads and the prerender', async () => {
+    // Enough pages for the build to highlight on threads.
     const pages = Object.fromEntries(
       Array.from({ length: 48 }, (_, i) => [`p${i}.md`, `# Page ${i}\n\n\`\`\`js\nconst page = ${i};\n\`\`\`\n`]),
     );
     const root = await makeTree({ 'README.md': '# Home\n\nText.\n', ...pages });
     const options = treeBuildOptions(root);
-    const script = `
-      import { build } from ${JSON.stringify(path.join(projectRoot, 'src/node/build.ts'))};
-      const result = await build(${JSON.stringify(options)});
-      console.log(JSON.stringify({ ok: result.ok, diagnostics: result.diagnostics, pid: process.pid }));
-    `;
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: projectRoot,
-    });
-    const { pid, ...result } = JSON.parse(stdout) as { pid: number };
-    expect(result).toEqual({ ok: true, diagnostics: [] });
+    const args = ['--content', options.contentDir, '--out', options.outDir, '--manifest', options.manifestDir];
+    const { stdout } = await run(
+      process.execPath,
+      [compiledFile(projectRoot, 'build'), ...args, '--cache', options.cacheDir],
+      {
+        cwd: projectRoot,
+      },
+    );
+    expect(stdout).toMatch(/^built 49 pages, 0 warnings, 0 errors in /m);
     expect(readdirSync(options.cacheDir)).toEqual(['highlight.json']);
     expect(existsSync(path.join(options.outDir, 'index.html'))).toBe(true);
     const fragment = readdirSync(path.join(options.outDir, 'assets/js')).find((f) => f.startsWith('page.p47.'));
     expect(readFileSync(path.join(options.outDir, 'assets/js', fragment ?? 'missing'), 'utf8')).toMatch(
       /<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
     );
-    // The threads' bundle is removed once the pages are rendered.
-    const bundles = filesIn(path.join(projectRoot, 'node_modules/.cache/docs-bundles'));
-    expect(bundles.filter((f) => f.includes(`.${pid}.`))).toEqual([]);
   });
 });

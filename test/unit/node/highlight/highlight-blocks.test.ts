@@ -1,4 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { scanContent } from '../../../../src/node/content/scan';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
 import { CodeBlocks } from '../../../../src/node/highlight/blocks';
 import { highlightBlocks } from '../../../../src/node/highlight/highlight-blocks';
-import { copyOfSrc, makeTree, projectRoot } from '../../../helpers/tree';
+import { makeTree } from '../../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
 
@@ -44,13 +43,12 @@ function pages(): Record<string, string> {
 }
 
 /** Renders `<root>/content` as the build does, with this many highlight threads and this cache file. */
-async function render(root: string, threads: number, srcDir = path.join(projectRoot, 'src'), cacheFile?: string) {
+async function render(root: string, threads: number, cacheFile?: string) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
   const blocks = new CodeBlocks();
   const highlighting = highlightBlocks(blocks, {
     pages: files.length,
-    srcDir,
     threads,
     ...(cacheFile ? { cacheFile } : {}),
   });
@@ -74,8 +72,8 @@ async function render(root: string, threads: number, srcDir = path.join(projectR
 describe('highlighting the code blocks of the page pass', () => {
   it('gives the same fragments, problems and cache entries on highlight threads as on its own thread', async () => {
     const root = await makeTree(pages());
-    const here = await render(root, 0, undefined, path.join(root, 'here.json'));
-    const onThreads = await render(root, 2, undefined, path.join(root, 'threads.json'));
+    const here = await render(root, 0, path.join(root, 'here.json'));
+    const onThreads = await render(root, 2, path.join(root, 'threads.json'));
     const output = ({ pages, diagnostics, cached }: typeof here) => ({ pages, diagnostics, cached });
     expect(output(onThreads)).toEqual(output(here));
     expect(here.pages).toHaveLength(45);
@@ -94,14 +92,13 @@ describe('highlighting the code blocks of the page pass', () => {
   it('highlights only the blocks the cache lacks, and keeps only the blocks the build used', async () => {
     const root = await makeTree(pages());
     const cacheFile = path.join(root, 'highlight.json');
-    const src = path.join(projectRoot, 'src');
-    const cold = await render(root, 1, src, cacheFile);
-    const warm = await render(root, 1, src, cacheFile);
+    const cold = await render(root, 1, cacheFile);
+    const warm = await render(root, 1, cacheFile);
     expect(warm.pages).toEqual(cold.pages);
     expect(warm.cached).toEqual(cold.cached);
 
     await writeFile(path.join(root, 'content/page-0.md'), '# Page 0\n\n```js\nconst edited = true;\n```\n');
-    const edited = await render(root, 1, src, cacheFile);
+    const edited = await render(root, 1, cacheFile);
     expect(edited.pages.find((page) => page.route === '/page-0/')?.html).toMatch(
       /<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
     );
@@ -111,16 +108,4 @@ describe('highlighting the code blocks of the page pass', () => {
     expect(edited.cached.filter(([key]) => !before.has(key))).toHaveLength(1);
     expect(edited.cached.length).toBe(cold.cached.length - 2 + 1);
   }, 60_000);
-
-  it('fails with the error a highlight thread throws, and leaves no thread bundle behind', async () => {
-    const src = await copyOfSrc({
-      'node/highlight/worker.ts': "throw new Error('highlight thread broke');\n",
-    });
-    const tree = await makeTree({ 'README.md': '# Home\n\n```js\nconst a = 1;\n```\n' });
-    await expect(render(tree, 1, path.join(src, 'src'))).rejects.toThrow(
-      /a highlight thread failed: .*highlight thread broke/s,
-    );
-    const bundles = path.join(src, 'node_modules/.cache/docs-bundles');
-    expect(existsSync(bundles) ? readdirSync(bundles) : []).toEqual([]);
-  });
 });

@@ -1,0 +1,108 @@
+/**
+ * The build's own TypeScript, compiled once to plain JavaScript that Node runs without a loader. A loader
+ * (tsx, vitest) transforms every module a process imports: the highlight threads and the app's prerender
+ * bundle would pay for that on every build, so the commands run compiled and the threads always do.
+ * `npm run compile` (scripts/compile.ts) writes these files; the commands' npm scripts run it first, and
+ * it does nothing when no source changed since.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+/** Where the compiled files go, inside the project: Node finds the packages they import from there. */
+const COMPILED_DIR = 'node_modules/.cache/docs-node';
+/** What was compiled from which files, to tell whether a source changed since. */
+const INPUTS_FILE = 'inputs.json';
+
+/** Each compiled file's name and its entry point in the project. */
+const ENTRIES = {
+  /** `npm run build`. */
+  build: 'build.ts',
+  /** `npm run dev`. */
+  dev: 'scripts/dev.ts',
+  /** The build's highlight thread (src/node/highlight/pool.ts starts it). */
+  'highlight-worker': 'src/node/highlight/worker.ts',
+  /** One measured build of `npm run bench`, compiled as `npm run build` is. */
+  'bench-build-once': 'bench/build-once.ts',
+} as const;
+
+export type CompiledEntry = keyof typeof ENTRIES;
+
+/** The compiled file of an entry point. */
+export function compiledFile(projectRoot: string, entry: CompiledEntry): string {
+  return path.join(projectRoot, COMPILED_DIR, `${entry}.mjs`);
+}
+
+/**
+ * The project a module belongs to: the nearest folder above it with a package.json. The same answer from
+ * the source (`build.ts`, `scripts/dev.ts`) and from its compiled file (inside node_modules/.cache).
+ */
+export function projectRootOf(moduleUrl: string): string {
+  let dir = path.dirname(fileURLToPath(moduleUrl));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${fileURLToPath(moduleUrl)}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Whether every compiled file is newer than each source it was made from (and than the installed packages). */
+async function upToDate(projectRoot: string): Promise<boolean> {
+  const outDir = path.join(projectRoot, COMPILED_DIR);
+  try {
+    const inputs = JSON.parse(await readFile(path.join(outDir, INPUTS_FILE), 'utf8')) as string[];
+    const compiled = await Promise.all(
+      Object.keys(ENTRIES).map((entry) => stat(compiledFile(projectRoot, entry as CompiledEntry))),
+    );
+    const compiledAt = Math.min(...compiled.map((file) => file.mtimeMs));
+    const sources = await Promise.all(
+      [...inputs, 'package-lock.json'].map((file) => stat(path.join(projectRoot, file))),
+    );
+    return sources.every((source) => source.mtimeMs < compiledAt);
+  } catch {
+    // A file missing (never compiled, or a source deleted) or unreadable: compile.
+    return false;
+  }
+}
+
+/**
+ * Compiles the entry points, unless every compiled file is newer than its sources. Returns whether it
+ * compiled. Packages stay imports (Node loads them from node_modules), so only the project's own code is
+ * in the files. Rejects with esbuild's messages (file and line) when a source does not compile.
+ */
+export async function compile(projectRoot: string): Promise<boolean> {
+  if (await upToDate(projectRoot)) return false;
+  const outDir = path.join(projectRoot, COMPILED_DIR);
+  const result = await esbuild.build({
+    absWorkingDir: projectRoot,
+    entryPoints: Object.entries(ENTRIES).map(([out, entry]) => ({ in: entry, out })),
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  await mkdir(outDir, { recursive: true });
+  const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
+  const files = [
+    ...result.outputFiles.map((file) => ({ file: file.path, text: file.text })),
+    { file: path.join(outDir, INPUTS_FILE), text: JSON.stringify(inputs) },
+  ];
+  // Each written aside and renamed: a process starting meanwhile loads the old file or the new, never half.
+  await Promise.all(
+    files.map(async ({ file, text }) => {
+      const partial = `${file}.${process.pid}.partial`;
+      await writeFile(partial, text);
+      await rename(partial, file);
+    }),
+  );
+  return true;
+}
