@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pageRecord } from './content/page-source';
+import { pageRecords } from './content/page-source';
 import { lastCommitDates } from './content/page-history';
 import { renderPages } from './content/render-pages';
 import { scanContent } from './content/scan';
@@ -77,7 +77,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const failed = diagnostics.errors.length > 0;
     if (failed) stop.abort();
     const code = failed ? new Map<string, string>() : await highlighting;
-    const pages = drafts.map((draft) => pageRecord(draft, blocks.fill(draft.html, code)));
+    const pages = pageRecords(drafts, (html) => blocks.fill(html, code));
 
     const assembled = assembleSite(pages, config, configText, strict, diagnostics);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);

@@ -51,6 +51,18 @@ export function pageRecord(draft: PageDraft, html: string): PageSource {
   return { ...draft, html, hash: contentHash(html) };
 }
 
+/**
+ * The records of the page pass's drafts, each fragment completed by `complete`, in the drafts' order. The
+ * drafts are let go as their records are made (the array is left empty): a large site never holds every
+ * fragment twice, with markers and without.
+ */
+export function pageRecords(drafts: PageDraft[], complete: (html: string) => string): PageSource[] {
+  const pages: PageSource[] = [];
+  drafts.reverse();
+  for (let draft = drafts.pop(); draft; draft = drafts.pop()) pages.push(pageRecord(draft, complete(draft.html)));
+  return pages;
+}
+
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
 export interface PageSettings {
   base: string;

@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pageRecords } from '../../../../src/node/content/page-source';
+import { renderPages } from '../../../../src/node/content/render-pages';
+import { scanContent } from '../../../../src/node/content/scan';
+import { contentHash } from '../../../../src/node/content-hash';
+import { DiagnosticList } from '../../../../src/node/diagnostics';
+import { makeTree } from '../../../helpers/tree';
+
+describe('page records from the page pass', () => {
+  it('keep the pages in order, each with its completed fragment and that fragment’s hash, and let the drafts go', async () => {
+    const root = await makeTree({
+      'README.md': '# Home\n\nWelcome.\n',
+      'a.md': '# Alpha\n\nFirst.\n',
+      'b.md': '# Beta\n\nSecond.\n',
+    });
+    const diagnostics = new DiagnosticList();
+    const files = await scanContent(path.join(root, 'content'), diagnostics);
+    const drafts = await renderPages(files, {
+      settings: { base: '/docs/', constants: {}, strict: true },
+      highlighter: { highlight: (code) => code },
+      diagnostics,
+    });
+    const routes = drafts.map((draft) => draft.route);
+    const pages = pageRecords(drafts, (html) => `${html}<p>completed</p>`);
+    expect(pages.map((page) => page.route)).toEqual(routes);
+    for (const page of pages) {
+      expect(page.html).toMatch(/<p>completed<\/p>$/);
+      expect(page.hash).toBe(contentHash(page.html));
+    }
+    expect(drafts).toEqual([]);
+  });
+});
