@@ -82,9 +82,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const assembled = assembleSite(pages, config, configText, strict, diagnostics);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
     const searchJson = JSON.stringify(buildSearchData(assembled.pages));
-    // The sections' text is in the search data now and nothing else reads it: on a large site it is much
-    // of what the build holds while it prerenders.
-    for (const page of assembled.pages) page.analysis.sections = [];
     const [client, renderRoute, appCss] = await bundles;
     const manifest = createManifest(config, assembled, searchJson, client, await history);
 
