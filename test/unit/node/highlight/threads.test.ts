@@ -25,7 +25,12 @@ describe('the build threads', () => {
 
   it('hands every thread the same data, and stop ends them without counting as a failure', async () => {
     const failures: Error[] = [];
-    const code = "import { parentPort, workerData } from 'node:worker_threads';\nparentPort.postMessage(workerData);\n";
+    // A thread that listens stays alive, as a highlight thread does between batches.
+    const code = [
+      "import { parentPort, workerData } from 'node:worker_threads';",
+      'parentPort.on("message", () => undefined);',
+      'parentPort.postMessage(workerData);',
+    ].join('\n');
     const threads = await startThreads('highlight', await script(code), {
       count: 2,
       workerData: Promise.resolve({ answer: 42 }),
