@@ -21,17 +21,25 @@ const hash = (page: Page) => page.evaluate(() => decodeURIComponent(location.has
 const activeToc = (page: Page) =>
   page.evaluate(() => document.querySelector('.toc a.active')?.getAttribute('href') ?? null);
 
-/** Scrolls the heading to the top and waits for the browser's scroll event, so the page has seen it. */
-async function scrollToHeading(page: Page, id: string): Promise<void> {
+/**
+ * Scrolls to `y` ('bottom': the end of the page) and waits for the browser's scroll event, so the page has
+ * seen it: the event comes with the next frame, which the paused clock does not wait for.
+ */
+async function scrollTo(page: Page, y: number | 'bottom'): Promise<void> {
   await page.evaluate(
-    (i) =>
+    (to) =>
       new Promise<void>((resolve) => {
         window.addEventListener('scroll', () => resolve(), { once: true });
-        const top = document.getElementById(i)!.getBoundingClientRect().top + window.scrollY;
-        window.scrollTo(0, top - 40);
+        window.scrollTo(0, to === 'bottom' ? document.documentElement.scrollHeight : to);
       }),
-    id,
+    y,
   );
+}
+
+/** Scrolls the heading to the top, as `scrollTo` does. */
+async function scrollToHeading(page: Page, id: string): Promise<void> {
+  const top = await page.evaluate((i) => document.getElementById(i)!.getBoundingClientRect().top + window.scrollY, id);
+  await scrollTo(page, top - 40);
 }
 
 describe('active heading', () => {
@@ -52,10 +60,10 @@ describe('active heading', () => {
 
   it('clears the hash at the top and marks the last heading at the bottom', async () => {
     const page = await openWithClock('/docs/limits/');
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await scrollTo(page, 'bottom');
     await page.clock.runFor(350);
     await page.waitForFunction(() => location.hash === '#time-and-rate-limits');
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await scrollTo(page, 0);
     await page.clock.runFor(350);
     await page.waitForFunction(() => location.hash === '');
     expect(await activeToc(page)).toBeNull();
