@@ -20,6 +20,8 @@ async function start(): Promise<void> {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="docs-manifest"]');
   if (!meta) return;
   manifestLocation.url = meta.content;
+  // On <html> as `data-hydrated` is: the app has begun (the boot script starts it once the page has painted).
+  document.documentElement.dataset['appStarted'] = 'true';
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
   let manifest;
   try {

@@ -27,6 +27,38 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
+  it('paints with the stylesheet alone, then starts the app and fetches its data once', async () => {
+    const { page, problems } = await open('/docs/limits/');
+    await hydrated(page);
+    const timing = await page.evaluate(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return {
+        paint,
+        before: resources.filter((r) => r.startTime < paint).map((r) => new URL(r.name).pathname),
+        after: resources.filter((r) => r.startTime >= paint).map((r) => new URL(r.name).pathname),
+      };
+    });
+    expect(timing.paint).toBeGreaterThan(0);
+    // The document's own requests: the boot script and the stylesheet (and the icon, which Chromium
+    // fetches when it likes); none of the app's.
+    expect(timing.before.filter((url) => !url.endsWith('/favicon.svg')).sort()).toEqual([
+      expect.stringMatching(/^\/docs\/assets\/css\/app\.[0-9a-f]+\.css$/),
+      expect.stringMatching(/^\/docs\/assets\/js\/theme\.[A-Z0-9]+\.js$/),
+    ]);
+    for (const file of [
+      /\/entry\.[A-Z0-9]+\.js$/,
+      /\/manifest\.[0-9a-f]{8}\.json$/,
+      /\/routes\.\d+\.[0-9a-f]{8}\.json$/,
+    ]) {
+      expect(
+        timing.after.filter((url) => file.test(url)),
+        String(file),
+      ).toHaveLength(1);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('shows the not-found page inside the layout, with status 404', async () => {
     const { page, problems } = await open();
     const response = await page.goto(`${base()}/docs/no/such/page/`);

@@ -42,11 +42,11 @@ const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
 const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 
-/** The route shard a page's HTML preloads: its own record's. */
+/** The route shard a page's HTML lists among the app's start assets: its own record's. */
 async function preloadedShard(stop: Stop): Promise<string> {
   const html = await (await fetch(base() + stop.path)).text();
-  const url = /href="([^"]*\/routes\.\d+\.[0-9a-f]{8}\.json)"/.exec(html)?.[1];
-  if (!url) throw new Error(`${stop.path} preloads no route shard`);
+  const url = /"([^"]*\/routes\.\d+\.[0-9a-f]{8}\.json)"/.exec(html)?.[1];
+  if (!url) throw new Error(`${stop.path} lists no route shard to load at start`);
   return new URL(url, base()).href;
 }
 
@@ -353,6 +353,9 @@ function startupScenario(resource: string, file: RegExp): Scenario {
       await page.goto(base() + START.path, { waitUntil: 'domcontentloaded' });
       expect(await page.locator('#main-content h1').innerText()).toContain(START.title);
       expect((await page.locator('#page-content').innerText()).length).toBeGreaterThan(500);
+      // The app starts after the first paint: its requests (and their timeouts) begin only then, and a
+      // clock moved on before that would not reach them.
+      await page.waitForFunction(() => document.documentElement.dataset['appStarted'] === 'true');
       return injection;
     },
     trigger: async () => {},

@@ -122,7 +122,9 @@ async function liveMarkup(page: Page): Promise<string[]> {
         if (/^\s*javascript:/i.test(attr.value)) found.push(`<${el.localName} ${attr.name}="${attr.value}">`);
       }
     }
-    for (const script of document.querySelectorAll('#page-content script, script:not([src])')) {
+    // The one inline script a document has is the list of the app's start assets: JSON, which no browser runs.
+    const scripts = '#page-content script, script:not([src]):not(head > script#docs-start[type="application/json"])';
+    for (const script of document.querySelectorAll(scripts)) {
       found.push(`inline <script>${script.textContent ?? ''}</script>`);
     }
     return found;

@@ -1,4 +1,5 @@
 import type { HeadData } from '../../shared/head';
+import { START_ASSETS_ID, startAssetsJson } from '../../shared/start-assets';
 import { escapeHtml } from '../markdown/escape';
 
 export interface DocumentAssets {
@@ -8,7 +9,7 @@ export interface DocumentAssets {
   theme: string;
   preload: string[];
   manifest: string;
-  /** The page's own data files beside the manifest (its route shard, its sidebar groups), preloaded too. */
+  /** The page's own data files beside the manifest (its route shard, its sidebar groups), loaded at start too. */
   data?: string[];
 }
 
@@ -31,14 +32,15 @@ export function renderDocument(head: HeadData, appHtml: string, assets: Document
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,
     head.canonical ? `<meta property="og:url" content="${escapeHtml(head.canonical)}">` : '',
     `<meta name="docs-manifest" content="${escapeHtml(assets.manifest)}">`,
-    ...[assets.manifest, ...(assets.data ?? [])].map(
-      (url) => `<link rel="preload" href="${escapeHtml(url)}" as="fetch" crossorigin="anonymous">`,
-    ),
     `<link rel="icon" href="${assets.base}favicon.svg" type="image/svg+xml">`,
     `<script src="${js}${assets.theme}"></script>`,
     `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
-    ...assets.preload.map((chunk) => `<link rel="modulepreload" href="${js}${chunk}">`),
-    `<script type="module" src="${js}${assets.entry}"></script>`,
+    // The app and its first data are loaded by the boot script once the page has painted (StartAssets).
+    `<script type="application/json" id="${START_ASSETS_ID}">${startAssetsJson({
+      entry: js + assets.entry,
+      modules: assets.preload.map((chunk) => js + chunk),
+      data: [assets.manifest, ...(assets.data ?? [])],
+    })}</script>`,
     analyticsId ? `<script async src="${ANALYTICS_ORIGIN}/gtm.js?id=${encodeURIComponent(analyticsId)}"></script>` : '',
   ].filter(Boolean);
   return `<!doctype html>\n<html lang="${escapeHtml(head.lang)}">\n<head>\n${meta.join('\n')}\n</head>\n<body>\n<div id="app">${appHtml}</div>\n</body>\n</html>\n`;

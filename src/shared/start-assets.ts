@@ -1,0 +1,24 @@
+/**
+ * What a prerendered page loads once it has painted: the app's entry module, the chunks the entry imports
+ * statically, and the data files the app reads first (the manifest, the page's route shard and sidebar
+ * groups). Until the first paint the network carries only what that paint needs (the document, the
+ * stylesheet and the boot script); the page reads, and its links work, before the app has started.
+ *
+ * The document carries the list as JSON in `<script type="application/json" id="docs-start">`, which no
+ * browser fetches or runs; the boot script (src/client/app/start-app.ts) reads it.
+ */
+export interface StartAssets {
+  /** The app's entry module. */
+  entry: string;
+  /** Chunks the entry imports statically: fetched beside it rather than after it. */
+  modules: string[];
+  /** Data files the app fetches as it starts. */
+  data: string[];
+}
+
+export const START_ASSETS_ID = 'docs-start';
+
+/** The JSON for the document: `<` escaped, so no URL can end the element it sits in. */
+export function startAssetsJson(assets: StartAssets): string {
+  return JSON.stringify(assets).replace(/</g, '\\u003c');
+}

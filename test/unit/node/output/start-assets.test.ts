@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { START_ASSETS_ID, type StartAssets } from '../../../../src/shared/start-assets';
+import { buildTree, makeTree, messages } from '../../../helpers/tree';
+
+const TREE = {
+  '_site.yaml': 'title: Preload Docs\nsidebar:\n  - text: Guide\n    items: [/, /guide/]\n',
+  'README.md': '# Home\n\nWelcome.\n',
+  'guide/README.md': '# Guide\n\nRead on.\n',
+};
+
+/** The chunks a module imports statically (`import … from"./x.js"` and bare `import"./x.js"`), not `import()`. */
+function staticImportsOf(js: string): string[] {
+  return [...js.matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/g)].map((m) => m[1] ?? '');
+}
+
+/** The entry's static imports and theirs, read from the bundled files themselves (no metafile involved). */
+function closure(jsDir: string, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    for (const chunk of staticImportsOf(readFileSync(path.join(jsDir, file), 'utf8'))) {
+      if (seen.has(chunk)) continue;
+      seen.add(chunk);
+      visit(chunk);
+    }
+  };
+  visit(entry);
+  return seen;
+}
+
+/** The start assets a document lists for its boot script. */
+function startAssets(html: string): StartAssets {
+  const json = new RegExp(`<script type="application/json" id="${START_ASSETS_ID}">([^<]*)</script>`).exec(html)?.[1];
+  if (json === undefined) throw new Error('the document lists no start assets');
+  return JSON.parse(json) as StartAssets;
+}
+
+describe('what a page loads', () => {
+  let dist = '';
+  beforeAll(async () => {
+    const root = await makeTree(TREE);
+    const result = await buildTree(root);
+    expect(messages(result)).toEqual([]);
+    dist = path.join(root, 'dist');
+  });
+
+  it('before its first paint: the stylesheet and the boot script, nothing of the app', () => {
+    for (const file of ['index.html', 'guide/index.html', '404.html']) {
+      const html = readFileSync(path.join(dist, file), 'utf8');
+      const head = html.slice(0, html.indexOf('</head>'));
+      expect(
+        [...head.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]),
+        file,
+      ).toEqual([expect.stringMatching(/^\/docs\/assets\/js\/theme\.[A-Z0-9]+\.js$/)]);
+      expect(head, file).toMatch(/<link rel="stylesheet" href="\/docs\/assets\/css\/app\.[0-9a-f]+\.css">/);
+      expect(head, file).not.toMatch(/rel="(module)?preload"|type="module"/);
+    }
+  });
+
+  it('once painted: the entry, each chunk the entry imports statically and nothing else, and the manifest', () => {
+    for (const file of ['index.html', 'guide/index.html', '404.html']) {
+      const html = readFileSync(path.join(dist, file), 'utf8');
+      const { entry, modules, data } = startAssets(html);
+      expect(entry, file).toMatch(/^\/docs\/assets\/js\/entry\.[A-Z0-9]+\.js$/);
+      const expected = closure(path.join(dist, 'assets/js'), path.basename(entry));
+      // The app is split: React and the router sit in a chunk the search dialog shares with the entry.
+      expect(expected.size, file).toBeGreaterThan(0);
+      expect(new Set(modules.map((href) => path.basename(href))), file).toEqual(expected);
+      for (const href of [entry, ...modules, ...data]) {
+        expect(existsSync(path.join(dist, href.replace(/^\/docs\//, ''))), href).toBe(true);
+      }
+      const manifest = /<meta name="docs-manifest" content="([^"]+)">/.exec(html)?.[1];
+      expect(data[0], file).toBe(manifest);
+    }
+  });
+});
