@@ -6,7 +6,7 @@
  *   node --import tsx bench/search-data.ts <content dir> <out file>
  */
 import { writeFile } from 'node:fs/promises';
-import { pageRecord } from '../src/node/content/page-source';
+import { pageRecord } from '../src/node/content/page-record';
 import { renderPages } from '../src/node/content/render-pages';
 import { scanContent } from '../src/node/content/scan';
 import { readSiteConfig } from '../src/node/content/site-config';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pageRecords } from './content/page-source';
+import { pageRecords } from './content/page-record';
 import { lastCommitDates } from './content/page-history';
 import { renderPages } from './content/render-pages';
 import { scanContent } from './content/scan';

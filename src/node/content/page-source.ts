@@ -1,67 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
-import type { PageFrontmatter, PageMeta } from '../../shared/types';
-import { contentHash } from '../content-hash';
 import { excerpt } from '../excerpt';
 import { positionAt, type DiagnosticList } from '../diagnostics';
+import type { PageFrontmatter } from '../../shared/types';
 import type { PageAnalysis } from '../markdown/analyze';
 import type { BlockHighlighter } from '../markdown/code-blocks';
 import { resolveLink } from '../markdown/links';
 import { renderMarkdown } from '../markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
-import { splitFrontmatter, type NeighbourReference } from './frontmatter';
+import { splitFrontmatter } from './frontmatter';
+import type { PageDraft } from './page-record';
 import type { ContentFile } from './scan';
-
-/**
- * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by
- * `pageRecord`, and never changed: a stage that changes a page makes a new record.
- */
-export interface PageSource {
-  readonly file: ContentFile;
-  readonly route: string;
-  readonly key: string;
-  readonly frontmatter: PageFrontmatter;
-  readonly title: string;
-  readonly description: string;
-  /** Fragment HTML, code highlighted. */
-  readonly html: string;
-  /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
-  readonly markdown: string;
-  readonly analysis: PageAnalysis;
-  /** Content hash of the fragment, for its file name. */
-  readonly hash: string;
-  /** Frontmatter `prev`/`next` routes, for the site-wide check. */
-  readonly neighbours: NeighbourReference[];
-  /**
-   * Set when the file's whole body is a client-side redirect (see `clientRedirect`): the route (and
-   * `#hash`) it sends readers to. Such a file is no page: the site turns it into a redirect.
-   */
-  readonly redirect?: { target: string; line: number; column: number };
-}
-
-/**
- * A page as the page pass leaves it: its fragment may still hold markers where highlighted code goes
- * (see `BlockHighlighter`), so it has no content hash yet. `pageRecord` makes the page of it.
- */
-export type PageDraft = Omit<PageSource, 'hash'>;
-
-/** The page of a draft, with its fragment complete: the one place a page's record is made. */
-export function pageRecord(draft: PageDraft, html: string): PageSource {
-  return { ...draft, html, hash: contentHash(html) };
-}
-
-/**
- * The records of the page pass's drafts, each fragment completed by `complete`, in the drafts' order. The
- * drafts are let go as their records are made (the array is left empty): a large site never holds every
- * fragment twice, with markers and without.
- */
-export function pageRecords(drafts: PageDraft[], complete: (html: string) => string): PageSource[] {
-  const pages: PageSource[] = [];
-  drafts.reverse();
-  for (let draft = drafts.pop(); draft; draft = drafts.pop()) pages.push(pageRecord(draft, complete(draft.html)));
-  return pages;
-}
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
 export interface PageSettings {
@@ -235,28 +185,6 @@ function pageMarkdown(title: string, body: string, analysis: PageAnalysis): stri
 function contentDirOf(file: ContentFile): string {
   const depth = file.relativePath.split('/').length - 1;
   return path.resolve(path.dirname(file.absolutePath), ...Array<string>(depth).fill('..'));
-}
-
-/** The one mapping from the build's page to the record that ships in the manifest. */
-export function toPageMeta(page: PageSource, base: string): PageMeta {
-  return {
-    title: page.title,
-    frontmatter: page.frontmatter,
-    regularPath: page.route,
-    relativePath: page.file.relativePath,
-    key: page.key,
-    path: page.route,
-    headers: page.analysis.headers,
-    description: page.description,
-    fragment: `${base}assets/js/${fragmentFileName(page)}`,
-  };
-}
-
-/** How every fragment's file name starts. */
-export const FRAGMENT_FILE_PREFIX = 'page.';
-
-export function fragmentFileName(page: PageSource): string {
-  return `${FRAGMENT_FILE_PREFIX}${page.key}.${page.hash}.html`;
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {

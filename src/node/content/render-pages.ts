@@ -1,7 +1,8 @@
 import type { DiagnosticList } from '../diagnostics';
 import type { BlockHighlighter } from '../markdown/code-blocks';
 import { progressLog } from '../progress';
-import { loadPage, type PageDraft, type PageSettings } from './page-source';
+import type { PageDraft } from './page-record';
+import { loadPage, type PageSettings } from './page-source';
 import type { ContentFile } from './scan';
 
 export interface RenderPagesOptions {

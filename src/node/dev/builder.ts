@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
-import type { PageSource } from '../content/page-source';
+import type { PageSource } from '../content/page-record';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HighlightCache } from '../highlight/cache';

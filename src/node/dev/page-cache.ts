@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadPage, pageRecord, type PageSource, type SiteContext } from '../content/page-source';
+import { loadPage, type SiteContext } from '../content/page-source';
+import { pageRecord, type PageSource } from '../content/page-record';
 import { isPageFile, scanContent, type ContentFile } from '../content/scan';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 

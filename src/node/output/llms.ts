@@ -1,6 +1,6 @@
 import { markdownTwinPath, withBase } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
-import type { PageSource } from '../content/page-source';
+import type { PageSource } from '../content/page-record';
 
 /**
  * The site for AI assistants and other tools (the llms.txt convention): `llms.txt` is an index of every

@@ -3,7 +3,7 @@ import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
-import { fragmentFileName, type PageSource } from '../content/page-source';
+import { fragmentFileName, type PageSource } from '../content/page-record';
 import { securityHeaders } from '../serve/headers';
 import type { BrowserData } from '../site/browser-data';
 import type { ClientAssets } from './bundle';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
-import type { PageSource } from '../content/page-source';
+import type { PageSource } from '../content/page-record';
 import { OutputFolder } from './output-folder';
 import { siteFiles, type SiteInput } from './site-files';
 

@@ -3,7 +3,7 @@ import type { SidebarGroup } from '../../shared/types';
 import { closest } from '../markdown/suggest';
 import type { SiteConfig } from '../content/site-config';
 import { SITE_CONFIG_FILE } from '../content/site-config';
-import type { PageSource } from '../content/page-source';
+import type { PageSource } from '../content/page-record';
 import type { DiagnosticList } from '../diagnostics';
 import { contentHash } from '../content-hash';
 import type { LinkReference } from '../markdown/analyze';

@@ -1,6 +1,6 @@
 import type { Manifest, SiteSettings } from '../../shared/types';
 import { editLinkOf } from '../content/page-history';
-import { toPageMeta } from '../content/page-source';
+import { toPageMeta } from '../content/page-record';
 import type { SiteConfig } from '../content/site-config';
 import { contentHash } from '../content-hash';
 import type { AssembledSite } from './assemble';

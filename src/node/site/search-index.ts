@@ -8,7 +8,7 @@ import {
   simpleSlug,
 } from '../../shared/search-text';
 import type { SearchData, SearchPage, SearchRecord } from '../../shared/types';
-import type { PageSource } from '../content/page-source';
+import type { PageSource } from '../content/page-record';
 import { excerpt } from '../excerpt';
 
 /**

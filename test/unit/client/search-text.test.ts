@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { PageSource } from '../../../src/node/content/page-source';
+import type { PageSource } from '../../../src/node/content/page-record';
 import { buildSearchData } from '../../../src/node/site/search-index';
 import {
   EXCERPT_LENGTH,

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageRecord } from '../../../../src/node/content/page-source';
+import { pageRecord } from '../../../../src/node/content/page-record';
 import { renderPages } from '../../../../src/node/content/render-pages';
 import { scanContent } from '../../../../src/node/content/scan';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';

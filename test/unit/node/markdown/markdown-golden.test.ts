@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPage, pageRecord, toPageMeta } from '../../../../src/node/content/page-source';
+import { loadPage } from '../../../../src/node/content/page-source';
+import { pageRecord, toPageMeta } from '../../../../src/node/content/page-record';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
 import { projectRoot } from '../../../helpers/tree';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageRecords } from '../../../../src/node/content/page-source';
+import { pageRecords } from '../../../../src/node/content/page-record';
 import { renderPages } from '../../../../src/node/content/render-pages';
 import { scanContent } from '../../../../src/node/content/scan';
 import { contentHash } from '../../../../src/node/content-hash';
