@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { KB, type Figure } from './report';
+import { START_ASSETS_ID, type StartAssets } from '../src/shared/start-assets';
 
 export interface FileSize {
   file: string;
@@ -34,7 +35,7 @@ async function sizeOf(file: string, root: string): Promise<FileSize> {
   return { file: path.relative(root, file), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 }
 
-/** The JS and CSS a first visit of `route` (e.g. "limits/") loads before any interaction. */
+/** The JS and CSS a first visit of `route` (e.g. "limits/") loads before any interaction, the app's included. */
 export async function initialAssets(distDir: string, route: string, base = '/docs/'): Promise<InitialAssets> {
   const html = await readFile(path.join(distDir, route, 'index.html'), 'utf8');
   const toFile = (url: string) => path.join(distDir, url.startsWith(base) ? url.slice(base.length) : url);
@@ -52,6 +53,12 @@ export async function initialAssets(distDir: string, route: string, base = '/doc
       const href = attr(tag, 'href');
       if (href) styles.push(toFile(href));
     }
+  }
+  // The app itself, which the boot script starts once the page has painted.
+  const start = new RegExp(`<script type="application/json" id="${START_ASSETS_ID}">([^<]*)</script>`).exec(html);
+  if (start?.[1]) {
+    const { entry, modules } = JSON.parse(start[1]) as StartAssets;
+    scripts.push(...[entry, ...modules].map(toFile));
   }
   const seen = new Set<string>();
   const queue = [...scripts];
