@@ -88,11 +88,12 @@ async function firstVisit(browser: Browser, url: string): Promise<FirstVisit> {
       const marks: Record<string, number> = {};
       (window as unknown as { __paints: Record<string, number> }).__paints = marks;
       // When the app has taken over the prerendered page (Layout sets data-hydrated on <html>).
+      // Observed from the document: the <html> element does not exist yet when this script runs.
       new MutationObserver((_, self) => {
-        if (document.documentElement.dataset['hydrated'] !== 'true') return;
+        if (document.documentElement?.dataset['hydrated'] !== 'true') return;
         marks['hydrated'] = performance.now();
         self.disconnect();
-      }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-hydrated'] });
       const observer = new MutationObserver(() => {
         const h1 = document.querySelector('#page-content h1');
         if (h1 && !h1.hasAttribute('elementtiming')) {
