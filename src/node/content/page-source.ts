@@ -4,7 +4,7 @@ import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
 import { excerpt } from '../excerpt';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageFrontmatter } from '../../shared/types';
-import type { PageAnalysis } from '../markdown/analyze';
+import { emptyAnalysis, type PageAnalysis } from '../markdown/analyze';
 import type { BlockHighlighter } from '../markdown/code-blocks';
 import { resolveLink } from '../markdown/links';
 import { renderMarkdown } from '../markdown/pipeline';
@@ -126,17 +126,7 @@ function redirectPage(
     at.column,
     `page only redirects to "${redirect.target}": it becomes a redirect from ${route} to ${target}, not a page`,
   );
-  const analysis: PageAnalysis = {
-    headers: [],
-    anchors: [],
-    aliases: {},
-    firstParagraph: '',
-    links: [],
-    assets: [],
-    sections: [],
-    hasRawHtml: false,
-    constantUses: [],
-  };
+  const analysis = emptyAnalysis();
   return {
     file,
     route,

@@ -56,6 +56,21 @@ export interface PageAnalysis {
   constantUses: { offset: number; length: number; value: string }[];
 }
 
+/** The analysis of a page with nothing in it: what a file that only redirects has. */
+export function emptyAnalysis(): PageAnalysis {
+  return {
+    headers: [],
+    anchors: [],
+    aliases: {},
+    firstParagraph: '',
+    links: [],
+    assets: [],
+    sections: [],
+    hasRawHtml: false,
+    constantUses: [],
+  };
+}
+
 /**
  * The one walk over a page's tokens: gives every token its position, annotates the tokens the renderer
  * needs (slugs, resolved links, highlighted code, constant values) and collects the page's metadata and
@@ -64,17 +79,8 @@ export interface PageAnalysis {
 export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): PageAnalysis {
   const slugger = new GithubSlugger();
   const legacy = new LegacySlugger();
-  const result: PageAnalysis = {
-    headers: [],
-    anchors: [],
-    aliases: {},
-    firstParagraph: '',
-    links: [],
-    assets: [],
-    sections: [{ level: 1, heading: '', slug: '', text: '' }],
-    hasRawHtml: false,
-    constantUses: [],
-  };
+  // Text before the first heading belongs to the page's intro section.
+  const result: PageAnalysis = { ...emptyAnalysis(), sections: [{ level: 1, heading: '', slug: '', text: '' }] };
   const tocTokens: Tokens.Generic[] = [];
   /** Code groups so far, numbering each group's tab ids within the page. */
   let codeGroups = 0;
