@@ -4,8 +4,7 @@ import type { Manifest } from '../../shared/types';
 import type { PageSource } from '../content/page-record';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { HighlightCache } from '../highlight/cache';
-import { CodeHighlighter } from '../highlight/code-highlighter';
+import { liveHighlighter, type LiveHighlighter } from '../highlight/highlight-blocks';
 import { codeColours } from '../highlight/css';
 import { bundleAppCss, bundleClient, siteCss, type ClientAssets } from '../output/bundle';
 import { loadPrerender } from '../output/prerender';
@@ -75,8 +74,7 @@ export class DevBuilder {
 
   private constructor(
     private readonly options: DevBuilderOptions,
-    private readonly highlightCache: HighlightCache,
-    private readonly highlighter: CodeHighlighter,
+    private readonly highlighter: LiveHighlighter,
   ) {
     this.pages = new PageCache(options.contentDir);
     this.output = new ChangedFilesWriter(options.outDir, options.devScript);
@@ -85,8 +83,7 @@ export class DevBuilder {
   static async create(options: DevBuilderOptions): Promise<DevBuilder> {
     await mkdir(options.cacheDir, { recursive: true });
     await mkdir(options.outDir, { recursive: true });
-    const cache = await HighlightCache.load(path.join(options.cacheDir, 'highlight.json'));
-    return new DevBuilder(options, cache, await CodeHighlighter.create(cache));
+    return new DevBuilder(options, await liveHighlighter(path.join(options.cacheDir, 'highlight.json')));
   }
 
   private get strict(): boolean {
@@ -105,7 +102,7 @@ export class DevBuilder {
     const ok = !diagnostics.some((d) => d.severity === 'error');
     if (!ok && this.manifest) return this.result(started, false, diagnostics, [], false);
     const { manifest, written } = await this.write(assembled, 'all');
-    await this.highlightCache.save();
+    await this.highlighter.save();
     return this.result(started, ok, diagnostics, written, true, manifest);
   }
 

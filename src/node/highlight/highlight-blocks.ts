@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { HighlightCache } from './cache';
 import { CodeHighlighter } from './code-highlighter';
+import type { BlockHighlighter } from '../markdown/code-blocks';
 import type { CodeBlock } from './blocks';
 import { HighlightPool } from './pool';
 
@@ -102,4 +103,23 @@ async function highlightOnThreads(
     options.signal?.removeEventListener('abort', abort);
     await pool.stop();
   }
+}
+
+/** A highlighter a long-running process keeps; `save` writes back the cache entries it used. */
+export interface LiveHighlighter extends BlockHighlighter {
+  save(): Promise<void>;
+}
+
+/**
+ * The highlighter of `npm run dev`, the other way blocks get highlighted, decided here too: one page at a
+ * time, as the page pass asks, on this thread with shiki kept warm, reading and recording the builds'
+ * cache. A single edited page is too little work for threads or markers.
+ */
+export async function liveHighlighter(cacheFile: string): Promise<LiveHighlighter> {
+  const cache = await HighlightCache.load(cacheFile);
+  const highlighter = await CodeHighlighter.create(cache);
+  return {
+    highlight: (code, lang, highlightedLines) => highlighter.highlight(code, lang, highlightedLines),
+    save: () => cache.save(),
+  };
 }
