@@ -79,14 +79,13 @@ async function peakRss(pid: number): Promise<number | null> {
   return match ? Number(match[1]) * 1024 : null;
 }
 
-/**
- * Runs a child Node process on `script` (compiled JavaScript, or a bench script with tsx); stops it
- * (SIGKILL) after `timeoutMs`.
- */
-export function runChild(script: string, args: string[], timeoutMs: number): Promise<ChildOutcome> {
-  const node = script.endsWith('.mjs') ? [script] : ['--import', 'tsx', path.join(projectRoot, 'bench', script)];
+/** Node's arguments that run a bench script (`bench/<name>`) under tsx. */
+export const benchScript = (name: string): string[] => ['--import', 'tsx', path.join(projectRoot, 'bench', name)];
+
+/** Runs a child Node process (`node` followed by `nodeArgs`, then `args`); stops it (SIGKILL) after `timeoutMs`. */
+export function runChild(nodeArgs: string[], args: string[], timeoutMs: number): Promise<ChildOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...node, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, ...args], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -121,7 +120,7 @@ export function runChild(script: string, args: string[], timeoutMs: number): Pro
       if (stopped) outcome.stopped = stopped;
       else if (code !== 0) {
         const lines = stderr.split('\n').filter((l) => l.trim() && !/^npm warn/.test(l));
-        outcome.error = `${script} exited with code ${code}: ${lines.slice(0, 3).join(' ').slice(0, 300)}`;
+        outcome.error = `${path.basename(nodeArgs.at(-1) ?? 'node')} exited with code ${code}: ${lines.slice(0, 3).join(' ').slice(0, 300)}`;
       }
       resolve(outcome);
     });
@@ -145,7 +144,7 @@ export interface BuildOutcome {
  */
 export async function buildInChild(args: string[], timeoutMs: number): Promise<BuildOutcome> {
   await compile(projectRoot);
-  const outcome = await runChild(compiledFile(projectRoot, 'bench-build-once'), args, timeoutMs);
+  const outcome = await runChild([compiledFile(projectRoot, 'bench-build-once')], args, timeoutMs);
   if (outcome.stopped) return { stopped: outcome.stopped };
   if (outcome.error) return { error: outcome.error };
   const line = outcome.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));

@@ -18,6 +18,7 @@ import {
   fullRebuildAfterEdit,
   projectRoot,
   rebuildFigure,
+  benchScript,
   runChild,
   seriesFigures,
   snapshotTree,
@@ -137,7 +138,7 @@ async function bigSearchIndex(
   if (!series.stopped) return { reason: 'the build failed' };
   const file = path.join(ws.root, 'big-search-data.json');
   const args = [paths.content, file];
-  const outcome = await runChild('search-data.ts', args, CAP_OVERRIDE_MS || SMALL_CAP_MS);
+  const outcome = await runChild(benchScript('search-data.ts'), args, CAP_OVERRIDE_MS || SMALL_CAP_MS);
   if (outcome.stopped) return { reason: 'the search data took longer than its cap' };
   if (outcome.error) return { reason: outcome.error };
   return { index: { file, text: await readFile(file, 'utf8') }, reason: '' };
