@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { KB, type Figure } from './report';
-import { START_ASSETS_ID, type StartAssets } from '../src/shared/start-assets';
+import { readStartAssets } from '../src/node/output/document';
 
 export interface FileSize {
   file: string;
@@ -55,11 +55,8 @@ export async function initialAssets(distDir: string, route: string, base = '/doc
     }
   }
   // The app itself, which the boot script starts once the page has painted.
-  const start = new RegExp(`<script type="application/json" id="${START_ASSETS_ID}">([^<]*)</script>`).exec(html);
-  if (start?.[1]) {
-    const { entry, modules } = JSON.parse(start[1]) as StartAssets;
-    scripts.push(...[entry, ...modules].map(toFile));
-  }
+  const start = readStartAssets(html);
+  if (start) scripts.push(...[start.entry, ...start.modules].map(toFile));
   const seen = new Set<string>();
   const queue = [...scripts];
   while (queue.length > 0) {

@@ -5,7 +5,8 @@
  * stylesheet and the boot script); the page reads, and its links work, before the app has started.
  *
  * The document carries the list as JSON in `<script type="application/json" id="docs-start">`, which no
- * browser fetches or runs; the boot script (src/client/app/start-app.ts) reads it.
+ * browser fetches or runs (written and read back by src/node/output/document.ts); the boot script
+ * (src/client/app/start-app.ts) reads it in the browser.
  */
 export interface StartAssets {
   /** The app's entry module. */
@@ -17,8 +18,3 @@ export interface StartAssets {
 }
 
 export const START_ASSETS_ID = 'docs-start';
-
-/** The JSON for the document: `<` escaped, so no URL can end the element it sits in. */
-export function startAssetsJson(assets: StartAssets): string {
-  return JSON.stringify(assets).replace(/</g, '\\u003c');
-}

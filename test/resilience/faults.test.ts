@@ -6,6 +6,7 @@ import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constant
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, searchDialogChunk, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
+import { readStartAssets } from '../../src/node/output/document';
 import { keyFromRoute } from '../../src/shared/paths';
 import { SUMMARIES } from './summaries';
 
@@ -45,7 +46,7 @@ const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 /** The route shard a page's HTML lists among the app's start assets: its own record's. */
 async function preloadedShard(stop: Stop): Promise<string> {
   const html = await (await fetch(base() + stop.path)).text();
-  const url = /"([^"]*\/routes\.\d+\.[0-9a-f]{8}\.json)"/.exec(html)?.[1];
+  const url = readStartAssets(html)?.data.find((file) => ROUTE_SHARDS.test(file));
   if (!url) throw new Error(`${stop.path} lists no route shard to load at start`);
   return new URL(url, base()).href;
 }

@@ -54,7 +54,8 @@ export function startAppAfterFirstPaint(): void {
     const element = document.getElementById(START_ASSETS_ID);
     if (element?.textContent) loadApp(JSON.parse(element.textContent) as StartAssets);
   };
-  // The list sits in <head> after this script: parsed long before any paint, but not yet when it runs.
+  // The list sits in <head> after this script: parsed before any paint, but not yet when a background tab
+  // (which starts the app at once) runs this.
   afterFirstPaint(() =>
     document.readyState === 'loading' && !document.getElementById(START_ASSETS_ID)
       ? document.addEventListener('DOMContentLoaded', load, { once: true })

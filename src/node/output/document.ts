@@ -1,5 +1,5 @@
 import type { HeadData } from '../../shared/head';
-import { START_ASSETS_ID, startAssetsJson } from '../../shared/start-assets';
+import { START_ASSETS_ID, type StartAssets } from '../../shared/start-assets';
 import { escapeHtml } from '../markdown/escape';
 
 export interface DocumentAssets {
@@ -36,14 +36,28 @@ export function renderDocument(head: HeadData, appHtml: string, assets: Document
     `<script src="${js}${assets.theme}"></script>`,
     `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
     // The app and its first data are loaded by the boot script once the page has painted (StartAssets).
-    `<script type="application/json" id="${START_ASSETS_ID}">${startAssetsJson({
+    startAssetsElement({
       entry: js + assets.entry,
       modules: assets.preload.map((chunk) => js + chunk),
       data: [assets.manifest, ...(assets.data ?? [])],
-    })}</script>`,
+    }),
     analyticsId ? `<script async src="${ANALYTICS_ORIGIN}/gtm.js?id=${encodeURIComponent(analyticsId)}"></script>` : '',
   ].filter(Boolean);
   return `<!doctype html>\n<html lang="${escapeHtml(head.lang)}">\n<head>\n${meta.join('\n')}\n</head>\n<body>\n<div id="app">${appHtml}</div>\n</body>\n</html>\n`;
+}
+
+/** The start assets as the document carries them: JSON with `<` escaped, so no URL can end the element. */
+function startAssetsElement(assets: StartAssets): string {
+  const json = JSON.stringify(assets).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${START_ASSETS_ID}">${json}</script>`;
+}
+
+const START_ASSETS_ELEMENT = new RegExp(`<script type="application/json" id="${START_ASSETS_ID}">([^<]*)</script>`);
+
+/** The start assets a document written by `renderDocument` lists (for tools and tests); none in other HTML. */
+export function readStartAssets(html: string): StartAssets | undefined {
+  const json = START_ASSETS_ELEMENT.exec(html)?.[1];
+  return json === undefined ? undefined : (JSON.parse(json) as StartAssets);
 }
 
 /** The site icon: a small mark in the brand colour, shipped as a file (no inline data under the CSP). */

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { START_ASSETS_ID, type StartAssets } from '../../../../src/shared/start-assets';
+import { readStartAssets } from '../../../../src/node/output/document';
+import type { StartAssets } from '../../../../src/shared/start-assets';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 const TREE = {
@@ -31,9 +32,9 @@ function closure(jsDir: string, entry: string): Set<string> {
 
 /** The start assets a document lists for its boot script. */
 function startAssets(html: string): StartAssets {
-  const json = new RegExp(`<script type="application/json" id="${START_ASSETS_ID}">([^<]*)</script>`).exec(html)?.[1];
-  if (json === undefined) throw new Error('the document lists no start assets');
-  return JSON.parse(json) as StartAssets;
+  const assets = readStartAssets(html);
+  if (!assets) throw new Error('the document lists no start assets');
+  return assets;
 }
 
 describe('what a page loads', () => {
