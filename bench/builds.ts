@@ -79,9 +79,6 @@ async function peakRss(pid: number): Promise<number | null> {
   return match ? Number(match[1]) * 1024 : null;
 }
 
-/** Node's arguments that run a bench script (`bench/<name>`) under tsx. */
-export const benchScript = (name: string): string[] => ['--import', 'tsx', path.join(projectRoot, 'bench', name)];
-
 /** Runs a child Node process (`node` followed by `nodeArgs`, then `args`); stops it (SIGKILL) after `timeoutMs`. */
 export function runChild(nodeArgs: string[], args: string[], timeoutMs: number): Promise<ChildOutcome> {
   return new Promise((resolve) => {

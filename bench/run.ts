@@ -7,7 +7,7 @@
  * stopped (and reported as a lower bound) past five minutes. BENCH_BUILD_CAP_SECONDS=900 sets that cap.
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -18,11 +18,8 @@ import {
   fullRebuildAfterEdit,
   projectRoot,
   rebuildFigure,
-  benchScript,
-  runChild,
   seriesFigures,
   snapshotTree,
-  type BuildSeries,
   type RebuildOnePage,
   type Workspace,
 } from './builds';
@@ -30,9 +27,9 @@ import { browserFigures, measureBrowser } from './browser';
 import { importFigures, measureImport } from './import';
 import { LARGE_TARGETS, largeTreeFigures, largeTreePaths, measureLargeTree, type LargeTree } from './large-trees';
 import { lighthouseFigures, measureLighthouse } from './lighthouse';
-import { formatTable, MB, summary, verdict, type Figure } from './report';
+import { formatTable, KB, MB, summary, verdict, type Figure } from './report';
 import { resilienceFigures } from './resilience';
-import { findSearchIndex, measureInWorker, searchFigures, type SearchIndexFile } from './search';
+import { findSearchData, measureInWorker, searchFigures } from './search';
 import { initialAssets, SIZE_TARGETS, sizeFigures } from './sizes';
 
 const TARGETS = {
@@ -42,7 +39,7 @@ const TARGETS = {
   navigationMs: 50,
   searchP95ContentMs: 16,
   searchP95BigMs: 40,
-  bigIndexGzipBytes: 1 * MB,
+  bigEntryGzipBytes: 32 * KB,
   searchColdMs: 80,
   searchWarmMs: 30,
   large: LARGE_TARGETS,
@@ -127,23 +124,6 @@ async function contentBuilds(ws: Workspace, content: string) {
   return { cold, warm, rebuild };
 }
 
-/** The search index of the 2,000-page tree: from its dist/, or from the build stages if the build was stopped. */
-async function bigSearchIndex(
-  ws: Workspace,
-  tree: LargeTree,
-  series: BuildSeries,
-): Promise<{ index?: SearchIndexFile; reason: string }> {
-  const paths = largeTreePaths(ws, tree);
-  if (series.runs.length > 0) return { index: await findSearchIndex(paths.out), reason: '' };
-  if (!series.stopped) return { reason: 'the build failed' };
-  const file = path.join(ws.root, 'big-search-data.json');
-  const args = [paths.content, file];
-  const outcome = await runChild(benchScript('search-data.ts'), args, CAP_OVERRIDE_MS || SMALL_CAP_MS);
-  if (outcome.stopped) return { reason: 'the search data took longer than its cap' };
-  if (outcome.error) return { reason: outcome.error };
-  return { index: { file, text: await readFile(file, 'utf8') }, reason: '' };
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const meta = {
@@ -199,15 +179,15 @@ async function main(): Promise<void> {
     const searchTargets = { p95Ms: TARGETS.searchP95ContentMs };
     const contentSearch = distDir
       ? await section('search content/', async () => {
-          const index = await findSearchIndex(distDir);
-          return { index, latency: await measureInWorker(distDir, index) };
+          const data = await findSearchData(distDir);
+          return { data, latency: await measureInWorker(distDir) };
         })
       : notBuilt;
     if (contentSearch instanceof Error)
-      figures.push(...searchFigures('content/', undefined, undefined, searchTargets, contentSearch.message));
+      figures.push(...(await searchFigures('content/', undefined, undefined, searchTargets, contentSearch.message)));
     else {
-      figures.push(...searchFigures('content/', contentSearch.index, contentSearch.latency, searchTargets));
-      details['searchContent'] = { file: contentSearch.index.file, latency: contentSearch.latency };
+      figures.push(...(await searchFigures('content/', contentSearch.data, contentSearch.latency, searchTargets)));
+      details['searchContent'] = { file: contentSearch.data.entry, latency: contentSearch.latency };
     }
 
     // 5. Large trees of real pages (content/ and its copies): 2,000 and 10,000 pages, and 10,000 pages
@@ -223,19 +203,22 @@ async function main(): Promise<void> {
       figures.push(...largeTreeFigures(tree, measured));
       details[tree.label] = measured;
       if (tree.pages !== BIG_PAGES || tree.brokenLinks) continue;
-      // The search index of the 2,000-page tree, timed in the worker served from the content/ build.
+      // The search data of the 2,000-page tree, timed in the worker its own build ships.
       const label = `${BIG_PAGES.toLocaleString('en')} pages`;
-      const bigTargets = { p95Ms: TARGETS.searchP95BigMs, indexGzipBytes: TARGETS.bigIndexGzipBytes };
-      const bigSearch = await section(`search ${label}`, async () => {
-        const { index, reason } = await bigSearchIndex(ws, tree, measured.cold);
-        const latency = index && distDir ? await measureInWorker(distDir, index) : undefined;
-        return { index, reason: distDir ? reason : 'the content/ build did not finish', latency };
-      });
+      const bigTargets = { p95Ms: TARGETS.searchP95BigMs, entryGzipBytes: TARGETS.bigEntryGzipBytes };
+      const bigDist = largeTreePaths(ws, tree).out;
+      const bigSearch =
+        measured.cold.runs.length > 0
+          ? await section(`search ${label}`, async () => ({
+              data: await findSearchData(bigDist),
+              latency: await measureInWorker(bigDist),
+            }))
+          : new Error('the build did not finish');
       if (bigSearch instanceof Error)
-        figures.push(...searchFigures(label, undefined, undefined, bigTargets, bigSearch.message));
+        figures.push(...(await searchFigures(label, undefined, undefined, bigTargets, bigSearch.message)));
       else {
-        figures.push(...searchFigures(label, bigSearch.index, bigSearch.latency, bigTargets, bigSearch.reason));
-        details['searchBig'] = { file: bigSearch.index?.file, latency: bigSearch.latency };
+        figures.push(...(await searchFigures(label, bigSearch.data, bigSearch.latency, bigTargets)));
+        details['searchBig'] = { file: bigSearch.data.entry, latency: bigSearch.latency };
       }
     }
 

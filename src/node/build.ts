@@ -14,7 +14,7 @@ import { progressLog } from './progress';
 import { assembleSite } from './site/assemble';
 import { splitForBrowser } from './site/browser-data';
 import { createManifest } from './site/manifest';
-import { buildSearchData } from './site/search-index';
+import { buildSearchFiles } from './site/search-files';
 
 export interface BuildOptions {
   contentDir: string;
@@ -81,9 +81,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
     const assembled = assembleSite(pages, config, configText, strict, diagnostics);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
-    const searchJson = JSON.stringify(buildSearchData(assembled.pages));
+    const search = buildSearchFiles(assembled.pages);
     const [client, renderRoute, appCss] = await bundles;
-    const manifest = createManifest(config, assembled, searchJson, client, await history);
+    const manifest = createManifest(config, assembled, search.entry, client, await history);
 
     const browserData = splitForBrowser(manifest);
     const css = await siteCss(appCss, assembled.pages);
@@ -92,7 +92,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await publishSite(options, {
       manifest,
       browserData,
-      searchJson,
+      search,
       pages: written,
       client,
       css,

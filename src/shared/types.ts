@@ -107,7 +107,7 @@ export interface Manifest {
   sidebar: SidebarGroup[];
   /** Redirect table: old route path → new route path, both without the base. */
   redirects: Record<string, string>;
-  /** URL of the search data (with the base). */
+  /** URL of the search data's entry file (with the base); it names the shards (src/shared/search-layout.ts). */
   search: string;
   /** URL of the search worker script (with the base). */
   searchWorker: string;
@@ -123,52 +123,6 @@ export interface Manifest {
 export interface DeploymentPointer {
   manifest: string;
   hash: string;
-}
-
-/** A page in the search data file. */
-export interface SearchPage {
-  /** Page title. */
-  t: string;
-  /** Route path, without the base. */
-  u: string;
-  /** Number of its sections: they follow the previous pages' sections in `SearchData.records`. */
-  n: number;
-}
-
-/** One searchable section: the page intro or one h2/h3 with the text under it. */
-export interface SearchRecord {
-  /** Section heading; empty for the page intro. */
-  h: string;
-  /** Heading id (the URL's `#slug`), only when it is not `simpleSlug(h)`; the intro has none. */
-  a?: string;
-  /** Plain-text excerpt: the start of the section (the page description for the intro), cut at a word. */
-  x: string;
-  /** Heading level of the section: 1 for the intro, else 2 or 3. */
-  l: 1 | 2 | 3;
-}
-
-/**
- * The search data file, built with the fragments and loaded when the reader opens search. Titles, headings
- * and excerpts are indexed by the engine when it loads; the rest of each section's text ships as index
- * terms only.
- */
-export interface SearchData {
-  /** Format version. */
-  v: 2;
-  pages: SearchPage[];
-  /** Sections, page by page (see `SearchPage.n`), each page's in document order, its intro first. */
-  records: SearchRecord[];
-  /**
-   * The distinctive words of each section's text beyond its excerpt: `w` the sorted stemmed terms,
-   * space-separated; `p` their record-id posting lists in the same order, space-separated, each written
-   * with `encodePostings`.
-   */
-  terms: { w: string; p: string };
-  /**
-   * Serialised `Fuse.createIndex` outputs over the distinct words of titles, headings and routes,
-   * one per first letter.
-   */
-  index: Record<string, unknown>;
 }
 
 /** Why a chunk failed to load (SPEC §8). */

@@ -1,11 +1,15 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { hydrated, useBrowser } from './browser';
 
 const { open } = useBrowser();
 
 /** The search data file; the worker fetches it when the dialog first opens. */
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json$/;
+/** The shards the entry names; a query fetches those it reaches. */
+const SEARCH_SHARD = /\/assets\/js\/search\/[a-z]+\.\d+\.[0-9a-f]{8}\.json$/;
 
 const dialog = (page: Page) => page.locator('.search-dialog');
 const input = (page: Page) => page.locator('.search-dialog input[role="combobox"]');
@@ -160,11 +164,18 @@ describe('search', () => {
     expect((await hitUrls(page))[0]).toBe('/orgs/sso/okta/');
   });
 
-  it('keeps answering offline once the index has loaded', async () => {
+  it("loads a small site's whole index after the first query, and keeps answering offline", async () => {
     const { page } = await open('/docs/limits/');
+    const shards = (await readdir(path.join(inject('distDir'), 'assets/js/search'))).length;
+    const fetched = new Set<string>();
+    page.context().on('requestfinished', (request) => {
+      if (SEARCH_SHARD.test(request.url())) fetched.add(request.url());
+    });
     await hydrated(page);
     await page.keyboard.press('/');
     await search(page, 'webhooks');
+    expect(fetched.size, 'the first query fetched every shard itself').toBeLessThan(shards);
+    await expect.poll(() => fetched.size, { timeout: 10_000 }).toBe(shards);
     await page.context().setOffline(true);
     await search(page, 'cron schedule');
     expect((await hitUrls(page)).length).toBeGreaterThan(0);

@@ -41,6 +41,7 @@ const NEXT: Stop = { path: '/docs/quickstart/', title: 'Quickstart' };
 const MANIFEST = /\/assets\/js\/manifest\.[0-9a-f]{8}\.json(\?.*)?$/;
 const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
+const SEARCH_SHARDS = /\/assets\/js\/search\/[a-z]+\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 
 /** The route shard a page's HTML lists among the app's start assets: its own record's. */
@@ -477,6 +478,26 @@ const SCENARIOS: Scenario[] = [
       navigation: false,
       recovered: searchWorks,
     },
+    ...(moment === 'first load'
+      ? [
+          {
+            // The entry names the shards; a query fetches those it reaches. A shard that fails is
+            // explained in the dialog, and Retry runs the query again.
+            resource: 'search shard',
+            moment,
+            arrange: (page: Page, fault: Fault) =>
+              arrangeBeforeOrAfter(page, moment, inject(page, SEARCH_SHARDS, fault)),
+            trigger: async (page: Page) => {
+              await page.keyboard.press('/');
+              await page.locator('.search-dialog input').fill('okta');
+            },
+            view: (page: Page) => page.locator('.search-failed'),
+            shownType: async (view: Locator) => typeInWords(await view.innerText()),
+            navigation: false,
+            recovered: searchWorks,
+          },
+        ]
+      : []),
     {
       // The search dialog's code is a lazy chunk that '/' loads (never the page load: asserted for the
       // first load). The failure shows where the dialog would be, and Retry imports the chunk again.

@@ -1,6 +1,7 @@
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import type { RouteShard, SidebarGroupFile } from '../../shared/site-data';
-import type { DeploymentPointer, Manifest, SearchData } from '../../shared/types';
+import type { SearchEntry } from '../../shared/search-layout';
+import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { WrongContentError } from './fetch-chunk';
 
 /** A fragment file is `<!--docs-fragment-->…<!--/docs-fragment-->`; anything else is not ours. */
@@ -34,10 +35,10 @@ export function parsePointer(text: string): DeploymentPointer {
   return value as DeploymentPointer;
 }
 
-export function parseSearchData(text: string): SearchData {
-  const value = parseJson(text) as Partial<SearchData> | null;
-  if (!value || !Array.isArray(value.records)) throw new WrongContentError(false);
-  return value as SearchData;
+export function parseSearchEntry(text: string): SearchEntry {
+  const value = parseJson(text) as Partial<SearchEntry> | null;
+  if (!value || !Array.isArray(value.sections) || !Array.isArray(value.letters)) throw new WrongContentError(false);
+  return value as SearchEntry;
 }
 
 export function parseRouteShard(text: string): RouteShard {

@@ -1,25 +1,16 @@
 /*
- * Why this file is long: it is the one module that owns how the search data is laid out in the browser
- * (one sorted vocabulary, flat posting lists per field, per-section score arrays reused between queries)
- * and the one pass that scores a query against that layout. Expanding a query word (exact, prefix, typo,
- * run-together) and scoring read and write the same arrays on every keystroke; as separate modules they
- * would have to hand that layout around or expose it. What a ranking shows is in results.ts, the edit
- * distance in src/shared/edit-distance.ts.
+ * Why this file is long: it is the one pass that scores a query against the index (src/client/search/
+ * shards.ts keeps the loaded data, src/shared/search-layout.ts says how it is cut into files). Expanding
+ * a query word (exact, prefix, typo, run-together) and scoring read and write the same per-section score
+ * arrays on every keystroke; as separate modules they would have to hand those arrays around. What a
+ * ranking shows is in results.ts, the edit distance in src/shared/edit-distance.ts.
  */
 import Fuse, { type FuseIndex } from 'fuse.js';
 import { editDistance } from '../../shared/edit-distance';
-import type { SearchData, SearchPage, SearchRecord } from '../../shared/types';
-import { groupRanked, type Ranked, type SearchResults } from './results';
-import {
-  STOP_WORDS,
-  decodePostings,
-  indexTerms,
-  routeWords,
-  queryTerms,
-  stem,
-  tokenize,
-  type QueryTerm,
-} from '../../shared/search-text';
+import type { SearchEntry } from '../../shared/search-layout';
+import { drawGroups, selectRanked, type Ranked, type SearchResults } from './results';
+import { SearchShards, type LetterView } from './shards';
+import { queryTerms, stem, type QueryTerm } from '../../shared/search-text';
 
 /**
  * Field weights. A word of the page title counts most for the page's intro and somewhat for each of its
@@ -57,41 +48,29 @@ const TIER_HEADING = 1;
 
 const FUSE_OPTIONS = { includeScore: true, threshold: 0.45, ignoreLocation: true, minMatchCharLength: 2 };
 
-/** Index fields, in the order of their posting lists. */
-const TITLE = 0;
-const NAME = 1;
-const FOLDER = 2;
-const HEADING = 3;
-const TEXT = 4;
+const NO_RESULTS: SearchResults = { groups: [], terms: [], total: 0 };
+
+/** What one run of a query gives: its results, or the files it needs first. */
+export interface SearchOutcome {
+  results: SearchResults;
+  /** Shard files (as the entry names them) the query reached and did not have; the results are void. */
+  missing: string[];
+}
 
 /**
- * Section search over the shipped index, meant to run in a worker.
+ * Section search, meant to run in a worker, over an index that arrives in shards.
  *
- * Each query word is looked up exactly and as a prefix in one sorted vocabulary of stemmed words, which
- * holds title, page-name, folder, heading and text postings per word. A word the index barely knows is
- * corrected: by Fuse's fuzzy match over the words of titles and headings (the build's index, one list per
- * first letter), else by edit distance over the text words with the same first letter; corrections are
- * checked by edit distance either way. Two known words typed as one ("timezone") also match the pair.
- * Sections are scored by field weights and word rarity, with a penalty for missing words, ranked (exact
- * title, exact heading, then score) and grouped under their pages.
+ * Each query word is looked up exactly and as a prefix in the sorted vocabulary of stemmed words of its
+ * first character, which counts every word's postings. A word the index barely knows is corrected: by
+ * Fuse's fuzzy match over the words of titles and headings (the build's index, one list per first
+ * letter), else by edit distance over the words with the same first letter; corrections are checked by
+ * edit distance either way. Two known words typed as one ("timezone") also match the pair. The words
+ * found bring their postings (title, page name, folder, heading, text), and sections are scored by field
+ * weights and word rarity with a penalty for missing words, ranked (exact title, exact heading, then
+ * score) and grouped under their pages.
  */
 export class SearchEngine {
-  private readonly pages: readonly SearchPage[];
-  private readonly records: readonly SearchRecord[];
-  /** Records of page p are the ids from `pageStart[p]` to `pageStart[p + 1]`. */
-  private readonly pageStart: Uint32Array;
-  private readonly pageOf: Uint32Array;
-  private readonly vocabulary: string[];
-  private readonly titlePostings: Postings;
-  private readonly namePostings: Postings;
-  private readonly folderPostings: Postings;
-  private readonly headingPostings: Postings;
-  private readonly textPostings: Postings;
-  /** Stemmed word sequences of titles and headings, for the exact-match tiers. */
-  private readonly titleKeys: string[];
-  private readonly headingKeys: string[];
-  private readonly fuzzyIndex: Record<string, unknown>;
-  private readonly fuse = new Map<string, Fuse<string>>();
+  private readonly shards: SearchShards;
   // Per-query scratch space, reused so that a keystroke allocates little.
   private readonly pageBest: Float64Array;
   private readonly headingBest: Float64Array;
@@ -102,93 +81,39 @@ export class SearchEngine {
   private readonly headingMask: Uint32Array;
   private readonly titleMask: Uint32Array;
 
-  constructor(data: SearchData) {
-    if (data.v !== 2 || !Array.isArray(data.pages) || !data.terms || !data.index) {
-      throw new Error('unknown search data format');
-    }
-    this.pages = data.pages;
-    this.records = data.records;
-    const n = this.records.length;
-
-    this.pageStart = new Uint32Array(this.pages.length + 1);
-    this.pageOf = new Uint32Array(n);
-    this.pages.forEach((page, p) => {
-      const start = this.pageStart[p] ?? 0;
-      this.pageStart[p + 1] = start + page.n;
-      this.pageOf.fill(p, start, start + page.n);
-    });
-    if (this.pageStart[this.pages.length] !== n) throw new Error('search pages and records do not agree');
-
-    // Titles, page names, headings and excerpts are indexed here; the rest of the text was at build time.
-    const wordIds = new Map<string, number>();
-    const wordId = (word: string) => {
-      let w = wordIds.get(word);
-      if (w === undefined) wordIds.set(word, (w = wordIds.size));
-      return w;
-    };
-    const fields = [[], [], [], [], []].map(() => ({ words: [] as number[], ids: [] as number[] }));
-    const stamps: number[] = [];
-    let stamp = 0;
-    const add = (field: number, text: string, id: number, keepStopWords = true) => {
-      const lists = fields[field];
-      stamp++;
-      for (const word of indexTerms(text)) {
-        if (!lists || (!keepStopWords && STOP_WORDS.has(word))) continue;
-        const w = wordId(word);
-        if (stamps[w] === stamp) continue; // once per text
-        stamps[w] = stamp;
-        lists.words.push(w);
-        lists.ids.push(id);
-      }
-    };
-    this.pages.forEach((page, p) => {
-      const route = routeWords(page.u);
-      add(TITLE, page.t, p);
-      add(NAME, route.name, p);
-      add(FOLDER, route.folders, p);
-    });
-    this.records.forEach((record, id) => {
-      add(HEADING, record.h, id);
-      add(TEXT, record.x, id, false);
-    });
-    const text = fields[TEXT] ?? { words: [], ids: [] };
-    const lists = data.terms.p.split(' ');
-    (data.terms.w === '' ? [] : data.terms.w.split(' ')).forEach((word, i) => {
-      const w = wordId(word);
-      for (const id of decodePostings(lists[i] ?? '')) {
-        text.words.push(w);
-        text.ids.push(id);
-      }
-    });
-
-    this.vocabulary = [...wordIds.keys()].sort();
-    const rank = new Uint32Array(this.vocabulary.length);
-    this.vocabulary.forEach((word, r) => (rank[wordIds.get(word) ?? 0] = r));
-    [this.titlePostings, this.namePostings, this.folderPostings, this.headingPostings, this.textPostings] = fields.map(
-      (f) => Postings.build(f.words, f.ids, rank),
-    ) as [Postings, Postings, Postings, Postings, Postings];
-    this.titleKeys = this.pages.map((page) => key(page.t));
-    this.headingKeys = this.records.map((record) => key(record.h));
-    this.fuzzyIndex = data.index;
-
-    this.pageBest = new Float64Array(this.pages.length);
+  constructor(entry: SearchEntry) {
+    if (entry.v !== 3 || !Array.isArray(entry.sections)) throw new Error('unknown search data format');
+    this.shards = new SearchShards(entry);
+    const n = this.shards.size;
+    this.pageBest = new Float64Array(this.shards.pages);
     this.headingBest = new Float64Array(n);
     this.textBest = new Float64Array(n);
     this.termScore = new Float64Array(n);
     this.score = new Float64Array(n);
     this.covered = new Float64Array(n);
     this.headingMask = new Uint32Array(n);
-    this.titleMask = new Uint32Array(this.pages.length);
+    this.titleMask = new Uint32Array(this.shards.pages);
   }
 
   /** Number of sections in the index. */
   get size(): number {
-    return this.records.length;
+    return this.shards.size;
   }
 
-  search(query: string): SearchResults {
+  /** Shard files no search has loaded yet. */
+  unloaded(): string[] {
+    return this.shards.unloaded();
+  }
+
+  /** Takes in a shard file a search reported missing; throws `WrongContentError` if the text is not one. */
+  read(file: string, text: string): void {
+    this.shards.read(file, text);
+  }
+
+  search(query: string): SearchOutcome {
     const typed = dedupe(queryTerms(query)).slice(0, 16);
-    if (typed.length === 0) return { groups: [], terms: [], total: 0 };
+    if (typed.length === 0) return { results: NO_RESULTS, missing: [] };
+    const { pageOf, pageStart } = this.shards;
     const onlyStopWords = typed.every((t) => t.stop);
     const highlight = new Set<string>();
     const touched: number[] = [];
@@ -217,7 +142,7 @@ export class SearchEngine {
         highlight.add(parts[0].word).add(parts[1].word);
       }
       // Rarer words weigh more; a stop word adds a little and is not required.
-      const weight = required ? Math.log(1 + this.records.length / Math.max(hits.length, 1)) : 0.3;
+      const weight = required ? Math.log(1 + this.shards.size / Math.max(hits.length, 1)) : 0.3;
       if (required) {
         requiredMask |= bit;
         requiredWeight += weight;
@@ -230,39 +155,48 @@ export class SearchEngine {
       }
     });
 
-    const queryKey = typed.map((t) => t.term).join(' ');
+    const exact = this.shards.exact(typed.map((t) => t.term).join(' '));
+    const exactTitles = new Set(exact.titles);
+    const exactHeadings = new Set(exact.headings);
     const ranked: Ranked[] = [];
     for (const id of touched) {
-      const record = this.records[id];
-      const p = this.pageOf[id] ?? 0;
-      if (!record) continue;
+      const p = pageOf[id] ?? 0;
+      const intro = pageStart[p] === id;
       const coverage = requiredWeight > 0 ? (this.covered[id] ?? 0) / requiredWeight : 1;
       let value = (this.score[id] ?? 0) * coverage * coverage;
-      if (record.l !== 1 && this.headingMask[id] === requiredMask) value *= WHOLE_FIELD;
-      if (record.l === 1 && this.titleMask[p] === requiredMask) value *= WHOLE_FIELD;
+      if (!intro && this.headingMask[id] === requiredMask) value *= WHOLE_FIELD;
+      if (intro && this.titleMask[p] === requiredMask) value *= WHOLE_FIELD;
       let tier = 0;
-      if (record.l === 1 && this.titleKeys[p] === queryKey) tier = TIER_TITLE;
-      else if (record.l !== 1 && this.headingKeys[id] === queryKey) tier = TIER_HEADING;
+      if (intro && exactTitles.has(p)) tier = TIER_TITLE;
+      else if (!intro && exactHeadings.has(id)) tier = TIER_HEADING;
       if (value > 0) ranked.push({ id, tier, value });
     }
     const titled = new Set<number>();
     for (const id of touched) {
-      const p = this.pageOf[id] ?? 0;
+      const p = pageOf[id] ?? 0;
       if (requiredMask !== 0 && this.titleMask[p] === requiredMask) titled.add(p);
     }
     for (const id of touched) {
       this.score[id] = 0;
       this.covered[id] = 0;
       this.headingMask[id] = 0;
-      this.titleMask[this.pageOf[id] ?? 0] = 0;
+      this.titleMask[pageOf[id] ?? 0] = 0;
     }
     ranked.sort((a, b) => b.tier - a.tier || b.value - a.value || a.id - b.id);
 
-    const groups = groupRanked(ranked, titled, this.records, this.pages, this.pageOf);
+    // Only the sections shown need their details: what the ranking reached is loaded first.
+    const selected = this.shards.takeMissing();
+    if (selected.length > 0) return { results: NO_RESULTS, missing: selected };
+    const groups = drawGroups(selectRanked(ranked, titled, pageOf, pageStart), pageStart, (p) => this.shards.detail(p));
+    const missing = this.shards.takeMissing();
+    if (!groups || missing.length > 0) return { results: NO_RESULTS, missing };
     return {
-      groups,
-      terms: [...highlight].filter((t) => t.length > 0),
-      total: groups.reduce((sum, g) => sum + g.hits.length, 0),
+      results: {
+        groups,
+        terms: [...highlight].filter((t) => t.length > 0),
+        total: groups.reduce((sum, g) => sum + g.hits.length, 0),
+      },
+      missing: [],
     };
   }
 
@@ -270,22 +204,25 @@ export class SearchEngine {
    * Scores every section one query word's matches reach into `termScore`: the best match quality per
    * field, fields added up by weight. Returns the sections reached.
    */
-  private scoreTerm(matches: Map<number, number>, bit: number): number[] {
+  private scoreTerm(matches: Map<string, number>, bit: number): number[] {
+    const { pageStart } = this.shards;
     const pages: number[] = [];
     const headings: number[] = [];
     const texts: number[] = [];
-    const raise = (best: Float64Array, seen: number[], id: number, quality: number) => {
-      const current = best[id] ?? 0;
-      if (current === 0) seen.push(id);
-      if (current < quality) best[id] = quality;
+    const raise = (best: Float64Array, seen: number[], ids: readonly number[], quality: number) => {
+      for (const id of ids) {
+        const current = best[id] ?? 0;
+        if (current === 0) seen.push(id);
+        if (current < quality) best[id] = quality;
+      }
     };
-    for (const [v, quality] of matches) {
-      this.titlePostings.each(v, (p) => raise(this.pageBest, pages, p, quality));
-      this.namePostings.each(v, (p) => raise(this.pageBest, pages, p, quality * W_PAGE_NAME));
-      this.folderPostings.each(v, (p) => raise(this.pageBest, pages, p, quality * W_FOLDER));
-      this.headingPostings.each(v, (id) => raise(this.headingBest, headings, id, quality));
-      if (quality === EXACT || (this.vocabulary[v]?.length ?? 0) >= TEXT_PREFIX_MIN) {
-        this.textPostings.each(v, (id) => raise(this.textBest, texts, id, quality));
+    for (const [word, quality] of matches) {
+      raise(this.pageBest, pages, this.shards.headPostings(word, 'title'), quality);
+      raise(this.pageBest, pages, this.shards.headPostings(word, 'name'), quality * W_PAGE_NAME);
+      raise(this.pageBest, pages, this.shards.headPostings(word, 'folder'), quality * W_FOLDER);
+      raise(this.headingBest, headings, this.shards.headPostings(word, 'heading'), quality);
+      if (quality === EXACT || word.length >= TEXT_PREFIX_MIN) {
+        raise(this.textBest, texts, this.shards.textPostings(word), quality);
       }
     }
 
@@ -298,10 +235,9 @@ export class SearchEngine {
       const quality = this.pageBest[p] ?? 0;
       this.pageBest[p] = 0;
       this.titleMask[p] = (this.titleMask[p] ?? 0) | bit;
-      const end = this.pageStart[p + 1] ?? 0;
-      for (let id = this.pageStart[p] ?? end; id < end; id++) {
-        add(id, quality * (this.records[id]?.l === 1 ? W_TITLE_INTRO : W_TITLE_SECTION));
-      }
+      const start = pageStart[p] ?? 0;
+      const end = pageStart[p + 1] ?? 0;
+      for (let id = start; id < end; id++) add(id, quality * (id === start ? W_TITLE_INTRO : W_TITLE_SECTION));
     }
     for (const id of headings) {
       add(id, (this.headingBest[id] ?? 0) * W_HEADING);
@@ -319,63 +255,64 @@ export class SearchEngine {
    * The vocabulary words that answer one query word, with how well: the word itself, the words it begins
    * (the reader may still be typing), and, for a word the index does not know, its corrections.
    */
-  private expand(queryTerm: QueryTerm, last: boolean, highlight: Set<string>): Map<number, number> {
+  private expand(queryTerm: QueryTerm, last: boolean, highlight: Set<string>): Map<string, number> {
     const { term, word } = queryTerm;
-    const matches = new Map<number, number>();
-    const put = (v: number, quality: number) => {
-      if ((matches.get(v) ?? 0) < quality) matches.set(v, quality);
+    const matches = new Map<string, number>();
+    const put = (w: string, quality: number) => {
+      if ((matches.get(w) ?? 0) < quality) matches.set(w, quality);
     };
-    const start = this.lowerBound(term);
-    const exact = this.vocabulary[start] === term ? start : -1;
-    if (exact >= 0) put(exact, EXACT);
-    if (word !== term) {
-      const whole = this.lowerBound(word);
-      if (this.vocabulary[whole] === word) put(whole, EXACT);
-    }
+    const letter = this.shards.letter(term);
+    const words = letter?.words ?? [];
+    const start = letter?.lowerBound(term) ?? 0;
+    const exact = words[start] === term;
+    if (exact) put(term, EXACT);
+    if (word !== term && (this.shards.letter(word)?.frequency(word) ?? 0) > 0) put(word, EXACT);
 
     const prefixed: number[] = [];
-    for (let v = exact >= 0 ? start + 1 : start; v < this.vocabulary.length; v++) {
-      if (!this.vocabulary[v]?.startsWith(term)) break;
+    for (let v = exact ? start + 1 : start; v < words.length; v++) {
+      if (!words[v]?.startsWith(term)) break;
       prefixed.push(v);
     }
-    if (prefixed.length > PREFIX_LIMIT) {
-      prefixed.sort((a, b) => this.frequency(b) - this.frequency(a));
+    if (letter && prefixed.length > PREFIX_LIMIT) {
+      prefixed.sort((a, b) => letter.frequencyAt(b) - letter.frequencyAt(a));
       prefixed.length = PREFIX_LIMIT;
     }
     for (const v of prefixed) {
-      const ratio = term.length / (this.vocabulary[v]?.length ?? 1);
-      put(v, (PREFIX_BASE + (PREFIX_TOP - PREFIX_BASE) * ratio) * (last ? 1 : INNER_PREFIX));
+      const ratio = term.length / (words[v]?.length ?? 1);
+      put(words[v] ?? '', (PREFIX_BASE + (PREFIX_TOP - PREFIX_BASE) * ratio) * (last ? 1 : INNER_PREFIX));
     }
 
     // Typos are corrected only for a word the index barely knows, even as the start of a word.
-    let known = exact >= 0 ? this.frequency(exact) : 0;
-    for (const v of prefixed) known += this.frequency(v);
+    let known = exact ? (letter?.frequencyAt(start) ?? 0) : 0;
+    for (const v of prefixed) known += letter?.frequencyAt(v) ?? 0;
     if (term.length >= FUZZY_MIN && known <= 2) {
       const allowed = fuzzyEdits(term.length);
       // A typo keeps its first letter, or swaps it with the second: those are the letters looked under.
       const letters = new Set([term[0] ?? '', term[1] ?? '']);
-      const correct = (candidate: string, v: number) => {
+      const correct = (candidate: string) => {
         // An unfinished last word is also compared with the candidate's beginning of about its length.
         const distance = editDistance(term, candidate, allowed, last);
-        if (distance === 0 || distance > allowed || this.vocabulary[v] !== candidate) return false;
-        put(v, FUZZY[distance] ?? 0);
+        if (distance === 0 || distance > allowed || !this.shards.letter(candidate)?.frequency(candidate)) return false;
+        put(candidate, FUZZY[distance] ?? 0);
         highlight.add(candidate);
         return true;
       };
       // Fuse over the words of titles and headings, where the names of things are.
       let corrected = false;
-      for (const letter of letters) {
-        for (const result of this.fuzzy(letter)?.search(term, { limit: 16 }) ?? []) {
-          if (correct(result.item, this.lowerBound(result.item))) corrected = true;
+      for (const first of letters) {
+        for (const result of this.fuzzy(first)?.search(term, { limit: 16 }) ?? []) {
+          if (correct(result.item)) corrected = true;
         }
       }
       // Otherwise the words of the text with the same first letter and about the same length.
-      for (const letter of corrected ? [] : letters) {
-        const end = this.lowerBound(String.fromCharCode(letter.charCodeAt(0) + 1));
-        for (let v = this.lowerBound(letter); v < end; v++) {
-          const candidate = this.vocabulary[v] ?? '';
+      for (const first of corrected ? [] : letters) {
+        const shard = this.shards.letter(first);
+        if (!shard) continue;
+        const end = shard.lowerBound(String.fromCharCode(first.charCodeAt(0) + 1));
+        for (let v = shard.lowerBound(first); v < end; v++) {
+          const candidate = shard.words[v] ?? '';
           if (candidate.length >= term.length - allowed && (last || candidate.length <= term.length + allowed)) {
-            correct(candidate, v);
+            correct(candidate);
           }
         }
       }
@@ -390,23 +327,19 @@ export class SearchEngine {
   private split(queryTerm: QueryTerm): [QueryTerm, QueryTerm] | undefined {
     const { term } = queryTerm;
     if (queryTerm.stop || term.length < 6) return undefined;
-    const at = this.lowerBound(term);
-    const whole = this.vocabulary[at] === term ? this.frequency(at) : 0;
+    const frequency = (word: string) => this.shards.letter(word)?.frequency(word) ?? 0;
     let best: [QueryTerm, QueryTerm] | undefined;
-    let bestFrequency = whole;
+    let bestFrequency = frequency(term);
     for (let i = 3; i <= term.length - 3; i++) {
       const head = term.slice(0, i);
       const tail = stem(term.slice(i));
-      const h = this.lowerBound(head);
-      const t = this.lowerBound(tail);
-      if (this.vocabulary[h] !== head || this.vocabulary[t] !== tail) continue;
-      const frequency = Math.min(this.frequency(h), this.frequency(t));
-      if (frequency > bestFrequency) {
+      const pair = Math.min(frequency(head), frequency(tail));
+      if (pair > bestFrequency) {
         best = [
           { word: head, term: head, stop: false },
           { word: term.slice(i), term: tail, stop: false },
         ];
-        bestFrequency = frequency;
+        bestFrequency = pair;
       }
     }
     return best;
@@ -422,79 +355,37 @@ export class SearchEngine {
     return scores;
   }
 
-  /** Fuse over the title and heading words starting with one letter, built from the shipped index. */
+  /** Fuse over the title and heading words starting with one letter, from that letter's shard. */
   private fuzzy(letter: string): Fuse<string> | undefined {
-    let fuse = this.fuse.get(letter);
-    const index = this.fuzzyIndex[letter] as Parameters<typeof Fuse.parseIndex>[0] | undefined;
-    if (!fuse && index) {
+    const shard: LetterView | undefined = this.shards.letter(letter);
+    const index = shard?.fuzzyIndex(letter) as Parameters<typeof Fuse.parseIndex>[0] | undefined;
+    if (!shard || !index) return undefined;
+    return shard.cached(letter, () => {
       const words = index.records.map((r) => r.v ?? '');
-      fuse = new Fuse(words, FUSE_OPTIONS, Fuse.parseIndex<string>(index) as FuseIndex<string>);
-      this.fuse.set(letter, fuse);
-    }
-    return fuse;
-  }
-
-  /** Number of titles, page names, headings and texts a vocabulary word appears in. */
-  private frequency(v: number): number {
-    return (
-      this.titlePostings.count(v) +
-      this.namePostings.count(v) +
-      this.folderPostings.count(v) +
-      this.headingPostings.count(v) +
-      this.textPostings.count(v)
-    );
-  }
-
-  private lowerBound(word: string): number {
-    let low = 0;
-    let high = this.vocabulary.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if ((this.vocabulary[mid] ?? '') < word) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-}
-
-/** The posting lists of one field for every vocabulary word, stored flat: word v owns `ids[offsets[v]…offsets[v + 1]]`. */
-class Postings {
-  private constructor(
-    private readonly offsets: Uint32Array,
-    private readonly ids: Uint32Array,
-  ) {}
-
-  /** From parallel lists of (word, id) pairs; `rank` gives each word's vocabulary position. */
-  static build(words: readonly number[], ids: readonly number[], rank: Uint32Array): Postings {
-    const offsets = new Uint32Array(rank.length + 1);
-    for (const w of words) {
-      const v = (rank[w] ?? 0) + 1;
-      offsets[v] = (offsets[v] ?? 0) + 1;
-    }
-    for (let v = 0; v < rank.length; v++) offsets[v + 1] = (offsets[v + 1] ?? 0) + (offsets[v] ?? 0);
-    const fill = offsets.slice(0, rank.length);
-    const flat = new Uint32Array(ids.length);
-    words.forEach((w, i) => {
-      const v = rank[w] ?? 0;
-      flat[fill[v] ?? 0] = ids[i] ?? 0;
-      fill[v] = (fill[v] ?? 0) + 1;
+      return new Fuse(words, FUSE_OPTIONS, Fuse.parseIndex<string>(index) as FuseIndex<string>);
     });
-    return new Postings(offsets, flat);
-  }
-
-  count(v: number): number {
-    return (this.offsets[v + 1] ?? 0) - (this.offsets[v] ?? 0);
-  }
-
-  each(v: number, visit: (id: number) => void): void {
-    const end = this.offsets[v + 1] ?? 0;
-    for (let k = this.offsets[v] ?? end; k < end; k++) visit(this.ids[k] ?? 0);
   }
 }
 
-/** Stemmed words of a title or heading, for "the query is exactly this title". */
-function key(text: string): string {
-  return tokenize(text).map(stem).join(' ');
+/**
+ * Runs a query until it has every file it reaches: each run names the shards it lacked, `load` fetches
+ * them into the engine, and the next run goes further (letters, then postings, then details). `stale`
+ * ends the work early when a newer query has arrived.
+ */
+export async function runQuery(
+  engine: SearchEngine,
+  query: string,
+  load: (files: string[]) => Promise<void>,
+  stale: () => boolean = () => false,
+): Promise<SearchResults | undefined> {
+  // Each run loads at least one new file, and a query reaches a bounded number of them.
+  for (let run = 0; run < 16; run++) {
+    const outcome = engine.search(query);
+    if (outcome.missing.length === 0) return outcome.results;
+    if (stale()) return undefined;
+    await load(outcome.missing);
+  }
+  throw new Error(`the search for "${query}" kept asking for files`);
 }
 
 function dedupe(terms: QueryTerm[]): QueryTerm[] {

@@ -5,5 +5,7 @@ export type WorkerRequest = { type: 'load'; url: string } | { type: 'query'; id:
 
 export type WorkerResponse =
   | { type: 'ready'; records: number }
+  /** A query waits for these shard files (URLs); named if the query times out. */
+  | { type: 'fetching'; id: number; urls: string[] }
   | { type: 'failed'; errorType: ChunkLoadErrorType; request: string; status?: number; message: string }
   | { type: 'results'; id: number; query: string; results: SearchResults; ms: number };

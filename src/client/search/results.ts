@@ -1,5 +1,5 @@
 import { simpleSlug } from '../../shared/search-text';
-import type { SearchPage, SearchRecord } from '../../shared/types';
+import type { DetailPage } from '../../shared/search-layout';
 
 /**
  * What a search answers and how ranked sections become it: grouped under their pages, at most so many,
@@ -51,44 +51,66 @@ export interface Ranked {
   value: number;
 }
 
+/** The sections one page shows, chosen from the ranking. */
+export interface Selection {
+  page: number;
+  hits: Ranked[];
+}
+
 /**
  * Groups ranked sections under their pages; a page ranks by its best section. A page whose title holds
  * every query word (`titled`) is led by its intro; its other sections follow when they score close to its
- * best. `pageOf` gives each section's page.
+ * best. `pageOf` gives each section's page, `pageStart` each page's first section (its intro).
  */
-export function groupRanked(
+export function selectRanked(
   ranked: readonly Ranked[],
   titled: ReadonlySet<number>,
-  records: readonly SearchRecord[],
-  pages: readonly SearchPage[],
   pageOf: Uint32Array,
-): SearchGroup[] {
-  const groups = new Map<number, { group: SearchGroup; best: number }>();
+  pageStart: Uint32Array,
+): Selection[] {
+  const groups = new Map<number, { selection: Selection; best: number }>();
   let total = 0;
-  for (const { id, value } of ranked) {
+  for (const ranking of ranked) {
     if (total >= MAX_HITS) break;
-    const record = records[id];
-    const p = pageOf[id] ?? 0;
-    const page = pages[p];
-    if (!record || !page) continue;
+    const p = pageOf[ranking.id] ?? 0;
     let entry = groups.get(p);
     if (!entry) {
-      entry = { group: { title: page.t, url: page.u, hits: [] }, best: value };
+      entry = { selection: { page: p, hits: [] }, best: ranking.value };
       groups.set(p, entry);
-    } else if (entry.group.hits.length >= MAX_PER_PAGE || value < entry.best * PAGE_FLOOR) {
+    } else if (entry.selection.hits.length >= MAX_PER_PAGE || ranking.value < entry.best * PAGE_FLOOR) {
       continue;
     }
-    entry.group.hits.push(hit(record, page, value));
+    entry.selection.hits.push(ranking);
     total++;
   }
-  for (const [p, { group }] of groups) {
-    const intro = group.hits.findIndex((h) => h.l === 1);
-    if (intro > 0 && titled.has(p)) group.hits.unshift(...group.hits.splice(intro, 1));
+  for (const [p, { selection }] of groups) {
+    const intro = selection.hits.findIndex((h) => h.id === pageStart[p]);
+    if (intro > 0 && titled.has(p)) selection.hits.unshift(...selection.hits.splice(intro, 1));
   }
-  return [...groups.values()].map((e) => e.group);
+  return [...groups.values()].map((e) => e.selection);
 }
 
-function hit(record: SearchRecord, page: SearchPage, score: number): SearchHit {
-  const anchor = record.l === 1 ? '' : `#${record.a ?? simpleSlug(record.h)}`;
-  return { t: page.t, h: record.h, u: page.u + anchor, x: record.x, l: record.l, score };
+/** The groups to draw, or undefined while a page's details are not loaded (`detail` notes what is needed). */
+export function drawGroups(
+  selections: readonly Selection[],
+  pageStart: Uint32Array,
+  detail: (page: number) => DetailPage | undefined,
+): SearchGroup[] | undefined {
+  const groups: SearchGroup[] = [];
+  for (const { page: p, hits } of selections) {
+    const page = detail(p);
+    if (!page) continue;
+    groups.push({
+      title: page.t,
+      url: page.u,
+      hits: hits.map(({ id, value }) => hit(page, page.r[id - (pageStart[p] ?? 0)], value)),
+    });
+  }
+  return groups.length === selections.length ? groups : undefined;
+}
+
+function hit(page: DetailPage, section: DetailPage['r'][number] | undefined, score: number): SearchHit {
+  const [h, x, l, a] = section ?? ['', '', 1];
+  const anchor = l === 1 ? '' : `#${a ?? simpleSlug(h)}`;
+  return { t: page.t, h, u: page.u + anchor, x, l, score };
 }

@@ -22,6 +22,9 @@ export class SearchClient {
   private readonly pending = new Map<number, (results: SearchResults, ms: number) => void>();
   private nextId = 1;
   private deadline: ReturnType<typeof setTimeout> | undefined;
+  /** The newest query's deadline, and the shard it is waiting for. */
+  private queryDeadline: ReturnType<typeof setTimeout> | undefined;
+  private waitingFor: string | undefined;
 
   constructor(
     private readonly workerUrl: string,
@@ -54,6 +57,11 @@ export class SearchClient {
     this.pending.clear(); // only the newest query's answer is drawn
     this.pending.set(id, onResults);
     this.post({ type: 'query', id, query });
+    // A query may fetch shards of the index; the worker times each fetch, and the page keeps the spec's
+    // deadline for the whole answer, as it does for the index's first file.
+    this.waitingFor = undefined;
+    clearTimeout(this.queryDeadline);
+    this.queryDeadline = setTimeout(() => this.queryTimedOut(id), CHUNK_LOAD_TIMEOUT_MS);
   }
 
   subscribe(listener: Listener): () => void {
@@ -76,9 +84,18 @@ export class SearchClient {
         ...(message.status ? { httpStatus: message.status } : {}),
         message: message.message,
       });
-    else {
+    else if (message.type === 'fetching') {
+      if (this.pending.has(message.id)) this.waitingFor = message.urls[0];
+    } else {
+      if (this.pending.has(message.id)) clearTimeout(this.queryDeadline);
       this.pending.get(message.id)?.(message.results, message.ms);
       this.pending.delete(message.id);
+    }
+  }
+
+  private queryTimedOut(id: number): void {
+    if (this.pending.has(id) && this.state.status === 'ready') {
+      this.fail(new ChunkLoadError('search', 'timeout', this.waitingFor ?? this.dataUrl));
     }
   }
 
@@ -95,6 +112,7 @@ export class SearchClient {
 
   private setState(state: IndexState): void {
     if (state.status !== 'loading') clearTimeout(this.deadline);
+    if (state.status === 'failed') clearTimeout(this.queryDeadline);
     this.state = state;
     for (const listener of this.listeners) listener(state);
   }

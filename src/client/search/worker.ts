@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
 import { isChunkLoadError } from '../../shared/chunk-error';
+import { shardUrl } from '../../shared/search-layout';
 import { fetchChunk } from '../data/fetch-chunk';
-import { parseSearchData } from '../data/parse';
-import { SearchEngine } from './engine';
+import { parseSearchEntry } from '../data/parse';
+import { SearchEngine, runQuery } from './engine';
 import type { SearchResults } from './results';
 import type { WorkerRequest, WorkerResponse } from './protocol';
 
@@ -11,47 +12,108 @@ declare const self: DedicatedWorkerGlobalScope;
 
 const NO_RESULTS: SearchResults = { groups: [], terms: [], total: 0 };
 
+/**
+ * Search data up to this size is fetched whole once the first query has been answered, so that search
+ * keeps working offline on a site of a few hundred pages. A larger site's reader loads the shards their
+ * queries reach, and offline finds what those cover.
+ */
+const WHOLE_DATA_BYTES = 2_000_000;
+/** Requests at a time while the whole data is fetched, leaving room for the page's own. */
+const PREFETCH_REQUESTS = 4;
+
 let engine: SearchEngine | undefined;
+let entryUrl = '';
+let entryBytes = 0;
+let prefetching = false;
 let loading: Promise<void> | undefined;
+/** The newest query: an older one still waiting for its files stops there. */
+let latest = 0;
+/** Shard files being fetched, so two queries that reach the same file share one request. */
+const fetching = new Map<string, Promise<void>>();
 
 const reply = (message: WorkerResponse) => self.postMessage(message);
+
+function replyFailure(error: unknown, url: string): void {
+  const chunk = isChunkLoadError(error) ? error : undefined;
+  reply({
+    type: 'failed',
+    errorType: chunk?.type ?? 'error',
+    request: chunk?.request ?? url,
+    ...(chunk?.status ? { status: chunk.status } : {}),
+    message: error instanceof Error ? error.message : String(error),
+  });
+}
 
 function load(url: string): Promise<void> {
   if (engine) {
     reply({ type: 'ready', records: engine.size });
     return Promise.resolve();
   }
-  loading ??= fetchChunk(url, 'search', undefined, parseSearchData)
-    .then((data) => {
-      engine = new SearchEngine(data);
+  entryUrl = url;
+  loading ??= fetchChunk(url, 'search', undefined, parseSearchEntry)
+    .then((entry) => {
+      engine = new SearchEngine(entry);
+      entryBytes = entry.bytes;
       reply({ type: 'ready', records: engine.size });
     })
     .catch((error: unknown) => {
       loading = undefined; // a failure is not remembered: the next load tries again
-      const chunk = isChunkLoadError(error) ? error : undefined;
-      reply({
-        type: 'failed',
-        errorType: chunk?.type ?? 'error',
-        request: chunk?.request ?? url,
-        ...(chunk?.status ? { status: chunk.status } : {}),
-        message: error instanceof Error ? error.message : String(error),
-      });
+      replyFailure(error, url);
     });
   return loading;
 }
 
+/** Fetches shard files into the engine; a failed file is not remembered, so a Retry asks again. */
+function loadShards(into: SearchEngine, files: string[]): Promise<void> {
+  return Promise.all(
+    files.map((file) => {
+      let pending = fetching.get(file);
+      if (!pending) {
+        const url = shardUrl(entryUrl, file);
+        pending = fetchChunk(url, 'search', undefined, (text) => into.read(file, text)).finally(() =>
+          fetching.delete(file),
+        );
+        fetching.set(file, pending);
+      }
+      return pending;
+    }),
+  ).then(() => undefined);
+}
+
+async function answer(id: number, query: string): Promise<void> {
+  latest = id;
+  const started = performance.now();
+  // Queries are only sent once the index is ready; one that raced a reload gets an empty answer.
+  const current = engine;
+  if (!current) {
+    reply({ type: 'results', id, query, results: NO_RESULTS, ms: 0 });
+    return;
+  }
+  try {
+    const load = (files: string[]) => {
+      reply({ type: 'fetching', id, urls: files.map((file) => shardUrl(entryUrl, file)) });
+      return loadShards(current, files);
+    };
+    const results = await runQuery(current, query, load, () => latest !== id);
+    if (results) reply({ type: 'results', id, query, results, ms: performance.now() - started });
+  } catch (error) {
+    if (latest === id) replyFailure(error, entryUrl);
+    return;
+  }
+  if (!prefetching && entryBytes <= WHOLE_DATA_BYTES) void prefetchAll(current);
+}
+
+/** Fetches the shards no query has reached, a few at a time; one that fails is left to a later query. */
+async function prefetchAll(into: SearchEngine): Promise<void> {
+  prefetching = true;
+  const files = into.unloaded();
+  for (let i = 0; i < files.length; i += PREFETCH_REQUESTS) {
+    await loadShards(into, files.slice(i, i + PREFETCH_REQUESTS)).catch(() => undefined);
+  }
+}
+
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const message = event.data;
-  if (message.type === 'load') {
-    void load(message.url);
-    return;
-  }
-  // Queries are only sent once the index is ready; one that raced a reload gets an empty answer.
-  const started = performance.now();
-  if (!engine) {
-    reply({ type: 'results', id: message.id, query: message.query, results: NO_RESULTS, ms: 0 });
-    return;
-  }
-  const results = engine.search(message.query);
-  reply({ type: 'results', id: message.id, query: message.query, results, ms: performance.now() - started });
+  if (message.type === 'load') void load(message.url);
+  else void answer(message.id, message.query);
 };

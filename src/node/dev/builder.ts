@@ -11,7 +11,7 @@ import { loadPrerender } from '../output/prerender';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
 import { assembleSite, type AssembledSite } from '../site/assemble';
 import { createManifest } from '../site/manifest';
-import { buildSearchData } from '../site/search-index';
+import { buildSearchFiles, type SearchFiles } from '../site/search-files';
 import { ChangedFilesWriter } from './changed-files';
 import { PageCache, type PageContext } from './page-cache';
 
@@ -67,7 +67,7 @@ export class DevBuilder {
   /** The code colours the stylesheet has. */
   private colours = new Set<string>();
   /** The search data the last manifest points to, and the last good site. */
-  private searchJson = '';
+  private search: SearchFiles = { entry: '', shards: [] };
   private assembled: AssembledSite | undefined;
   /** The last manifest written: what the browser shows. */
   manifest: Manifest | undefined;
@@ -158,9 +158,10 @@ export class DevBuilder {
   async updateSearch(): Promise<DevResult | undefined> {
     const started = performance.now();
     if (!this.assembled || !this.manifest) return undefined;
-    const searchJson = JSON.stringify(buildSearchData(this.assembled.pages));
-    if (searchJson === this.searchJson) return undefined;
-    this.searchJson = searchJson;
+    const search = buildSearchFiles(this.assembled.pages);
+    // The entry names every shard by its content hash: the same entry is the same search data.
+    if (search.entry === this.search.entry) return undefined;
+    this.search = search;
     const { manifest } = await this.write(this.assembled, 'changed');
     return this.result(started, true, [], [], false, manifest);
   }
@@ -224,11 +225,11 @@ export class DevBuilder {
     assembled: AssembledSite,
     which: 'all' | 'changed',
   ): Promise<{ manifest: Manifest; written: string[] }> {
-    if (which === 'all') this.searchJson = JSON.stringify(buildSearchData(assembled.pages));
-    const manifest = createManifest(this.config, assembled, this.searchJson, this.client);
+    if (which === 'all') this.search = buildSearchFiles(assembled.pages);
+    const manifest = createManifest(this.config, assembled, this.search.entry, this.client);
     const files = siteFiles({
       manifest,
-      searchJson: this.searchJson,
+      search: this.search,
       pages: assembled.pages,
       client: this.client,
       css: this.css,

@@ -18,7 +18,7 @@ export async function publishSite(targets: PublishTargets, input: DistInput): Pr
     // Each to its end even when the other fails, so nothing is still being written when the staging
     // folders are discarded.
     const written = await Promise.allSettled([
-      writeManifestFolder(manifestFolder.staging, input.manifest, input.pages, input.searchJson),
+      writeManifestFolder(manifestFolder.staging, input.manifest, input.pages, input.search),
       writeDist(distFolder.staging, input),
     ]);
     for (const result of written) if (result.status === 'rejected') throw result.reason;

@@ -6,6 +6,7 @@ import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { fragmentFileName, type PageSource } from '../content/page-record';
 import { securityHeaders } from '../serve/headers';
 import type { BrowserData } from '../site/browser-data';
+import type { SearchFiles } from '../site/search-files';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
@@ -26,7 +27,7 @@ export interface SiteInput {
    * it (`npm run dev`) the browser loads the whole manifest.
    */
   browserData?: BrowserData;
-  searchJson: string;
+  search: SearchFiles;
   pages: PageSource[];
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
@@ -76,7 +77,8 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const pointer = pointerOf(manifest);
   for (const [name, contents] of client.files) yield { path: inOutput('assets/js', name), data: contents };
   yield { path: inOutput('assets/css', css.name), data: css.css };
-  yield { path: underBase(manifest.search), data: input.searchJson };
+  yield { path: underBase(manifest.search), data: input.search.entry };
+  for (const shard of input.search.shards) yield { path: inOutput('assets/js', shard.name), data: shard.data };
   yield { path: underBase(pointer.manifest), data: input.browserData?.manifestJson ?? JSON.stringify(manifest) };
   for (const [url, json] of input.browserData?.files ?? []) yield { path: underBase(url), data: json };
   yield { path: 'favicon.svg', data: FAVICON_SVG };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
 import type { PageSource } from '../content/page-record';
+import type { SearchFiles } from '../site/search-files';
 import { OutputFolder } from './output-folder';
 import { siteFiles, type SiteInput } from './site-files';
 
@@ -9,11 +10,12 @@ export async function writeManifestFolder(
   dir: string,
   manifest: Manifest,
   pages: PageSource[],
-  searchJson: string,
+  search: SearchFiles,
 ): Promise<void> {
   await OutputFolder.fill(dir, async (out) => {
     await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-    await out.put('search.json', searchJson);
+    await out.put('search.json', search.entry);
+    for (const shard of search.shards) await out.put(shard.name, shard.data);
     for (const page of pages) await out.put(path.join('pages', `${page.key}.html`), page.html);
   });
 }

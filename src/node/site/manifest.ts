@@ -30,7 +30,8 @@ export interface ManifestAssets {
 export function createManifest(
   config: SiteConfig,
   assembled: AssembledSite,
-  searchJson: string,
+  /** The search data's entry file (site/search-files.ts); it names the shards by their hashes. */
+  searchEntry: string,
   client: ManifestAssets,
   /** Each file's last commit date, when the site shows it (content/page-history.ts). */
   lastUpdated: ReadonlyMap<string, string> = new Map(),
@@ -40,7 +41,7 @@ export function createManifest(
     site: siteSettings(config),
     sidebar: assembled.sidebar,
     redirects: assembled.redirects,
-    search: `${base}assets/js/search.${contentHash(searchJson)}.json`,
+    search: `${base}assets/js/search.${contentHash(searchEntry)}.json`,
     searchWorker: `${base}assets/js/${client.worker}`,
     pages: assembled.pages.map((page) => {
       const meta = toPageMeta(page, base);

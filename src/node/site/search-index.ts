@@ -2,22 +2,21 @@ import Fuse from 'fuse.js';
 import {
   EXCERPT_LENGTH,
   STOP_WORDS,
-  encodePostings,
   indexTerms,
   routeWords,
   simpleSlug,
+  tokenize,
+  stem,
 } from '../../shared/search-text';
-import type { SearchData, SearchPage, SearchRecord } from '../../shared/types';
+import type { DetailPage } from '../../shared/search-layout';
 import type { PageSource } from '../content/page-record';
 import { excerpt } from '../excerpt';
 
 /**
- * Size budget. Each section's excerpt and its share of text terms are capped, and on a large site the
- * caps shrink so that the whole file stays near one megabyte gzipped: the excerpts share a character
- * budget and the sections a budget of text-term postings. Small sites get the full caps.
+ * Each section's share of text terms (its distinctive words beyond title, heading and excerpt) is capped,
+ * and on a large site the cap shrinks so that the text postings stay near a fixed total: a common word's
+ * list, which a query loads whole, grows with the site only as far as the text itself does.
  */
-const EXCERPT_BUDGET = 1_000_000;
-const EXCERPT_MIN = 48;
 const TERMS_PER_SECTION = 32;
 const TERMS_MIN = 8;
 const TERM_BUDGET = 150_000;
@@ -25,88 +24,139 @@ const TERM_BUDGET = 150_000;
 /** Shortest title or heading word Fuse may fuzzily match; shorter typos are too ambiguous to correct. */
 const FUZZY_MIN_LENGTH = 3;
 
+/** Index fields, in the order of `IndexedWord.postings`: page fields first, then section fields. */
+export const FIELD = { title: 0, name: 1, folder: 2, heading: 3, text: 4 } as const;
+
+/** Where one word occurs: per field, ascending page ids (title, name, folder) or section ids. */
+export interface IndexedWord {
+  postings: [number[], number[], number[], number[], number[]];
+}
+
 /**
- * One record per page section (intro, each h2/h3), from the same pass that made the fragments, plus the
- * two indexes the browser cannot make itself: the distinctive words of each section's full text (an
- * inverted index; the text itself does not ship) and Fuse's indexes of title and heading words.
+ * The whole search index of a site as the build makes it, before it is cut into files: one record per
+ * page section (intro, each h2/h3), from the same pass that made the fragments.
  */
-export function buildSearchData(pages: readonly PageSource[]): SearchData {
-  const searchPages: SearchPage[] = [];
-  const records: SearchRecord[] = [];
+export interface SearchIndex {
+  pages: DetailPage[];
+  /** Every indexed word (stemmed), sorted. */
+  words: Map<string, IndexedWord>;
+  /** Title keys (stemmed words) with their pages, and heading keys with their sections, for the exact tiers. */
+  titleKeys: Map<string, number[]>;
+  headingKeys: Map<string, number[]>;
+  /** Fuse indexes over the title, heading and route words, one per first character. */
+  fuzzy: Map<string, unknown>;
+}
+
+/**
+ * Indexes every page: titles, route words and headings whole; each section's excerpt and its most
+ * distinctive other words (tf-idf) as its text. The section text itself never ships.
+ */
+export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
+  const pages: DetailPage[] = [];
   const texts: string[] = [];
-  const owner: SearchPage[] = [];
-  for (const page of pages) {
-    const entry: SearchPage = { t: page.title, u: page.route, n: 0 };
-    searchPages.push(entry);
-    const sections = page.analysis.sections;
+  const words = new Map<string, IndexedWord>();
+  const titleKeys = new Map<string, number[]>();
+  const headingKeys = new Map<string, number[]>();
+  const post = (field: number, text: string, id: number, keepStopWords: boolean) => {
+    for (const term of new Set(indexTerms(text))) {
+      if (!keepStopWords && STOP_WORDS.has(term)) continue;
+      let word = words.get(term);
+      if (!word) words.set(term, (word = { postings: [[], [], [], [], []] }));
+      word.postings[field]?.push(id);
+    }
+  };
+  const keyed = (keys: Map<string, number[]>, text: string, id: number) => {
+    const k = key(text);
+    if (k === '') return;
+    let list = keys.get(k);
+    if (!list) keys.set(k, (list = []));
+    list.push(id);
+  };
+
+  let id = 0;
+  sources.forEach((source, p) => {
+    const page: DetailPage = { t: source.title, u: source.route, r: [] };
+    pages.push(page);
+    const route = routeWords(source.route);
+    post(FIELD.title, page.t, p, true);
+    post(FIELD.name, route.name, p, true);
+    post(FIELD.folder, route.folders, p, true);
+    keyed(titleKeys, page.t, p);
+    const sections = source.analysis.sections;
     const intro = sections[0]?.level === 1 ? sections[0] : undefined;
     // The page description is the intro's excerpt (README: "meta description and search excerpt").
-    records.push({ h: '', x: page.description || (intro?.text ?? ''), l: 1 });
-    texts.push(`${page.description} ${intro?.text ?? ''}`);
+    const introExcerpt = excerpt(source.description || (intro?.text ?? ''), EXCERPT_LENGTH);
+    page.r.push(['', introExcerpt, 1]);
+    post(FIELD.text, introExcerpt, id++, false);
+    texts.push(`${source.description} ${intro?.text ?? ''}`);
     for (const section of sections) {
       if (section.level === 1) continue;
-      const record: SearchRecord = { h: section.heading, x: section.text, l: section.level };
-      if (section.slug !== simpleSlug(section.heading)) record.a = section.slug;
-      records.push(record);
+      const level = section.level === 3 ? 3 : 2;
+      const x = excerpt(section.text, EXCERPT_LENGTH);
+      page.r.push(
+        section.slug === simpleSlug(section.heading)
+          ? [section.heading, x, level]
+          : [section.heading, x, level, section.slug],
+      );
+      post(FIELD.heading, section.heading, id, true);
+      keyed(headingKeys, section.heading, id);
+      post(FIELD.text, x, id++, false);
       texts.push(section.text);
     }
-    entry.n = records.length - owner.length;
-    while (owner.length < records.length) owner.push(entry);
-  }
-  const length = Math.round(Math.max(EXCERPT_MIN, Math.min(EXCERPT_LENGTH, EXCERPT_BUDGET / records.length)));
-  for (const record of records) record.x = excerpt(record.x, length);
+  });
+  addTextTerms(pages, words, texts);
+  for (const word of words.values()) word.postings[FIELD.text]?.sort((a, b) => a - b);
   return {
-    v: 2,
-    pages: searchPages,
-    records,
-    terms: textTerms(owner, records, texts),
-    index: fuzzyIndexes(searchPages, records),
+    pages,
+    words: new Map([...words].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    titleKeys,
+    headingKeys,
+    fuzzy: fuzzyIndexes(pages),
   };
 }
 
 /**
- * The inverted index of section text: per section, the words that its title, heading and excerpt do not
- * already give the engine, best first by tf-idf, at most TERMS_PER_SECTION of them.
+ * Adds to the text postings, per section, the words of its full text that its title, heading and excerpt
+ * do not already give, best first by tf-idf, at most TERMS_PER_SECTION of them.
  */
-function textTerms(owner: SearchPage[], records: SearchRecord[], texts: string[]): SearchData['terms'] {
+function addTextTerms(pages: readonly DetailPage[], words: Map<string, IndexedWord>, texts: readonly string[]): void {
   const counts: Map<string, number>[] = [];
   const documentFrequency = new Map<string, number>();
-  records.forEach((record, id) => {
-    const page = owner[id];
-    const known = new Set(indexTerms(`${page?.t ?? ''} ${routeWords(page?.u ?? '').name} ${record.h} ${record.x}`));
-    const count = new Map<string, number>();
-    for (const term of indexTerms(texts[id] ?? '')) {
-      if (known.has(term) || STOP_WORDS.has(term)) continue;
-      count.set(term, (count.get(term) ?? 0) + 1);
+  for (const page of pages) {
+    const route = routeWords(page.u).name;
+    for (const [h, x] of page.r) {
+      const known = new Set(indexTerms(`${page.t} ${route} ${h} ${x}`));
+      const count = new Map<string, number>();
+      for (const term of indexTerms(texts[counts.length] ?? '')) {
+        if (known.has(term) || STOP_WORDS.has(term)) continue;
+        count.set(term, (count.get(term) ?? 0) + 1);
+      }
+      for (const term of count.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+      counts.push(count);
     }
-    for (const term of count.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-    counts.push(count);
-  });
-
-  const perSection = Math.floor(Math.max(TERMS_MIN, Math.min(TERMS_PER_SECTION, TERM_BUDGET / records.length)));
-  const postings = new Map<string, number[]>();
+  }
+  const sections = counts.length;
+  const perSection = Math.floor(Math.max(TERMS_MIN, Math.min(TERMS_PER_SECTION, TERM_BUDGET / sections)));
   counts.forEach((count, id) => {
     const weighted = [...count].map(([term, tf]): [string, number] => [
       term,
-      (1 + Math.log(tf)) * Math.log(records.length / (documentFrequency.get(term) ?? 1)),
+      (1 + Math.log(tf)) * Math.log(sections / (documentFrequency.get(term) ?? 1)),
     ]);
     weighted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     for (const [term] of weighted.slice(0, perSection)) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
-      list.push(id);
+      let word = words.get(term);
+      if (!word) words.set(term, (word = { postings: [[], [], [], [], []] }));
+      word.postings[FIELD.text].push(id);
     }
   });
-  const terms = [...postings.keys()].sort();
-  return { w: terms.join(' '), p: terms.map((t) => encodePostings(postings.get(t) ?? [])).join(' ') };
 }
 
 /**
- * Fuse indexes over the distinct words of titles, headings and routes,
- * one per first letter: a typo keeps its first letter (or swaps it with the second), so a query word is
- * fuzzily matched against one or two small lists instead of every word.
+ * Fuse indexes over the distinct words of titles, headings and routes, one per first letter: a typo
+ * keeps its first letter (or swaps it with the second), so a query word is fuzzily matched against one
+ * or two small lists instead of every word.
  */
-function fuzzyIndexes(pages: SearchPage[], records: SearchRecord[]): Record<string, unknown> {
+function fuzzyIndexes(pages: readonly DetailPage[]): Map<string, unknown> {
   const words = new Set<string>();
   const add = (text: string) => {
     for (const term of indexTerms(text)) {
@@ -117,7 +167,7 @@ function fuzzyIndexes(pages: SearchPage[], records: SearchRecord[]): Record<stri
     const route = routeWords(page.u);
     add(`${page.t} ${route.name} ${route.folders}`);
   }
-  for (const record of records) add(record.h);
+  for (const page of pages) for (const [h] of page.r) add(h);
   const buckets = new Map<string, string[]>();
   for (const word of [...words].sort()) {
     const letter = word[0] ?? '';
@@ -125,5 +175,10 @@ function fuzzyIndexes(pages: SearchPage[], records: SearchRecord[]): Record<stri
     if (!bucket) buckets.set(letter, (bucket = []));
     bucket.push(word);
   }
-  return Object.fromEntries([...buckets].map(([letter, list]) => [letter, Fuse.createIndex([], list).toJSON()]));
+  return new Map([...buckets].map(([letter, list]) => [letter, Fuse.createIndex([], list).toJSON()]));
+}
+
+/** Stemmed words of a title or heading, for "the query is exactly this title". */
+export function key(text: string): string {
+  return tokenize(text).map(stem).join(' ');
 }

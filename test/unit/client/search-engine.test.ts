@@ -1,9 +1,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchData } from '../../../src/shared/types';
+import { shardFile, type DetailShard, type SearchEntry } from '../../../src/shared/search-layout';
 import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
-import { SearchEngine } from '../../../src/client/search/engine';
+import { SearchEngine, runQuery } from '../../../src/client/search/engine';
 import type { SearchResults } from '../../../src/client/search/results';
 
 /**
@@ -88,16 +88,28 @@ const RELEVANCE: [query: string, expected: string | string[]][] = [
 ];
 
 let root: string;
-let data: SearchData;
+let entry: SearchEntry;
 let engine: SearchEngine;
+
+/** The built manifest/ folder holds the search data as the browser gets it: the entry and its shards. */
+const searchFile = (name: string) => readFile(path.join(root, 'manifest', name), 'utf8');
 
 beforeAll(async () => {
   root = await makeTree({});
   const result = await buildTree(root, { contentDir: path.join(projectRoot, 'content') });
   expect(messages(result).filter((m) => !m.includes('warning'))).toEqual([]);
-  data = JSON.parse(await readFile(path.join(root, 'manifest', 'search.json'), 'utf8')) as SearchData;
-  engine = new SearchEngine(data);
+  entry = JSON.parse(await searchFile('search.json')) as SearchEntry;
+  engine = new SearchEngine(entry);
 }, 180_000);
+
+/** Runs a query as the worker does, loading the shards it reaches from the built files. */
+async function find(query: string): Promise<SearchResults> {
+  const results = await runQuery(engine, query, async (files) => {
+    for (const file of files) engine.read(file, await searchFile(file));
+  });
+  if (!results) throw new Error(`no results for ${query}`);
+  return results;
+}
 
 afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
@@ -109,36 +121,34 @@ function urls(results: SearchResults): string[] {
 }
 
 describe('relevance', () => {
-  it('has a set of at least 30 queries', () => {
+  it('has a set of at least 30 queries', async () => {
     expect(RELEVANCE.length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(RELEVANCE)('"%s" puts %j in the first three results', (query, expected) => {
+  it.each(RELEVANCE)('"%s" puts %j in the first three results', async (query, expected) => {
     const wanted = Array.isArray(expected) ? expected : [expected];
-    const top = urls(engine.search(query)).slice(0, 3);
+    const top = urls(await find(query)).slice(0, 3);
     expect(
       top.filter((u) => wanted.includes(u)),
       `top three: ${top.join(', ')}`,
     ).not.toEqual([]);
   });
 
-  it('finds every expected URL in the index (no stale expectations)', () => {
-    const known = new Set(allUrls());
+  it('finds every expected URL in the index (no stale expectations)', async () => {
+    const known = new Set(await allUrls());
     for (const [, expected] of RELEVANCE) {
       for (const url of Array.isArray(expected) ? expected : [expected]) expect(known, url).toContain(url);
     }
   });
 });
 
-/** Every section URL of the index. */
-function allUrls(): string[] {
-  let record = 0;
+/** Every section URL of the index, from its detail shards. */
+async function allUrls(): Promise<string[]> {
   const out: string[] = [];
-  for (const page of data.pages) {
-    for (let i = 0; i < page.n; i++, record++) {
-      const r = data.records[record];
-      if (!r) continue;
-      out.push(r.l === 1 ? page.u : `${page.u}#${r.a ?? slug(r.h)}`);
+  for (let n = 0; n < entry.details.length; n++) {
+    const shard = JSON.parse(await searchFile(shardFile('details', n, entry.hash))) as DetailShard;
+    for (const page of shard.pages) {
+      for (const [h, , l, a] of page.r) out.push(l === 1 ? page.u : `${page.u}#${a ?? slug(h)}`);
     }
   }
   return out;
@@ -152,27 +162,27 @@ function slug(heading: string): string {
 }
 
 describe('ranking', () => {
-  it('puts an exact page title first, before sections with the same heading', () => {
-    expect(urls(engine.search('Environment variables'))[0]).toBe('/environment-variables/');
-    expect(urls(engine.search('troubleshooting'))[0]).toBe('/troubleshooting/');
-    expect(urls(engine.search('limits'))[0]).toBe('/limits/');
+  it('puts an exact page title first, before sections with the same heading', async () => {
+    expect(urls(await find('Environment variables'))[0]).toBe('/environment-variables/');
+    expect(urls(await find('troubleshooting'))[0]).toBe('/troubleshooting/');
+    expect(urls(await find('limits'))[0]).toBe('/limits/');
   });
 
-  it('puts exact headings before headings and text that only contain the words', () => {
-    const hits = engine.search('pagination').groups.flatMap((g) => g.hits);
+  it('puts exact headings before headings and text that only contain the words', async () => {
+    const hits = (await find('pagination')).groups.flatMap((g) => g.hits);
     const exact = hits.filter((h) => h.h === 'Pagination').map((h) => h.u);
     expect(exact).toEqual(expect.arrayContaining(['/api/overview/#pagination', '/api/rest/#pagination']));
     const firstOther = hits.findIndex((h) => h.h !== 'Pagination' && h.u.split('#')[0] !== '/api/rest/');
     expect(firstOther).toBeGreaterThan(hits.findIndex((h) => h.u === '/api/rest/#pagination'));
   });
 
-  it('ranks a section whose heading holds the words above one whose text does', () => {
-    const order = urls(engine.search('daily invocations'));
+  it('ranks a section whose heading holds the words above one whose text does', async () => {
+    const order = urls(await find('daily invocations'));
     expect(order[0]).toBe('/limits/#daily-invocations');
   });
 
-  it('groups sections under their page, each page once, led by the intro when the title matches', () => {
-    const results = engine.search('okta');
+  it('groups sections under their page, each page once, led by the intro when the title matches', async () => {
+    const results = await find('okta');
     const pages = results.groups.map((g) => g.url);
     expect(new Set(pages).size).toBe(pages.length);
     for (const group of results.groups) {
@@ -188,37 +198,37 @@ describe('ranking', () => {
     expect(results.total).toBe(results.groups.reduce((n, g) => n + g.hits.length, 0));
   });
 
-  it('returns at most 20 results, with the words to highlight', () => {
-    const results = engine.search('workflow');
+  it('returns at most 20 results, with the words to highlight', async () => {
+    const results = await find('workflow');
     expect(results.total).toBeLessThanOrEqual(20);
     expect(results.total).toBeGreaterThan(10);
     expect(results.terms).toContain('workflow');
   });
 
-  it('tells which word a typo was corrected to, for highlighting', () => {
-    expect(engine.search('webhok').terms).toEqual(expect.arrayContaining(['webhok', 'webhook']));
-    expect(engine.search('okat').terms).toContain('okta');
+  it('tells which word a typo was corrected to, for highlighting', async () => {
+    expect((await find('webhok')).terms).toEqual(expect.arrayContaining(['webhok', 'webhook']));
+    expect((await find('okat')).terms).toContain('okta');
   });
 
-  it('corrects typos of words found only in section text', () => {
-    expect(engine.search('credentails').total).toBeGreaterThan(0);
-    expect(engine.search('credentails').terms).toContain('credential');
+  it('corrects typos of words found only in section text', async () => {
+    expect((await find('credentails')).total).toBeGreaterThan(0);
+    expect((await find('credentails')).terms).toContain('credential');
   });
 
-  it('does not correct a word into an unrelated one', () => {
-    expect(engine.search('xyzzyq').total).toBe(0);
-    expect(engine.search('qwertyuiop').total).toBe(0);
+  it('does not correct a word into an unrelated one', async () => {
+    expect((await find('xyzzyq')).total).toBe(0);
+    expect((await find('qwertyuiop')).total).toBe(0);
   });
 });
 
 describe('queries', () => {
-  it('answers an empty or blank query with nothing', () => {
+  it('answers an empty or blank query with nothing', async () => {
     for (const query of ['', '   ', '\n\t', '!!!', '—', '...']) {
-      expect(engine.search(query)).toEqual({ groups: [], terms: [], total: 0 });
+      expect(await find(query)).toEqual({ groups: [], terms: [], total: 0 });
     }
   });
 
-  it('treats regular expression and HTML characters as text', () => {
+  it('treats regular expression and HTML characters as text', async () => {
     for (const query of [
       '(',
       '[',
@@ -235,35 +245,35 @@ describe('queries', () => {
       '<script>',
       '"><img src=x>',
     ]) {
-      expect(() => engine.search(query), query).not.toThrow();
+      await expect(find(query), query).resolves.toBeDefined();
     }
-    const script = engine.search('<script>alert(1)</script>');
+    const script = await find('<script>alert(1)</script>');
     for (const term of script.terms) expect(term).toMatch(/^[\p{L}\p{N}]+$/u);
-    expect(urls(engine.search('(okta)'))[0]).toBe('/orgs/sso/okta/');
-    expect(urls(engine.search('[pagination]')).slice(0, 3)).toContain('/api/rest/#pagination');
+    expect(urls(await find('(okta)'))[0]).toBe('/orgs/sso/okta/');
+    expect(urls(await find('[pagination]')).slice(0, 3)).toContain('/api/rest/#pagination');
   });
 
-  it('ignores accents and case', () => {
-    const plain = urls(engine.search('zoe'));
+  it('ignores accents and case', async () => {
+    const plain = urls(await find('zoe'));
     expect(plain.length).toBeGreaterThan(0);
-    expect(urls(engine.search('Zoë'))).toEqual(plain);
-    expect(urls(engine.search('ZOË'))).toEqual(plain);
+    expect(urls(await find('Zoë'))).toEqual(plain);
+    expect(urls(await find('ZOË'))).toEqual(plain);
     expect(plain[0]?.startsWith('/workflows/events/test/')).toBe(true);
-    expect(urls(engine.search('ångström'))[0]).toBe(urls(engine.search('angstrom'))[0]);
-    expect(urls(engine.search('pâginátion')).slice(0, 3)).toContain('/api/rest/#pagination');
+    expect(urls(await find('ångström'))[0]).toBe(urls(await find('angstrom'))[0]);
+    expect(urls(await find('pâginátion')).slice(0, 3)).toContain('/api/rest/#pagination');
   });
 
-  it('survives long and many-word queries', () => {
-    expect(() => engine.search('a'.repeat(5000))).not.toThrow();
+  it('survives long and many-word queries', async () => {
+    await expect(find('a'.repeat(5000))).resolves.toBeDefined();
     const words = 'how do i send an email from a workflow when a webhook arrives with a large json payload and retries';
-    expect(engine.search(words).total).toBeGreaterThan(0);
+    expect((await find(words)).total).toBeGreaterThan(0);
   });
 
-  it('answers every keystroke of a query', () => {
+  it('answers every keystroke of a query', async () => {
     const query = 'environment variables';
     const prefixes = [...query].map((_, i) => query.slice(0, i + 1)).filter((prefix) => prefix.trim() !== '');
     for (const prefix of prefixes) {
-      expect(engine.search(prefix).total, prefix).toBeGreaterThan(0);
+      expect((await find(prefix)).total, prefix).toBeGreaterThan(0);
     }
   });
 });

@@ -1,10 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { PageSource } from '../../../src/node/content/page-record';
-import { buildSearchData } from '../../../src/node/site/search-index';
 import {
-  EXCERPT_LENGTH,
   decodePostings,
   encodePostings,
   indexTerms,
@@ -81,63 +78,6 @@ describe('posting lists', () => {
 
   it('refuse a character that is not a digit', () => {
     expect(() => decodePostings('1 2')).toThrow();
-  });
-});
-
-/** A page as buildSearchData reads it: title, route, description and the analysed sections. */
-function page(route: string, title: string, sections: [heading: string, text: string][]): PageSource {
-  return {
-    route,
-    title,
-    description: `About ${title}.`,
-    analysis: {
-      sections: [
-        { level: 1, heading: '', slug: '', text: `${title} introduction text.` },
-        ...sections.map(([heading, text]) => ({ level: 2 as const, heading, slug: simpleSlug(heading), text })),
-      ],
-    },
-  } as unknown as PageSource;
-}
-
-describe('buildSearchData', () => {
-  it('writes one record per section, pages with their section counts, and ids only where needed', () => {
-    const data = buildSearchData([
-      page('/a/', 'Alpha', [
-        ['First part', 'one two three'],
-        ['Second part', 'four five six'],
-      ]),
-      page('/b/', 'Beta', [['Why? Because.', 'seven']]),
-    ]);
-    expect(data.v).toBe(2);
-    expect(data.pages).toEqual([
-      { t: 'Alpha', u: '/a/', n: 3 },
-      { t: 'Beta', u: '/b/', n: 2 },
-    ]);
-    expect(data.records[0]).toEqual({ h: '', x: 'About Alpha.', l: 1 });
-    expect(data.records[1]).toEqual({ h: 'First part', x: 'one two three', l: 2 });
-    expect(data.records[4]?.a).toBeUndefined(); // "why-because" is what simpleSlug gives
-    // Fuse indexes by first letter of the title and heading words; stop words ("why because") are left out.
-    expect(Object.keys(data.index).sort()).toEqual(['a', 'b', 'f', 'p', 's']);
-  });
-
-  it('ships the words of long sections beyond the excerpt as index terms', () => {
-    const long = `${'Introductory words repeat here. '.repeat(20)} Then the bucket holds a parquet archive.`;
-    const data = buildSearchData([page('/s3/', 'Storage', [['Archive', long]])]);
-    const record = data.records[1];
-    expect(record?.x.length).toBeLessThanOrEqual(EXCERPT_LENGTH + 1);
-    expect(record?.x.endsWith('…')).toBe(true);
-    expect(data.terms.w.split(' ')).toEqual(expect.arrayContaining(['parquet', 'bucket']));
-  });
-
-  it('shortens excerpts on a large site so the file stays within its budget', () => {
-    const text = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor '.repeat(6);
-    const small = buildSearchData([page('/p/', 'Page', [['Section', text]])]);
-    const sections = Array.from({ length: 8 }, (_, i): [string, string] => [`Section ${i}`, text]);
-    const large = buildSearchData(Array.from({ length: 1500 }, (_, i) => page(`/p${i}/`, `Page ${i}`, sections)));
-    const longest = (records: { x: string }[]) => Math.max(...records.map((r) => r.x.length));
-    expect(longest(small.records)).toBeGreaterThan(140);
-    expect(longest(large.records)).toBeLessThan(90);
-    expect(longest(large.records)).toBeGreaterThanOrEqual(48);
   });
 });
 

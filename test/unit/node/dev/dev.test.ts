@@ -6,6 +6,7 @@ import { DevBuilder } from '../../../../src/node/dev/builder';
 import { formatDiagnostic } from '../../../../src/node/diagnostics';
 import type { DeploymentPointer, Manifest } from '../../../../src/shared/types';
 import { makeTree, projectRoot } from '../../../helpers/tree';
+import { shardFile, type SearchEntry } from '../../../../src/shared/search-layout';
 
 const TREE = {
   'README.md': '# Home\n\nWelcome. See the [guide](/guide/).\n',
@@ -103,7 +104,9 @@ describe('the dev builder', () => {
     const search = await builder.updateSearch();
     expect(search?.manifest).toBe(pointer().manifest);
     const searchFile = path.join(out, manifest().search.replace('/docs/', ''));
-    expect(readFileSync(searchFile, 'utf8')).toContain('Zanzibar');
+    const entry = JSON.parse(readFileSync(searchFile, 'utf8')) as SearchEntry;
+    const shard = (n: number) => readFileSync(path.join(path.dirname(searchFile), shardFile('details', n, entry.hash)));
+    expect(entry.details.map((_, n) => shard(n)).join('')).toContain('Zanzibar configuration.');
     expect(await builder.updateSearch()).toBeUndefined();
   });
 

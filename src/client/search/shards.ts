@@ -1,0 +1,203 @@
+import { WrongContentError } from '../data/fetch-chunk';
+import { decodePostings } from '../../shared/search-text';
+import {
+  HEAD_FIELDS,
+  letterOf,
+  shardFile,
+  shardFiles,
+  shardFor,
+  type DetailPage,
+  type DetailShard,
+  type LetterShard,
+  type PostingShard,
+  type SearchEntry,
+  type ShardKind,
+} from '../../shared/search-layout';
+
+/**
+ * The search data the worker has so far: the entry, and the shards loaded for earlier queries. Every
+ * lookup either answers from a loaded shard or notes the file it needs and answers as if the word were
+ * unknown; the engine runs a query, and when files were noted the worker loads them and runs it again
+ * (see `runQuery`). The layout itself is src/shared/search-layout.ts.
+ */
+export class SearchShards {
+  /** Sections of page p are the ids from `pageStart[p]` to `pageStart[p + 1]`; the first is its intro. */
+  readonly pageStart: Uint32Array;
+  readonly pageOf: Uint32Array;
+  private readonly letters = new Map<string, LetterView>();
+  private readonly heads = new Map<string, PostingView>();
+  private readonly texts = new Map<string, PostingView>();
+  private readonly details = new Map<string, DetailShard>();
+  private readonly missing = new Set<string>();
+
+  constructor(private readonly entry: SearchEntry) {
+    const pages = entry.sections.length;
+    this.pageStart = new Uint32Array(pages + 1);
+    entry.sections.forEach((n, p) => (this.pageStart[p + 1] = (this.pageStart[p] ?? 0) + n));
+    this.pageOf = new Uint32Array(this.pageStart[pages] ?? 0);
+    entry.sections.forEach((n, p) => this.pageOf.fill(p, this.pageStart[p], (this.pageStart[p] ?? 0) + n));
+  }
+
+  /** Number of sections. */
+  get size(): number {
+    return this.pageOf.length;
+  }
+
+  get pages(): number {
+    return this.entry.sections.length;
+  }
+
+  /** Shard files not loaded yet. */
+  unloaded(): string[] {
+    const loaded = (file: string) =>
+      this.letters.has(file) || this.heads.has(file) || this.texts.has(file) || this.details.has(file);
+    return shardFiles(this.entry).filter((file) => !loaded(file));
+  }
+
+  /** The files lookups needed since the last call and did not have. */
+  takeMissing(): string[] {
+    const files = [...this.missing];
+    this.missing.clear();
+    return files;
+  }
+
+  /** Reads a shard file's text (any file the entry names); throws `WrongContentError` if it is not one. */
+  read(file: string, text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new WrongContentError(!text.trimStart().startsWith('<'));
+    }
+    const shard = value as Partial<LetterShard & PostingShard & DetailShard> | null;
+    if (file.includes('/letters.') && typeof shard?.w === 'string' && Array.isArray(shard.f) && shard.fuzzy) {
+      this.letters.set(file, new LetterView(shard as LetterShard));
+    } else if (file.includes('/heads.') && typeof shard?.w === 'string' && shard.p?.length === HEAD_FIELDS.length) {
+      this.heads.set(file, new PostingView(shard as PostingShard));
+    } else if (file.includes('/texts.') && typeof shard?.w === 'string' && shard.p?.length === 1) {
+      this.texts.set(file, new PostingView(shard as PostingShard));
+    } else if (file.includes('/details.') && Array.isArray(shard?.pages)) {
+      this.details.set(file, shard as DetailShard);
+    } else {
+      throw new WrongContentError(false);
+    }
+  }
+
+  /** The vocabulary of a word's first character. */
+  letter(word: string): LetterView | undefined {
+    return this.find(this.letters, 'letters', letterOf(word));
+  }
+
+  /** Pages (title, name, folder) or sections (heading) whose field holds `word`. */
+  headPostings(word: string, field: (typeof HEAD_FIELDS)[number]): readonly number[] {
+    return this.find(this.heads, 'heads', word)?.list(word, HEAD_FIELDS.indexOf(field)) ?? [];
+  }
+
+  /** Sections whose text holds `word`. */
+  textPostings(word: string): readonly number[] {
+    return this.find(this.texts, 'texts', word)?.list(word, 0) ?? [];
+  }
+
+  /** Pages whose title, and sections whose heading, is exactly `key` (stemmed words joined by spaces). */
+  exact(key: string): { titles: readonly number[]; headings: readonly number[] } {
+    const view = this.find(this.heads, 'heads', key);
+    return { titles: view?.keyed(key, 'kt') ?? [], headings: view?.keyed(key, 'kh') ?? [] };
+  }
+
+  /** What a result of page p shows. */
+  detail(p: number): DetailPage | undefined {
+    const firsts = this.entry.details;
+    return this.find(this.details, 'details', p)?.pages[p - (firsts[shardFor(firsts, p)] ?? 0)];
+  }
+
+  /** The loaded shard of `kind` that holds `key`, or undefined with its file noted as missing. */
+  private find<T>(loaded: Map<string, T>, kind: ShardKind, key: string | number): T | undefined {
+    const firsts: readonly (string | number)[] = this.entry[kind];
+    if (firsts.length === 0) return undefined;
+    const file = shardFile(kind, shardFor(firsts, key), this.entry.hash);
+    const view = loaded.get(file);
+    if (!view) this.missing.add(file);
+    return view;
+  }
+}
+
+/** One letter shard: sorted words, their frequencies, and Fuse over its title and heading words. */
+export class LetterView {
+  readonly words: string[];
+  private readonly fuse = new Map<string, unknown>();
+
+  constructor(private readonly shard: LetterShard) {
+    this.words = shard.w === '' ? [] : shard.w.split(' ');
+  }
+
+  lowerBound(word: string): number {
+    return lowerBound(this.words, word);
+  }
+
+  /** Postings of the word at position v over every field. */
+  frequencyAt(v: number): number {
+    return this.shard.f[v] ?? 0;
+  }
+
+  /** Postings of a word over every field; 0 for a word the index does not have. */
+  frequency(word: string): number {
+    const v = this.lowerBound(word);
+    return this.words[v] === word ? this.frequencyAt(v) : 0;
+  }
+
+  /** The serialised Fuse index of one first character's title and heading words. */
+  fuzzyIndex(letter: string): unknown {
+    return this.shard.fuzzy[letter];
+  }
+
+  /** A Fuse instance made once per character, kept with the shard. */
+  cached<T>(letter: string, make: () => T): T {
+    let value = this.fuse.get(letter) as T | undefined;
+    if (value === undefined) this.fuse.set(letter, (value = make()));
+    return value;
+  }
+}
+
+/** One head or text shard; a list is decoded the first time a query reads it. */
+class PostingView {
+  private readonly words: string[];
+  private readonly lists: string[][];
+  private readonly decoded = new Map<string, number[]>();
+  private keys: { k: string[]; kt: string[]; kh: string[] } | undefined;
+
+  constructor(private readonly shard: PostingShard) {
+    this.words = shard.w === '' ? [] : shard.w.split(' ');
+    this.lists = shard.p.map((field) => field.split(' '));
+  }
+
+  list(word: string, field: number): readonly number[] {
+    const v = lowerBound(this.words, word);
+    if (this.words[v] !== word) return [];
+    return this.decode(`${field} ${word}`, this.lists[field]?.[v] ?? '');
+  }
+
+  keyed(key: string, which: 'kt' | 'kh'): readonly number[] {
+    const { k = '', kt = '', kh = '' } = this.shard;
+    this.keys ??= { k: k === '' ? [] : k.split('\n'), kt: kt.split(' '), kh: kh.split(' ') };
+    const v = lowerBound(this.keys.k, key);
+    if (this.keys.k[v] !== key) return [];
+    return this.decode(`${which} ${key}`, this.keys[which][v] ?? '');
+  }
+
+  private decode(id: string, text: string): number[] {
+    let ids = this.decoded.get(id);
+    if (!ids) this.decoded.set(id, (ids = decodePostings(text)));
+    return ids;
+  }
+}
+
+function lowerBound(words: readonly string[], word: string): number {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((words[mid] ?? '') < word) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
+import type { PageSource } from '../../../../src/node/content/page-record';
+import { searchFiles } from '../../../../src/node/site/search-files';
+import { FIELD, buildSearchIndex } from '../../../../src/node/site/search-index';
+import { shardFile, type DetailShard, type LetterShard, type SearchEntry } from '../../../../src/shared/search-layout';
+import { EXCERPT_LENGTH, simpleSlug } from '../../../../src/shared/search-text';
+
+/** A page as the search index reads it: title, route, description and the analysed sections. */
+function page(route: string, title: string, sections: [heading: string, text: string][]): PageSource {
+  return {
+    route,
+    title,
+    description: `About ${title}.`,
+    analysis: {
+      sections: [
+        { level: 1, heading: '', slug: '', text: `${title} introduction text.` },
+        ...sections.map(([heading, text]) => ({ level: 2 as const, heading, slug: simpleSlug(heading), text })),
+      ],
+    },
+  } as unknown as PageSource;
+}
+
+const words = ['ledger', 'quota', 'relay', 'cursor', 'tenant', 'vault', 'mirror', 'beacon', 'signal', 'harbor'];
+
+/** A site of `n` pages with sections whose words vary from page to page, like a real one's. */
+function site(n: number): PageSource[] {
+  return Array.from({ length: n }, (_, i) => {
+    const word = (k: number) => `${words[(i + k) % words.length] ?? ''}${Math.floor(i / 7) + k}`;
+    const text = `The ${word(1)} keeps a ${word(2)} of every ${word(3)} it sends, and the ${word(4)} reads it back. `;
+    return page(`/area-${i % 40}/topic-${i}/`, `Topic ${word(0)}`, [
+      [`Using the ${word(5)}`, text.repeat(4)],
+      [`Limits of ${word(6)}`, text.repeat(3)],
+    ]);
+  });
+}
+
+describe('the search index', () => {
+  it('has one record per section, with its page, excerpt, level and an id only where needed', () => {
+    const index = buildSearchIndex([
+      page('/a/', 'Alpha', [
+        ['First part', 'one two three'],
+        ['Second part', 'four five six'],
+      ]),
+      page('/b/', 'Beta', [['Why? Because.', 'seven']]),
+    ]);
+    expect(index.pages).toEqual([
+      {
+        t: 'Alpha',
+        u: '/a/',
+        r: [
+          ['', 'About Alpha.', 1],
+          ['First part', 'one two three', 2],
+          ['Second part', 'four five six', 2],
+        ],
+      },
+      { t: 'Beta', u: '/b/', r: expect.arrayContaining([['Why? Because.', 'seven', 2]]) as unknown },
+    ]);
+    expect(index.words.get('alpha')?.postings[FIELD.title]).toEqual([0]);
+    expect(index.words.get('part')?.postings[FIELD.heading]).toEqual([1, 2]);
+    expect(index.headingKeys.get('first part')).toEqual([1]);
+    // Fuse indexes by first letter of the title and heading words; stop words ("why because") are left out.
+    expect([...index.fuzzy.keys()].sort()).toEqual(['a', 'b', 'f', 'p', 's']);
+  });
+
+  it('indexes the words of long sections beyond the excerpt as text', () => {
+    const long = `${'Introductory words repeat here. '.repeat(20)} Then the bucket holds a parquet archive.`;
+    const index = buildSearchIndex([page('/s3/', 'Storage', [['Archive', long]])]);
+    const [, x] = index.pages[0]?.r[1] ?? [];
+    expect(x?.length).toBeLessThanOrEqual(EXCERPT_LENGTH + 1);
+    expect(x?.endsWith('…')).toBe(true);
+    expect(index.words.get('parquet')?.postings[FIELD.text]).toEqual([1]);
+    expect(index.words.get('bucket')?.postings[FIELD.text]).toEqual([1]);
+  });
+});
+
+describe('the search files', () => {
+  it('keep the entry and every shard small on a large site, with whole excerpts', () => {
+    const files = searchFiles(buildSearchIndex(site(3000)));
+    const entry = JSON.parse(files.entry) as SearchEntry;
+    expect(entry.sections).toHaveLength(3000);
+    // The entry holds a number per page and a key per shard, nothing per word or section.
+    expect(files.entry.length).toBeLessThan(3000 * 3 + 40_000);
+    expect(files.shards.length).toBe(
+      entry.letters.length + entry.heads.length + entry.texts.length + entry.details.length,
+    );
+    for (const shard of files.shards) expect(shard.data.length, shard.name).toBeLessThan(80_000);
+    // Results show whole excerpts however large the site: only the pages shown load theirs.
+    const excerpts = files.shards
+      .filter((s) => s.name.includes('/details.'))
+      .flatMap((s) => (JSON.parse(s.data) as DetailShard).pages.flatMap((p) => p.r.map(([, x]) => x.length)));
+    expect(Math.max(...excerpts)).toBeGreaterThan(EXCERPT_LENGTH - 10);
+  });
+
+  it('file each character of the vocabulary in one letter shard, and every shard under the entry hash', () => {
+    const files = searchFiles(buildSearchIndex(site(800)));
+    const entry = JSON.parse(files.entry) as SearchEntry;
+    expect(files.shards.every((s) => s.name.endsWith(`.${entry.hash}.json`))).toBe(true);
+    const firstLetters = entry.letters.map((_, n) => {
+      const shard = JSON.parse(files.shards.find((s) => s.name === shardFile('letters', n, entry.hash))?.data ?? '');
+      return new Set((shard as LetterShard).w.split(' ').map((w) => w[0]));
+    });
+    firstLetters.forEach((letters, n) =>
+      firstLetters.slice(n + 1).forEach((other) => expect([...letters].filter((l) => other.has(l))).toEqual([])),
+    );
+  });
+
+  it('answer a query through the engine, down to a page in the last detail shard', async () => {
+    const pages = site(1200);
+    pages.push(page('/last/', 'Quillwort retention', [['Keeping quillwort logs', 'How long the logs stay.']]));
+    const files = searchFiles(buildSearchIndex(pages));
+    const entry = JSON.parse(files.entry) as SearchEntry;
+    const engine = new SearchEngine(entry);
+    const byName = new Map(files.shards.map((s) => [s.name, s.data]));
+    const loaded: string[] = [];
+    const results = await runQuery(engine, 'quillwort', async (names) => {
+      for (const name of names) {
+        loaded.push(name);
+        engine.read(name, byName.get(name) ?? '');
+      }
+    });
+    expect(results?.groups[0]?.url).toBe('/last/');
+    expect(results?.groups[0]?.hits.map((h) => h.u)).toEqual(['/last/', '/last/#keeping-quillwort-logs']);
+    expect(loaded).toContain(shardFile('details', entry.details.length - 1, entry.hash));
+    // A query loads a few shards, not the site's.
+    expect(loaded.length).toBeLessThan(8);
+    expect(loaded.length).toBeLessThan(files.shards.length / 10);
+  });
+});
