@@ -80,7 +80,7 @@ export async function measureLargeTree(ws: Workspace, tree: LargeTree, capMs: nu
   return results;
 }
 
-async function measureTreeInBrowser(distDir: string): Promise<TreeBrowserFigures> {
+export async function measureTreeInBrowser(distDir: string): Promise<TreeBrowserFigures> {
   const server = createSiteServer({ distDir });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -103,7 +103,12 @@ async function measureTreeInBrowser(distDir: string): Promise<TreeBrowserFigures
     await armSearchTimer(page, 'w');
     await page.keyboard.type('webhook');
     const firstSearchMs = await readBench(page);
-    await page.waitForLoadState('networkidle');
+    // The top of the list is drawn first; the search is done when the whole list is counted.
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLInputElement>('.search-dialog input')?.value === 'webhook' &&
+        /\d+ results?/.test(document.querySelector('.search-dialog [role="status"]')?.textContent ?? ''),
+    );
     page.off('requestfinished', onRequest);
     const search = await searchDownload(distDir, searched);
     await page.keyboard.press('Escape');

@@ -30,7 +30,10 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const client = useMemo(() => getSearchClient(manifest), [manifest]);
   const [index, setIndex] = useState<IndexState>({ status: 'loading' });
   const [query, setQuery] = useState('');
-  const [answer, setAnswer] = useState<{ query: string; results: SearchResults }>({ query: '', results: EMPTY });
+  const [answer, setAnswer] = useState<{ query: string; results: SearchResults; first?: boolean }>({
+    query: '',
+    results: EMPTY,
+  });
   const [selected, setSelected] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -53,15 +56,19 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     if (index.status !== 'ready' || query.trim() === '') return;
-    client.query(query, (results) => {
-      setAnswer({ query, results });
-      setSelected(0);
+    let topShown = false;
+    client.query(query, (results, _ms, first) => {
+      setAnswer({ query, results, first });
+      // A new list starts at its top; the whole list that follows its top keeps the reader's selection.
+      if (!topShown) setSelected(0);
+      topShown ||= first;
     });
   }, [client, index.status, query]);
 
   // Nothing from an older query is shown for an empty query or while the index is unavailable.
   const shown = index.status === 'ready' && query.trim() !== '' && answer.query !== '' ? answer.results : EMPTY;
-  const answered = index.status === 'ready' && query.trim() !== '' && answer.query === query;
+  // The count is announced for the whole list, not its top.
+  const answered = index.status === 'ready' && query.trim() !== '' && answer.query === query && !answer.first;
   const flat = shown.groups.flatMap((g) => g.hits);
   const firstPositions = shown.groups.map((_, i) => shown.groups.slice(0, i).reduce((n, g) => n + g.hits.length, 0));
   const expanded = flat.length > 0;

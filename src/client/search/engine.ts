@@ -52,10 +52,14 @@ const NO_RESULTS: SearchResults = { groups: [], terms: [], total: 0 };
 
 /** What one run of a query gives: its results, or the files it needs first. */
 export interface SearchOutcome {
+  /** With files missing: empty, or when only results' details are missing, the leading groups drawable. */
   results: SearchResults;
-  /** Shard files (as the entry names them) the query reached and did not have; the results are void. */
+  /** Shard files (as the entry names them) the query reached and did not have, in rank order. */
   missing: string[];
 }
+
+/** Detail files loaded first when a query needs more: about the first screen of results. */
+const FIRST_DETAILS = 6;
 
 /**
  * Section search, meant to run in a worker, over an index that arrives in shards.
@@ -188,15 +192,13 @@ export class SearchEngine {
     const selected = this.shards.takeMissing();
     if (selected.length > 0) return { results: NO_RESULTS, missing: selected };
     const groups = drawGroups(selectRanked(ranked, titled, pageOf, pageStart), pageStart, (p) => this.shards.detail(p));
-    const missing = this.shards.takeMissing();
-    if (!groups || missing.length > 0) return { results: NO_RESULTS, missing };
     return {
       results: {
         groups,
         terms: [...highlight].filter((t) => t.length > 0),
         total: groups.reduce((sum, g) => sum + g.hits.length, 0),
       },
-      missing: [],
+      missing: this.shards.takeMissing(),
     };
   }
 
@@ -262,6 +264,12 @@ export class SearchEngine {
       if ((matches.get(w) ?? 0) < quality) matches.set(w, quality);
     };
     const letter = this.shards.letter(term);
+    if (!letter) {
+      // The vocabulary is not loaded yet. The word itself is usually in the index, so its postings are
+      // asked for in the same round rather than in the next one.
+      this.shards.headPostings(term, 'title');
+      if (term.length >= TEXT_PREFIX_MIN) this.shards.textPostings(term);
+    }
     const words = letter?.words ?? [];
     const start = letter?.lowerBound(term) ?? 0;
     const exact = words[start] === term;
@@ -369,20 +377,33 @@ export class SearchEngine {
 
 /**
  * Runs a query until it has every file it reaches: each run names the shards it lacked, `load` fetches
- * them into the engine, and the next run goes further (letters, then postings, then details). `stale`
- * ends the work early when a newer query has arrived.
+ * them into the engine, and the next run goes further (letters, then postings, then details). When only
+ * the results' details are missing, those of the first screen are loaded first and `onFirst` gets the
+ * results they make, so the top of the list is drawn while the rest loads. `stale` ends the work early
+ * when a newer query has arrived.
  */
 export async function runQuery(
   engine: SearchEngine,
   query: string,
   load: (files: string[]) => Promise<void>,
   stale: () => boolean = () => false,
+  onFirst: (results: SearchResults) => void = () => undefined,
 ): Promise<SearchResults | undefined> {
+  let firstShown = false;
   // Each run loads at least one new file, and a query reaches a bounded number of them.
   for (let run = 0; run < 16; run++) {
     const outcome = engine.search(query);
     if (outcome.missing.length === 0) return outcome.results;
     if (stale()) return undefined;
+    const ranked = outcome.missing.every((file) => file.includes('/details.'));
+    if (ranked && !firstShown && outcome.missing.length > FIRST_DETAILS) {
+      firstShown = true;
+      await load(outcome.missing.slice(0, FIRST_DETAILS));
+      const first = engine.search(query).results;
+      if (stale()) return undefined;
+      if (first.total > 0) onFirst(first);
+      continue;
+    }
     await load(outcome.missing);
   }
   throw new Error(`the search for "${query}" kept asking for files`);

@@ -8,4 +8,5 @@ export type WorkerResponse =
   /** A query waits for these shard files (URLs); named if the query times out. */
   | { type: 'fetching'; id: number; urls: string[] }
   | { type: 'failed'; errorType: ChunkLoadErrorType; request: string; status?: number; message: string }
-  | { type: 'results'; id: number; query: string; results: SearchResults; ms: number };
+  /** `first`: the top of the list, drawn while the rest of its details load; the whole list follows. */
+  | { type: 'results'; id: number; query: string; results: SearchResults; ms: number; first?: boolean };

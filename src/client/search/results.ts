@@ -90,23 +90,28 @@ export function selectRanked(
   return [...groups.values()].map((e) => e.selection);
 }
 
-/** The groups to draw, or undefined while a page's details are not loaded (`detail` notes what is needed). */
+/**
+ * The groups to draw: the leading ones whose pages' details are loaded (`detail` notes what else is
+ * needed, in rank order), all of them once every page's are.
+ */
 export function drawGroups(
   selections: readonly Selection[],
   pageStart: Uint32Array,
   detail: (page: number) => DetailPage | undefined,
-): SearchGroup[] | undefined {
+): SearchGroup[] {
   const groups: SearchGroup[] = [];
+  let drawable = true;
   for (const { page: p, hits } of selections) {
     const page = detail(p);
-    if (!page) continue;
+    if (!page) drawable = false;
+    if (!page || !drawable) continue;
     groups.push({
       title: page.t,
       url: page.u,
       hits: hits.map(({ id, value }) => hit(page, page.r[id - (pageStart[p] ?? 0)], value)),
     });
   }
-  return groups.length === selections.length ? groups : undefined;
+  return groups;
 }
 
 function hit(page: DetailPage, section: DetailPage['r'][number] | undefined, score: number): SearchHit {

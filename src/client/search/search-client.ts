@@ -19,7 +19,7 @@ export class SearchClient {
   private worker: Worker | undefined;
   private state: IndexState = { status: 'loading' };
   private readonly listeners = new Set<Listener>();
-  private readonly pending = new Map<number, (results: SearchResults, ms: number) => void>();
+  private readonly pending = new Map<number, (results: SearchResults, ms: number, first: boolean) => void>();
   private nextId = 1;
   private deadline: ReturnType<typeof setTimeout> | undefined;
   /** The newest query's deadline, and the shard it is waiting for. */
@@ -52,7 +52,8 @@ export class SearchClient {
     this.deadline = setTimeout(() => this.timeOut(), CHUNK_LOAD_TIMEOUT_MS);
   }
 
-  query(query: string, onResults: (results: SearchResults, ms: number) => void): void {
+  /** Runs a query; `onResults` gets the top of the list first (`first`) when the rest takes longer, then the whole list. */
+  query(query: string, onResults: (results: SearchResults, ms: number, first: boolean) => void): void {
     const id = this.nextId++;
     this.pending.clear(); // only the newest query's answer is drawn
     this.pending.set(id, onResults);
@@ -87,9 +88,10 @@ export class SearchClient {
     else if (message.type === 'fetching') {
       if (this.pending.has(message.id)) this.waitingFor = message.urls[0];
     } else {
-      if (this.pending.has(message.id)) clearTimeout(this.queryDeadline);
-      this.pending.get(message.id)?.(message.results, message.ms);
-      this.pending.delete(message.id);
+      const first = message.first === true;
+      if (this.pending.has(message.id) && !first) clearTimeout(this.queryDeadline);
+      this.pending.get(message.id)?.(message.results, message.ms, first);
+      if (!first) this.pending.delete(message.id);
     }
   }
 

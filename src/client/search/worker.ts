@@ -94,7 +94,9 @@ async function answer(id: number, query: string): Promise<void> {
       reply({ type: 'fetching', id, urls: files.map((file) => shardUrl(entryUrl, file)) });
       return loadShards(current, files);
     };
-    const results = await runQuery(current, query, load, () => latest !== id);
+    const first = (results: SearchResults) =>
+      reply({ type: 'results', id, query, results, ms: performance.now() - started, first: true });
+    const results = await runQuery(current, query, load, () => latest !== id, first);
     if (results) reply({ type: 'results', id, query, results, ms: performance.now() - started });
   } catch (error) {
     if (latest === id) replyFailure(error, entryUrl);

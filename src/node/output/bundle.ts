@@ -57,18 +57,25 @@ const common: esbuild.BuildOptions = {
 
 /** Bundles the reader app: code-split ESM, content-hashed names, plus the classic theme boot script. */
 export async function bundleClient(srcDir: string): Promise<ClientAssets> {
-  const [app, theme] = await Promise.all([
+  const [app, worker, theme] = await Promise.all([
     esbuild.build({
       ...common,
-      entryPoints: {
-        entry: path.join(srcDir, 'client/entry.tsx'),
-        'search-worker': path.join(srcDir, 'client/search/worker.ts'),
-      },
+      entryPoints: { entry: path.join(srcDir, 'client/entry.tsx') },
       outdir: '/assets/js',
       format: 'esm',
       splitting: true,
       entryNames: '[name].[hash]',
       chunkNames: 'chunk.[hash]',
+      metafile: true,
+    }),
+    // One file, sharing no chunk with the app: the first search waits for the worker's script, and a
+    // chunk it imported would be one more request in between.
+    esbuild.build({
+      ...common,
+      entryPoints: { 'search-worker': path.join(srcDir, 'client/search/worker.ts') },
+      outdir: '/assets/js',
+      format: 'esm',
+      entryNames: '[name].[hash]',
       metafile: true,
     }),
     esbuild.build({
@@ -80,9 +87,9 @@ export async function bundleClient(srcDir: string): Promise<ClientAssets> {
       metafile: true,
     }),
   ]);
-  checkBrowserBoundary(srcDir, [app.metafile, theme.metafile]);
+  checkBrowserBoundary(srcDir, [app.metafile, worker.metafile, theme.metafile]);
   const files = new Map<string, Uint8Array>();
-  for (const file of [...(app.outputFiles ?? []), ...(theme.outputFiles ?? [])])
+  for (const file of [...(app.outputFiles ?? []), ...(worker.outputFiles ?? []), ...(theme.outputFiles ?? [])])
     files.set(path.basename(file.path), file.contents);
   const outputs = app.metafile.outputs;
   const find = (prefix: string) => {

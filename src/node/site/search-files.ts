@@ -17,7 +17,7 @@ import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './s
  * that a query's files stay a few dozen kilobytes at 10,000 pages, large enough that a small site has
  * a handful of files. A single word or page larger than its target gets a shard of its own.
  */
-const LETTER_BYTES = 8_000;
+const LETTER_BYTES = 24_000;
 const HEAD_BYTES = 16_000;
 const TEXT_BYTES = 32_000;
 const DETAIL_BYTES = 4_000;

@@ -126,4 +126,26 @@ describe('the search files', () => {
     expect(loaded.length).toBeLessThan(8);
     expect(loaded.length).toBeLessThan(files.shards.length / 10);
   });
+
+  it('give the top of a long list first, while the rest of its details load', async () => {
+    const files = searchFiles(buildSearchIndex(site(1200)));
+    const engine = new SearchEngine(JSON.parse(files.entry) as SearchEntry);
+    const byName = new Map(files.shards.map((s) => [s.name, s.data]));
+    const tops: string[][] = [];
+    const urls = (groups: { url: string }[]) => groups.map((g) => g.url);
+    const results = await runQuery(
+      engine,
+      // Every fortieth page is in area 17: its results are spread over many detail shards.
+      'area 17',
+      async (names) => names.forEach((name) => engine.read(name, byName.get(name) ?? '')),
+      () => false,
+      (top) => tops.push(urls(top.groups)),
+    );
+    expect(results?.total).toBe(20);
+    expect(tops).toHaveLength(1);
+    const top = tops[0] ?? [];
+    expect(top.length).toBeGreaterThan(0);
+    expect(top.length).toBeLessThan(urls(results?.groups ?? []).length);
+    expect(urls(results?.groups ?? []).slice(0, top.length)).toEqual(top);
+  });
 });
