@@ -4,3 +4,10 @@ import { createHash } from 'node:crypto';
 export function contentHash(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 8);
 }
+
+/** The content hash of several texts together (each followed by a newline), without joining them first. */
+export function contentHashOfAll(parts: Iterable<string>): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\n');
+  return hash.digest('hex').slice(0, 8);
+}

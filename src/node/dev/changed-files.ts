@@ -12,7 +12,12 @@ import { POINTER_FILE, type SiteFile } from '../output/site-files';
  */
 function versionOf(file: SiteFile): string {
   if (file.page) return `${file.page.key}.${file.page.hash}`;
-  if ('data' in file) return createHash('sha256').update(file.data).digest('base64');
+  if ('data' in file) {
+    const hash = createHash('sha256');
+    for (const part of typeof file.data === 'string' || file.data instanceof Uint8Array ? [file.data] : file.data)
+      hash.update(part);
+    return hash.digest('base64');
+  }
   return '';
 }
 

@@ -10,7 +10,11 @@ import type { PageSource } from '../content/page-record';
 export const LLMS_INDEX_FILE = 'llms.txt';
 export const LLMS_FULL_FILE = 'llms-full.txt';
 
-export function renderLlmsFiles(manifest: Manifest, pages: readonly PageSource[]): { index: string; full: string } {
+/** `llms.txt`, and `llms-full.txt` in parts: joined, it would hold every page's markdown a second time. */
+export function renderLlmsFiles(
+  manifest: Manifest,
+  pages: readonly PageSource[],
+): { index: string; full: readonly string[] } {
   const { site } = manifest;
   const url = (route: string) => site.siteUrl.replace(/\/$/, '') + withBase(site.base, route);
   const byRoute = new Map(pages.map((page) => [page.route, page]));
@@ -37,16 +41,18 @@ export function renderLlmsFiles(manifest: Manifest, pages: readonly PageSource[]
     '',
   ];
   const index = [...header];
-  const full = [`# ${site.title}`, '', `> ${site.description}`, ''];
+  const full = [`# ${site.title}\n\n> ${site.description}\n`];
   for (const group of groups) {
     index.push(`## ${group.text}`, '');
     for (const page of group.pages) {
       index.push(`- [${page.title}](${url(page.route)})${page.description ? `: ${page.description}` : ''}`);
-      full.push('---', '', `Source: ${url(page.route)}`, '', page.markdown);
+      full.push(`\n---\n\nSource: ${url(page.route)}\n\n`, page.markdown);
     }
     index.push('');
   }
-  return { index: `${index.join('\n').trimEnd()}\n`, full: `${full.join('\n').trimEnd()}\n` };
+  const last = full.length - 1;
+  full[last] = `${(full[last] ?? '').trimEnd()}\n`;
+  return { index: `${index.join('\n').trimEnd()}\n`, full };
 }
 
 /** Where a page's markdown twin is written in `dist/`. */

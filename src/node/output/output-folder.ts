@@ -2,6 +2,24 @@ import { mkdirSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+/** Characters of a text in parts written at once. */
+const BATCH_CHARS = 1 << 20;
+
+function* batches(parts: readonly string[]): Generator<string> {
+  let batch: string[] = [];
+  let size = 0;
+  for (const part of parts) {
+    batch.push(part);
+    size += part.length;
+    if (size >= BATCH_CHARS) {
+      yield batch.join('');
+      batch = [];
+      size = 0;
+    }
+  }
+  if (batch.length > 0) yield batch.join('');
+}
+
 /** Writes in flight at most: enough to keep the thread pool busy, few enough to bound the memory held. */
 const MAX_PENDING_WRITES = 64;
 
@@ -31,8 +49,11 @@ export class OutputFolder {
     if (out.failure) throw out.failure;
   }
 
-  put(relative: string, data: string | Uint8Array): Promise<void> {
-    return this.track(writeFile(this.inFolder(relative), data));
+  /** Writes a file; a text in parts is written in batches of about a megabyte, never joined whole. */
+  put(relative: string, data: string | Uint8Array | readonly string[]): Promise<void> {
+    return this.track(
+      writeFile(this.inFolder(relative), typeof data === 'string' || data instanceof Uint8Array ? data : batches(data)),
+    );
   }
 
   copy(from: string, relative: string): Promise<void> {

@@ -46,7 +46,10 @@ export type SiteFile = {
    */
   page?: PageSource;
 } & (
-  | { data: string | Uint8Array }
+  | {
+      /** Contents; a text in parts is written part after part, never joined (`llms-full.txt`). */
+      data: string | Uint8Array | readonly string[];
+    }
   /** A file of the content folder, copied as it is. */
   | { copyOf: string }
   /** An HTML document of the app, rendered when it is written (prerendering is most of a build's writing). */

@@ -8,7 +8,7 @@ import {
   type PostingShard,
   type SearchEntry,
 } from '../../shared/search-layout';
-import { contentHash } from '../content-hash';
+import { contentHashOfAll } from '../content-hash';
 import type { PageSource } from '../content/page-record';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
 
@@ -50,7 +50,7 @@ export function searchFiles(index: SearchIndex): SearchFiles {
     ['details', detailShards(index)],
   ];
   const data = kinds.map(([, cuts]) => cuts.map(([, shard]) => JSON.stringify(shard)));
-  const hash = contentHash(data.flat().join('\n'));
+  const hash = contentHashOfAll(data.flat());
   const firsts = (n: number) => kinds[n]?.[1].map(([from]) => from) ?? [];
   const entry: SearchEntry = {
     v: 3,

@@ -120,27 +120,40 @@ export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
  * do not already give, best first by tf-idf, at most TERMS_PER_SECTION of them.
  */
 function addTextTerms(pages: readonly DetailPage[], words: Map<string, IndexedWord>, texts: readonly string[]): void {
-  const counts: Map<string, number>[] = [];
-  const documentFrequency = new Map<string, number>();
+  // Per section, its terms (by number) and how often each occurs, in typed arrays: a large site has a
+  // hundred thousand sections, far too many to keep a map each.
+  const termIds = new Map<string, number>();
+  const termNames: string[] = [];
+  const documentFrequency: number[] = [];
+  const sectionTerms: Uint32Array[] = [];
+  const sectionCounts: Uint32Array[] = [];
   for (const page of pages) {
     const route = routeWords(page.u).name;
     for (const [h, x] of page.r) {
       const known = new Set(indexTerms(`${page.t} ${route} ${h} ${x}`));
-      const count = new Map<string, number>();
-      for (const term of indexTerms(texts[counts.length] ?? '')) {
+      const count = new Map<number, number>();
+      for (const term of indexTerms(texts[sectionTerms.length] ?? '')) {
         if (known.has(term) || STOP_WORDS.has(term)) continue;
-        count.set(term, (count.get(term) ?? 0) + 1);
+        let t = termIds.get(term);
+        if (t === undefined) {
+          termIds.set(term, (t = termNames.length));
+          termNames.push(term);
+          documentFrequency.push(0);
+        }
+        count.set(t, (count.get(t) ?? 0) + 1);
       }
-      for (const term of count.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-      counts.push(count);
+      for (const t of count.keys()) documentFrequency[t] = (documentFrequency[t] ?? 0) + 1;
+      sectionTerms.push(Uint32Array.from(count.keys()));
+      sectionCounts.push(Uint32Array.from(count.values()));
     }
   }
-  const sections = counts.length;
+  const sections = sectionTerms.length;
   const perSection = Math.floor(Math.max(TERMS_MIN, Math.min(TERMS_PER_SECTION, TERM_BUDGET / sections)));
-  counts.forEach((count, id) => {
-    const weighted = [...count].map(([term, tf]): [string, number] => [
-      term,
-      (1 + Math.log(tf)) * Math.log(sections / (documentFrequency.get(term) ?? 1)),
+  sectionTerms.forEach((terms, id) => {
+    const counts = sectionCounts[id] ?? new Uint32Array();
+    const weighted = [...terms].map((t, i): [string, number] => [
+      termNames[t] ?? '',
+      (1 + Math.log(counts[i] ?? 1)) * Math.log(sections / (documentFrequency[t] ?? 1)),
     ]);
     weighted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     for (const [term] of weighted.slice(0, perSection)) {
