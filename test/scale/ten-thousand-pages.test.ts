@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Response } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { PAGES_PER_SHARD, shardOf } from '../../src/shared/site-data';
@@ -76,14 +78,23 @@ describe('a site of 10,000 pages', () => {
     expect(problems).toEqual([]);
   });
 
-  it('finds a page whose record is in the last route shard, and opens it', async () => {
+  it('finds a page whose record is in the last route shard, loading only the search shards it needs', async () => {
     const { page, problems, requests } = await open('/docs/limits/');
     await hydrated(page);
+    // On the context: the search worker's fetches are not the page's.
+    const searched: string[] = [];
+    page.context().on('requestfinished', (request) => {
+      if (/\/assets\/js\/search[./]/.test(request.url())) searched.push(request.url());
+    });
     await page.keyboard.press('/');
     const field = page.locator('.search-dialog input[role="combobox"]');
     await field.fill(lastShardPage.word.toLowerCase());
     const hit = page.locator(`.search-hit[data-url="${lastShardPage.route}"]`);
     await hit.waitFor({ timeout: 30_000 });
+    const shards = (await readdir(path.join(inject('distDir'), 'assets/js/search'))).length;
+    expect(shards).toBeGreaterThan(1000);
+    expect(searched.filter((u) => /\/search\.[0-9a-f]{8}\.json$/.test(u))).toHaveLength(1);
+    expect(searched.length, searched.join('\n')).toBeLessThan(20);
     await field.press('Enter');
     await page.waitForFunction(
       (t) => document.querySelector('#main-content h1')?.textContent?.replace(/#$/, '') === t,
