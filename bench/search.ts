@@ -110,11 +110,18 @@ export async function measureInWorker(distDir: string, queries = QUERIES): Promi
         const manifest = (await (await fetch(meta?.content ?? '')).json()) as { search: string; searchWorker: string };
         const dataUrl = manifest.search;
         const worker = new Worker(manifest.searchWorker, { type: 'module', name: 'search' });
-        type Reply = { type: string; records?: number; ms?: number; results?: { total: number } };
+        type Reply = { type: string; records?: number; ms?: number; results?: { total: number }; first?: boolean };
+        // The worker's answer to a load or a query: a query's is its whole list, not the progress
+        // messages and the top of the list that come before it.
         const reply = () =>
-          new Promise<Reply>((resolve) =>
-            worker.addEventListener('message', (e: MessageEvent<Reply>) => resolve(e.data), { once: true }),
-          );
+          new Promise<Reply>((resolve) => {
+            const listen = (e: MessageEvent<Reply>) => {
+              if (e.data.type === 'fetching' || e.data.first) return;
+              worker.removeEventListener('message', listen);
+              resolve(e.data);
+            };
+            worker.addEventListener('message', listen);
+          });
         const started = performance.now();
         worker.postMessage({ type: 'load', url: dataUrl });
         const ready = await reply();
