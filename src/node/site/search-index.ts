@@ -53,17 +53,20 @@ export interface SearchIndex {
  */
 export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
   const pages: DetailPage[] = [];
-  const texts: string[] = [];
   const words = new Map<string, IndexedWord>();
   const titleKeys = new Map<string, number[]>();
   const headingKeys = new Map<string, number[]>();
-  const post = (field: number, text: string, id: number, keepStopWords: boolean) => {
-    for (const term of new Set(indexTerms(text))) {
+  const textTerms = new TextTerms();
+  /** Files a text's words under a field; returns them all, stop words included. */
+  const post = (field: number, text: string, id: number, keepStopWords: boolean): Set<string> => {
+    const terms = new Set(indexTerms(text));
+    for (const term of terms) {
       if (!keepStopWords && STOP_WORDS.has(term)) continue;
       let word = words.get(term);
       if (!word) words.set(term, (word = { postings: [[], [], [], [], []] }));
       word.postings[field]?.push(id);
     }
+    return terms;
   };
   const keyed = (keys: Map<string, number[]>, text: string, id: number) => {
     const k = key(text);
@@ -74,37 +77,38 @@ export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
   };
 
   let id = 0;
+  const none = new Set<string>();
   sources.forEach((source, p) => {
     const page: DetailPage = { t: source.title, u: source.route, r: [] };
     pages.push(page);
     const route = routeWords(source.route);
-    post(FIELD.title, page.t, p, true);
-    post(FIELD.name, route.name, p, true);
+    const titleTerms = post(FIELD.title, page.t, p, true);
+    const nameTerms = post(FIELD.name, route.name, p, true);
     post(FIELD.folder, route.folders, p, true);
     keyed(titleKeys, page.t, p);
+    // A section's text terms are the words its title, page name, heading and excerpt do not already give.
+    const section = (text: string, headingTerms: Set<string>, excerptTerms: Set<string>) =>
+      textTerms.add(
+        text,
+        (term) => titleTerms.has(term) || nameTerms.has(term) || headingTerms.has(term) || excerptTerms.has(term),
+      );
     const sections = source.analysis.sections;
     const intro = sections[0]?.level === 1 ? sections[0] : undefined;
     // The page description is the intro's excerpt (README: "meta description and search excerpt").
     const introExcerpt = excerpt(source.description || (intro?.text ?? ''), EXCERPT_LENGTH);
     page.r.push(['', introExcerpt, 1]);
-    post(FIELD.text, introExcerpt, id++, false);
-    texts.push(`${source.description} ${intro?.text ?? ''}`);
-    for (const section of sections) {
-      if (section.level === 1) continue;
-      const level = section.level === 3 ? 3 : 2;
-      const x = excerpt(section.text, EXCERPT_LENGTH);
-      page.r.push(
-        section.slug === simpleSlug(section.heading)
-          ? [section.heading, x, level]
-          : [section.heading, x, level, section.slug],
-      );
-      post(FIELD.heading, section.heading, id, true);
-      keyed(headingKeys, section.heading, id);
-      post(FIELD.text, x, id++, false);
-      texts.push(section.text);
+    section(`${source.description} ${intro?.text ?? ''}`, none, post(FIELD.text, introExcerpt, id++, false));
+    for (const { level, heading, slug, text } of sections) {
+      if (level === 1) continue;
+      const x = excerpt(text, EXCERPT_LENGTH);
+      const l = level === 3 ? 3 : 2;
+      page.r.push(slug === simpleSlug(heading) ? [heading, x, l] : [heading, x, l, slug]);
+      const headingTerms = post(FIELD.heading, heading, id, true);
+      keyed(headingKeys, heading, id);
+      section(text, headingTerms, post(FIELD.text, x, id++, false));
     }
   });
-  addTextTerms(pages, words, texts);
+  textTerms.fileInto(words);
   for (const word of words.values()) word.postings[FIELD.text]?.sort((a, b) => a - b);
   return {
     pages,
@@ -116,52 +120,65 @@ export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
 }
 
 /**
- * Adds to the text postings, per section, the words of its full text that its title, heading and excerpt
- * do not already give, best first by tf-idf, at most TERMS_PER_SECTION of them.
+ * The distinctive words of each section's full text, beyond what its title, heading and excerpt give:
+ * counted section by section, then filed as text postings, best first by tf-idf, at most
+ * TERMS_PER_SECTION per section. The counts are kept in typed arrays: a large site has a hundred
+ * thousand sections, far too many to keep a map each.
  */
-function addTextTerms(pages: readonly DetailPage[], words: Map<string, IndexedWord>, texts: readonly string[]): void {
-  // Per section, its terms (by number) and how often each occurs, in typed arrays: a large site has a
-  // hundred thousand sections, far too many to keep a map each.
-  const termIds = new Map<string, number>();
-  const termNames: string[] = [];
-  const documentFrequency: number[] = [];
-  const sectionTerms: Uint32Array[] = [];
-  const sectionCounts: Uint32Array[] = [];
-  for (const page of pages) {
-    const route = routeWords(page.u).name;
-    for (const [h, x] of page.r) {
-      const known = new Set(indexTerms(`${page.t} ${route} ${h} ${x}`));
-      const count = new Map<number, number>();
-      for (const term of indexTerms(texts[sectionTerms.length] ?? '')) {
-        if (known.has(term) || STOP_WORDS.has(term)) continue;
-        let t = termIds.get(term);
-        if (t === undefined) {
-          termIds.set(term, (t = termNames.length));
-          termNames.push(term);
-          documentFrequency.push(0);
-        }
-        count.set(t, (count.get(t) ?? 0) + 1);
+class TextTerms {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly documentFrequency: number[] = [];
+  private readonly terms: Uint32Array[] = [];
+  private readonly counts: Uint32Array[] = [];
+
+  /** Counts the next section's text terms, leaving out stop words and those `known` says it already has. */
+  add(text: string, known: (term: string) => boolean): void {
+    // Counted by word first; the checks and the numbering then run once per distinct word.
+    const byWord = new Map<string, number>();
+    for (const term of indexTerms(text)) byWord.set(term, (byWord.get(term) ?? 0) + 1);
+    const terms: number[] = [];
+    const counts: number[] = [];
+    for (const [term, n] of byWord) {
+      if (known(term) || STOP_WORDS.has(term)) continue;
+      let t = this.ids.get(term);
+      if (t === undefined) {
+        this.ids.set(term, (t = this.names.length));
+        this.names.push(term);
+        this.documentFrequency.push(0);
       }
-      for (const t of count.keys()) documentFrequency[t] = (documentFrequency[t] ?? 0) + 1;
-      sectionTerms.push(Uint32Array.from(count.keys()));
-      sectionCounts.push(Uint32Array.from(count.values()));
+      this.documentFrequency[t] = (this.documentFrequency[t] ?? 0) + 1;
+      terms.push(t);
+      counts.push(n);
     }
+    this.terms.push(Uint32Array.from(terms));
+    this.counts.push(Uint32Array.from(counts));
   }
-  const sections = sectionTerms.length;
-  const perSection = Math.floor(Math.max(TERMS_MIN, Math.min(TERMS_PER_SECTION, TERM_BUDGET / sections)));
-  sectionTerms.forEach((terms, id) => {
-    const counts = sectionCounts[id] ?? new Uint32Array();
-    const weighted = [...terms].map((t, i): [string, number] => [
-      termNames[t] ?? '',
-      (1 + Math.log(counts[i] ?? 1)) * Math.log(sections / (documentFrequency[t] ?? 1)),
-    ]);
-    weighted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    for (const [term] of weighted.slice(0, perSection)) {
-      let word = words.get(term);
-      if (!word) words.set(term, (word = { postings: [[], [], [], [], []] }));
-      word.postings[FIELD.text].push(id);
-    }
-  });
+
+  /** Adds each section's best terms to the text postings of `words`. */
+  fileInto(words: Map<string, IndexedWord>): void {
+    const sections = this.terms.length;
+    const perSection = Math.floor(Math.max(TERMS_MIN, Math.min(TERMS_PER_SECTION, TERM_BUDGET / sections)));
+    const weight: number[] = [];
+    const order: number[] = [];
+    this.terms.forEach((terms, id) => {
+      const counts = this.counts[id] ?? new Uint32Array();
+      weight.length = 0;
+      order.length = 0;
+      terms.forEach((t, i) => {
+        weight.push((1 + Math.log(counts[i] ?? 1)) * Math.log(sections / (this.documentFrequency[t] ?? 1)));
+        order.push(i);
+      });
+      const name = (i: number) => this.names[terms[i] ?? 0] ?? '';
+      order.sort((a, b) => (weight[b] ?? 0) - (weight[a] ?? 0) || (name(a) < name(b) ? -1 : 1));
+      for (const i of order.slice(0, perSection)) {
+        const term = name(i);
+        let word = words.get(term);
+        if (!word) words.set(term, (word = { postings: [[], [], [], [], []] }));
+        word.postings[FIELD.text].push(id);
+      }
+    });
+  }
 }
 
 /**
