@@ -1,8 +1,11 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import type { SearchEntry } from '../../src/shared/search-layout';
+import type { Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from './browser';
+import { routeNewShards } from './deployment';
 
 const { open } = useBrowser();
 
@@ -162,6 +165,49 @@ describe('search', () => {
     await failed.locator('button', { hasText: 'Retry' }).click();
     await search(page, 'okta');
     expect((await hitUrls(page))[0]).toBe('/orgs/sso/okta/');
+  });
+
+  it('switches to a new deployment when the search shards a query reaches are gone', async () => {
+    const { page, problems } = await open('/docs/limits/');
+    await hydrated(page);
+    const context = page.context();
+    // On the context: the search worker's requests are not the page's.
+    const requests: string[] = [];
+    context.on('request', (r) => requests.push(r.url()));
+    const manifestUrl = (await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '';
+    const manifest = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
+    const entry = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifest.search)) as SearchEntry;
+    // The dialog opens on the old deployment: the worker loads its entry, and no query has run yet.
+    const entryLoaded = context.waitForEvent('requestfinished', (r) => SEARCH_DATA.test(r.url()));
+    await page.keyboard.press('/');
+    await entryLoaded;
+
+    // Now the server holds a new deployment, and the old deployment's search shards are gone.
+    const hash = 'feedface';
+    const searchHash = 'cafebabe';
+    const newEntry = manifest.search.replace(/\.[0-9a-f]{8}\.json$/, `.${searchHash}.json`);
+    const newManifest = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${hash}.json`);
+    const assets = path.join(inject('distDir'), 'assets/js');
+    await context.route(`**${newManifest}`, (r) => r.fulfill({ json: { ...manifest, hash, search: newEntry } }));
+    await routeNewShards(context, manifest, hash);
+    await context.route(`**${newEntry}`, (r) => r.fulfill({ json: { ...entry, hash: searchHash } }));
+    await context.route(new RegExp(`/search/[a-z]+\\.\\d+\\.${searchHash}\\.json$`), async (r) => {
+      const name = path.basename(new URL(r.request().url()).pathname).replace(searchHash, entry.hash);
+      await r.fulfill({ contentType: 'application/json', body: await readFile(path.join(assets, 'search', name)) });
+    });
+    let gone = 0;
+    await context.route(new RegExp(`/search/[a-z]+\\.\\d+\\.${entry.hash}\\.json$`), (r) => {
+      gone++;
+      return r.fulfill({ status: 404, body: 'Not found' });
+    });
+    await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: { manifest: newManifest, hash } }));
+
+    await search(page, 'okta');
+    expect((await hitUrls(page))[0]).toBe('/orgs/sso/okta/');
+    expect(gone, 'the query never met a shard that is gone').toBeGreaterThan(0);
+    expect(requests.some((u) => u.endsWith(newEntry))).toBe(true);
+    expect(await page.locator('.search-failed').count()).toBe(0);
+    expect(problems.filter((p) => !/404/.test(p))).toEqual([]);
   });
 
   it("loads a small site's whole index after the first query, and keeps answering offline", async () => {

@@ -67,7 +67,10 @@ export async function loadRouteData(queryClient: QueryClient, route: string, sig
  * pointer names a new deployment whose manifest fails to load, that failure is thrown: it is why the
  * page cannot be shown, and a 500 or a timeout there must not be reported as the old file's `missing`.
  */
-async function switchToNewDeployment(queryClient: QueryClient, signal: AbortSignal): Promise<Manifest | undefined> {
+export async function switchToNewDeployment(
+  queryClient: QueryClient,
+  signal: AbortSignal,
+): Promise<Manifest | undefined> {
   const manifest = currentManifest(queryClient);
   let pointer: DeploymentPointer;
   try {

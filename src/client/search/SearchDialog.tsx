@@ -1,10 +1,11 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
 import { track } from '../app/analytics';
+import { switchToNewDeployment } from '../app/load-fragment';
 import { navigateTo } from '../app/links';
 import { manifestQuery } from '../data/queries';
 import type { SearchResults } from './results';
@@ -53,6 +54,16 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   }, []);
 
   useEffect(() => client.load(), [client]);
+
+  // Search files that are gone mean a new deployment replaced them, as for a page's fragment: the tab
+  // switches to it, and this dialog to its search data. With no new deployment the failure stays shown.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (index.status !== 'failed' || index.errorType !== 'missing') return;
+    const stop = new AbortController();
+    switchToNewDeployment(queryClient, stop.signal).catch(() => undefined);
+    return () => stop.abort();
+  }, [index, queryClient]);
 
   useEffect(() => {
     if (index.status !== 'ready' || query.trim() === '') return;
