@@ -40,6 +40,11 @@ export interface SearchEntry {
 /** A shard's file name, relative to the entry file's folder. */
 export const shardFile = (kind: ShardKind, n: number, hash: string): string => `search/${kind}.${n}.${hash}.json`;
 
+/** The kind of shard a file name (as `shardFile` makes it) is. */
+export function shardKindOf(file: string): ShardKind | undefined {
+  return /(?:^|\/)(letters|heads|texts|details)\.\d+\.[0-9a-f]+\.json$/.exec(file)?.[1] as ShardKind | undefined;
+}
+
 /** Every shard file an entry names. */
 export const shardFiles = (entry: SearchEntry): string[] =>
   (['letters', 'heads', 'texts', 'details'] as const).flatMap((kind) =>

@@ -7,7 +7,7 @@
  */
 import Fuse, { type FuseIndex } from 'fuse.js';
 import { editDistance } from '../../shared/edit-distance';
-import type { SearchEntry } from '../../shared/search-layout';
+import { shardKindOf, type SearchEntry } from '../../shared/search-layout';
 import { drawGroups, selectRanked, type Ranked, type SearchResults } from './results';
 import { SearchShards, type LetterView } from './shards';
 import { queryTerms, stem, type QueryTerm } from '../../shared/search-text';
@@ -395,7 +395,7 @@ export async function runQuery(
     const outcome = engine.search(query);
     if (outcome.missing.length === 0) return outcome.results;
     if (stale()) return undefined;
-    const ranked = outcome.missing.every((file) => file.includes('/details.'));
+    const ranked = outcome.missing.every((file) => shardKindOf(file) === 'details');
     if (ranked && !firstShown && outcome.missing.length > FIRST_DETAILS) {
       firstShown = true;
       await load(outcome.missing.slice(0, FIRST_DETAILS));

@@ -6,6 +6,7 @@ import {
   shardFile,
   shardFiles,
   shardFor,
+  shardKindOf,
   type DetailPage,
   type DetailShard,
   type LetterShard,
@@ -70,13 +71,14 @@ export class SearchShards {
       throw new WrongContentError(!text.trimStart().startsWith('<'));
     }
     const shard = value as Partial<LetterShard & PostingShard & DetailShard> | null;
-    if (file.includes('/letters.') && typeof shard?.w === 'string' && Array.isArray(shard.f) && shard.fuzzy) {
+    const kind = shardKindOf(file);
+    if (kind === 'letters' && typeof shard?.w === 'string' && Array.isArray(shard.f) && shard.fuzzy) {
       this.letters.set(file, new LetterView(shard as LetterShard));
-    } else if (file.includes('/heads.') && typeof shard?.w === 'string' && shard.p?.length === HEAD_FIELDS.length) {
+    } else if (kind === 'heads' && typeof shard?.w === 'string' && shard.p?.length === HEAD_FIELDS.length) {
       this.heads.set(file, new PostingView(shard as PostingShard));
-    } else if (file.includes('/texts.') && typeof shard?.w === 'string' && shard.p?.length === 1) {
+    } else if (kind === 'texts' && typeof shard?.w === 'string' && shard.p?.length === 1) {
       this.texts.set(file, new PostingView(shard as PostingShard));
-    } else if (file.includes('/details.') && Array.isArray(shard?.pages)) {
+    } else if (kind === 'details' && Array.isArray(shard?.pages)) {
       this.details.set(file, shard as DetailShard);
     } else {
       throw new WrongContentError(false);

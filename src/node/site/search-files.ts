@@ -42,28 +42,30 @@ export function buildSearchFiles(pages: readonly PageSource[]): SearchFiles {
 /** Cuts an index into the entry file and its shards (src/shared/search-layout.ts describes them). */
 export function searchFiles(index: SearchIndex): SearchFiles {
   const words = [...index.words];
-  const heads = postingShards(words, [FIELD.title, FIELD.name, FIELD.folder, FIELD.heading], HEAD_BYTES, index);
-  const kinds: [ShardKind, [string | number, unknown][]][] = [
-    ['letters', letterShards(words, index.fuzzy)],
-    ['heads', heads],
-    ['texts', postingShards(words, [FIELD.text], TEXT_BYTES)],
-    ['details', detailShards(index)],
-  ];
-  const data = kinds.map(([, cuts]) => cuts.map(([, shard]) => JSON.stringify(shard)));
-  const hash = contentHashOfAll(data.flat());
-  const firsts = (n: number) => kinds[n]?.[1].map(([from]) => from) ?? [];
+  const cuts = {
+    letters: letterShards(words, index.fuzzy),
+    heads: postingShards(words, [FIELD.title, FIELD.name, FIELD.folder, FIELD.heading], HEAD_BYTES, index),
+    texts: postingShards(words, [FIELD.text], TEXT_BYTES),
+    details: detailShards(index),
+  };
+  const kinds = Object.keys(cuts) as ShardKind[];
+  const json = new Map(
+    kinds.map((kind) => [kind, (cuts[kind] as [unknown, unknown][]).map(([, s]) => JSON.stringify(s))]),
+  );
+  const all = kinds.flatMap((kind) => json.get(kind) ?? []);
+  const hash = contentHashOfAll(all);
   const entry: SearchEntry = {
     v: 3,
     hash,
-    bytes: data.flat().reduce((n, json) => n + json.length, 0),
+    bytes: all.reduce((n, data) => n + data.length, 0),
     sections: index.pages.map((page) => page.r.length),
-    letters: firsts(0) as string[],
-    heads: firsts(1) as string[],
-    texts: firsts(2) as string[],
-    details: firsts(3) as number[],
+    letters: cuts.letters.map(([from]) => from),
+    heads: cuts.heads.map(([from]) => from),
+    texts: cuts.texts.map(([from]) => from),
+    details: cuts.details.map(([from]) => from),
   };
-  const shards = kinds.flatMap(([kind], k) =>
-    (data[k] ?? []).map((json, n): SearchFile => ({ name: shardFile(kind, n, hash), data: json })),
+  const shards = kinds.flatMap((kind) =>
+    (json.get(kind) ?? []).map((data, n): SearchFile => ({ name: shardFile(kind, n, hash), data })),
   );
   return { entry: JSON.stringify(entry), shards };
 }
