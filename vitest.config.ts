@@ -16,7 +16,7 @@ function e2e(name: string, server: 'preview' | 'nginx'): TestProjectInlineConfig
       include: server === 'nginx' ? NGINX_FILES.map((name) => `test/e2e/${name}.test.ts`) : ['test/e2e/**/*.test.ts'],
       environment: 'node',
       env: { E2E_SERVER: server },
-      globalSetup: ['test/compile-setup.ts', 'test/e2e/global-setup.ts'],
+      globalSetup: ['test/temp-setup.ts', 'test/compile-setup.ts', 'test/e2e/global-setup.ts'],
       testTimeout: 60_000,
       hookTimeout: 120_000,
       // One browser per file; files share the built site and the server started in the global setup.
@@ -32,7 +32,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          globalSetup: ['test/compile-setup.ts'],
+          globalSetup: ['test/temp-setup.ts', 'test/compile-setup.ts'],
           // test/e2e-dev: npm run dev in Chromium (the dev server on port 0 over a temporary tree).
           include: ['test/unit/**/*.test.{ts,tsx}', 'test/e2e-dev/**/*.test.ts'],
           environment: 'node',
@@ -50,7 +50,7 @@ export default defineConfig({
           environment: 'node',
           env: { E2E_SERVER: 'preview' },
           // The real site, built and served once for the files that need it (the CSP walk and the load run).
-          globalSetup: ['test/compile-setup.ts', 'test/e2e/global-setup.ts'],
+          globalSetup: ['test/temp-setup.ts', 'test/compile-setup.ts', 'test/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // The load run must have the machine to itself; one file at a time.
@@ -64,13 +64,19 @@ export default defineConfig({
           name: 'scale',
           include: ['test/scale/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/compile-setup.ts', 'test/scale/global-setup.ts'],
+          globalSetup: ['test/temp-setup.ts', 'test/compile-setup.ts', 'test/scale/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 600_000,
         },
       },
       {
-        test: { name: 'audit', include: ['test/resilience/audit.test.ts'], environment: 'node', testTimeout: 120_000 },
+        test: {
+          name: 'audit',
+          include: ['test/resilience/audit.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/temp-setup.ts'],
+          testTimeout: 120_000,
+        },
       },
     ],
   },
