@@ -24,8 +24,12 @@ function versionOf(file: SiteFile): string {
 /** The version of a file whose write may have failed: never equal to a real one, so it is written again. */
 const UNKNOWN = 'unknown';
 
-/** Hashed files an open tab may still ask for: never removed while the dev server runs. */
-const isKept = (file: string) => file.startsWith('assets/');
+/**
+ * Hashed files an open tab may still ask for: never removed while the dev server runs. The search shards
+ * are the exception: every update of the search data writes a whole new set, and a tab that asks for a
+ * shard that is gone switches to the new data, as it would after a deployment.
+ */
+const isKept = (file: string) => file.startsWith('assets/') && !file.startsWith('assets/js/search/');
 
 /**
  * `npm run dev`'s output folder, written in place while tabs read it: only the files of `siteFiles` that

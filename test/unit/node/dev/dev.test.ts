@@ -6,7 +6,7 @@ import { DevBuilder } from '../../../../src/node/dev/builder';
 import { formatDiagnostic } from '../../../../src/node/diagnostics';
 import type { DeploymentPointer, Manifest } from '../../../../src/shared/types';
 import { makeTree, projectRoot } from '../../../helpers/tree';
-import { shardFile, type SearchEntry } from '../../../../src/shared/search-layout';
+import { shardFile, shardFiles, type SearchEntry } from '../../../../src/shared/search-layout';
 
 const TREE = {
   'README.md': '# Home\n\nWelcome. See the [guide](/guide/).\n',
@@ -99,6 +99,9 @@ describe('the dev builder', () => {
 
   it('catches the search data up after an edit', async () => {
     await writeFile(file('guide/setup.md'), '# Setup\n\nZanzibar configuration. Back to the [guide](/guide/).\n');
+    const before = JSON.parse(
+      readFileSync(path.join(out, manifest().search.replace('/docs/', '')), 'utf8'),
+    ) as SearchEntry;
     const edited = await builder.contentChanged(['guide/setup.md']);
     expect(edited.ok).toBe(true);
     const search = await builder.updateSearch();
@@ -107,6 +110,10 @@ describe('the dev builder', () => {
     const entry = JSON.parse(readFileSync(searchFile, 'utf8')) as SearchEntry;
     const shard = (n: number) => readFileSync(path.join(path.dirname(searchFile), shardFile('details', n, entry.hash)));
     expect(entry.details.map((_, n) => shard(n)).join('')).toContain('Zanzibar configuration.');
+    // The new set of shards replaced the old one (a tab that asks for an old shard switches to the new data).
+    const shards = (entry: SearchEntry) => shardFiles(entry).map((file) => path.join(path.dirname(searchFile), file));
+    expect(shards(entry).every((file) => existsSync(file))).toBe(true);
+    expect(shards(before).filter((file) => existsSync(file))).toEqual([]);
     expect(await builder.updateSearch()).toBeUndefined();
   });
 
