@@ -188,9 +188,10 @@ export class SearchEngine {
     }
     ranked.sort((a, b) => b.tier - a.tier || b.value - a.value || a.id - b.id);
 
-    // Only the sections shown need their details: what the ranking reached is loaded first.
-    const selected = this.shards.takeMissing();
-    if (selected.length > 0) return { results: NO_RESULTS, missing: selected };
+    // The ranking is only right once every letter and posting shard it reached is loaded; only then are
+    // the details of the sections it shows asked for.
+    const unranked = this.shards.takeMissing();
+    if (unranked.length > 0) return { results: NO_RESULTS, missing: unranked };
     const groups = drawGroups(selectRanked(ranked, titled, pageOf, pageStart), pageStart, (p) => this.shards.detail(p));
     return {
       results: {
