@@ -167,6 +167,28 @@ describe('search', () => {
     expect((await hitUrls(page))[0]).toBe('/orgs/sso/okta/');
   });
 
+  it('says it is searching while a query waits for its shards, then shows the results', async () => {
+    const { page, problems } = await open('/docs/limits/');
+    await hydrated(page);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.context().route(SEARCH_SHARD, async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await page.keyboard.press('/');
+    await input(page).fill('okta');
+    await page.locator('.search-searching').waitFor();
+    expect(await statusText(page)).toBe('Searching…');
+    release();
+    await page.waitForFunction(() =>
+      /result/.test(document.querySelector('.search-dialog [role="status"]')?.textContent ?? ''),
+    );
+    expect((await hitUrls(page))[0]).toBe('/orgs/sso/okta/');
+    expect(await page.locator('.search-searching').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it('switches to a new deployment when the search shards a query reaches are gone', async () => {
     const { page, problems } = await open('/docs/limits/');
     await hydrated(page);

@@ -20,6 +20,11 @@ export function prepareSearch(manifest: Manifest): void {
   getSearchClient(manifest).load();
 }
 const FOCUSABLE = 'input, button, [tabindex="0"]';
+/**
+ * A query not answered by then says it is still searching (its shards are on their way). Most answers
+ * come sooner, and a status that changed on every keystroke would only be noise to a screen reader.
+ */
+const SEARCHING_AFTER_MS = 300;
 
 /**
  * The search dialog: a combobox over results grouped by page, operable entirely by keyboard. Queries
@@ -76,10 +81,18 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
     });
   }, [client, index.status, query]);
 
+  const [waited, setWaited] = useState('');
+  useEffect(() => {
+    if (index.status !== 'ready' || query.trim() === '') return;
+    const timer = setTimeout(() => setWaited(query), SEARCHING_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [index.status, query]);
+
   // Nothing from an older query is shown for an empty query or while the index is unavailable.
   const shown = index.status === 'ready' && query.trim() !== '' && answer.query !== '' ? answer.results : EMPTY;
   // The count is announced for the whole list, not its top.
   const answered = index.status === 'ready' && query.trim() !== '' && answer.query === query && !answer.first;
+  const searching = index.status === 'ready' && !answered && waited === query && query.trim() !== '';
   const flat = shown.groups.flatMap((g) => g.hits);
   const firstPositions = shown.groups.map((_, i) => shown.groups.slice(0, i).reduce((n, g) => n + g.hits.length, 0));
   const expanded = flat.length > 0;
@@ -126,7 +139,9 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
           ? shown.total === 0
             ? 'No results'
             : `${shown.total} result${shown.total === 1 ? '' : 's'}`
-          : '';
+          : searching
+            ? 'Searching…'
+            : '';
 
   return (
     <div className="search-overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -183,6 +198,8 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
             <p className="search-state">Loading the search index…</p>
           ) : query.trim() === '' ? (
             <p className="search-state search-empty">Type to search every page and section.</p>
+          ) : searching && shown.total === 0 ? (
+            <p className="search-state search-searching">Searching…</p>
           ) : answered && shown.total === 0 ? (
             <p className="search-state search-none">
               No results for “<strong>{query}</strong>”.
