@@ -12,7 +12,8 @@ export function parseFragment(text: string): string {
   return text.slice(FRAGMENT_OPEN.length, end);
 }
 
-function parseJson(text: string): unknown {
+/** A JSON file's value; an HTML page in its place (a host's fallback) or a cut-off file is not the file asked for. */
+export function parseJson(text: string): unknown {
   if (text.trimStart().startsWith('<')) throw new WrongContentError(false);
   try {
     return JSON.parse(text);
@@ -37,7 +38,9 @@ export function parsePointer(text: string): DeploymentPointer {
 
 export function parseSearchEntry(text: string): SearchEntry {
   const value = parseJson(text) as Partial<SearchEntry> | null;
-  if (!value || !Array.isArray(value.sections) || !Array.isArray(value.letters)) throw new WrongContentError(false);
+  if (!value || value.v !== 3 || !Array.isArray(value.sections) || !Array.isArray(value.letters)) {
+    throw new WrongContentError(false);
+  }
   return value as SearchEntry;
 }
 

@@ -85,8 +85,8 @@ export class SearchEngine {
   private readonly headingMask: Uint32Array;
   private readonly titleMask: Uint32Array;
 
+  /** `entry` as `parseSearchEntry` (src/client/data/parse.ts) checked it. */
   constructor(entry: SearchEntry) {
-    if (entry.v !== 3 || !Array.isArray(entry.sections)) throw new Error('unknown search data format');
     this.shards = new SearchShards(entry);
     const n = this.shards.size;
     this.pageBest = new Float64Array(this.shards.pages);
@@ -159,6 +159,7 @@ export class SearchEngine {
       }
     });
 
+    // The query's words as a phrase key (`phraseKey`): the titles and headings that are exactly the query.
     const exact = this.shards.exact(typed.map((t) => t.term).join(' '));
     const exactTitles = new Set(exact.titles);
     const exactHeadings = new Set(exact.headings);
@@ -220,10 +221,11 @@ export class SearchEngine {
       }
     };
     for (const [word, quality] of matches) {
-      raise(this.pageBest, pages, this.shards.headPostings(word, 'title'), quality);
-      raise(this.pageBest, pages, this.shards.headPostings(word, 'name'), quality * W_PAGE_NAME);
-      raise(this.pageBest, pages, this.shards.headPostings(word, 'folder'), quality * W_FOLDER);
-      raise(this.headingBest, headings, this.shards.headPostings(word, 'heading'), quality);
+      const head = this.shards.headPostings(word);
+      raise(this.pageBest, pages, head.title, quality);
+      raise(this.pageBest, pages, head.name, quality * W_PAGE_NAME);
+      raise(this.pageBest, pages, head.folder, quality * W_FOLDER);
+      raise(this.headingBest, headings, head.heading, quality);
       if (quality === EXACT || word.length >= TEXT_PREFIX_MIN) {
         raise(this.textBest, texts, this.shards.textPostings(word), quality);
       }
@@ -265,12 +267,8 @@ export class SearchEngine {
       if ((matches.get(w) ?? 0) < quality) matches.set(w, quality);
     };
     const letter = this.shards.letter(term);
-    if (!letter) {
-      // The vocabulary is not loaded yet. The word itself is usually in the index, so its postings are
-      // asked for in the same round rather than in the next one.
-      this.shards.headPostings(term, 'title');
-      if (term.length >= TEXT_PREFIX_MIN) this.shards.textPostings(term);
-    }
+    // Until the vocabulary is loaded it cannot say the word is there; it usually is.
+    if (!letter) this.shards.expectPostings(term, term.length >= TEXT_PREFIX_MIN);
     const words = letter?.words ?? [];
     const start = letter?.lowerBound(term) ?? 0;
     const exact = words[start] === term;

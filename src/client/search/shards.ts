@@ -1,4 +1,5 @@
 import { WrongContentError } from '../data/fetch-chunk';
+import { parseJson } from '../data/parse';
 import { decodePostings } from '../../shared/search-text';
 import {
   HEAD_FIELDS,
@@ -14,6 +15,8 @@ import {
   type SearchEntry,
   type ShardKind,
 } from '../../shared/search-layout';
+
+type HeadField = (typeof HEAD_FIELDS)[number];
 
 /**
  * The search data the worker has so far: the entry, and the shards loaded for earlier queries. Every
@@ -64,13 +67,7 @@ export class SearchShards {
 
   /** Reads a shard file's text (any file the entry names); throws `WrongContentError` if it is not one. */
   read(file: string, text: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new WrongContentError(!text.trimStart().startsWith('<'));
-    }
-    const shard = value as Partial<LetterShard & PostingShard & DetailShard> | null;
+    const shard = parseJson(text) as Partial<LetterShard & PostingShard & DetailShard> | null;
     const kind = shardKindOf(file);
     if (kind === 'letters' && typeof shard?.w === 'string' && Array.isArray(shard.f) && shard.fuzzy) {
       this.letters.set(file, new LetterView(shard as LetterShard));
@@ -90,9 +87,20 @@ export class SearchShards {
     return this.find(this.letters, 'letters', letterOf(word));
   }
 
-  /** Pages (title, name, folder) or sections (heading) whose field holds `word`. */
-  headPostings(word: string, field: (typeof HEAD_FIELDS)[number]): readonly number[] {
-    return this.find(this.heads, 'heads', word)?.list(word, HEAD_FIELDS.indexOf(field)) ?? [];
+  /** Per head field, the pages (title, name, folder) or sections (heading) whose field holds `word`. */
+  headPostings(word: string): Record<HeadField, readonly number[]> {
+    const view = this.find(this.heads, 'heads', word);
+    const lists = HEAD_FIELDS.map((field, f): [HeadField, readonly number[]] => [field, view?.list(word, f) ?? []]);
+    return Object.fromEntries(lists) as Record<HeadField, readonly number[]>;
+  }
+
+  /**
+   * Notes the posting files of `word` (its text postings too, when `text`) if they are not loaded: asked
+   * for before the vocabulary says the word is there, they come in the same round as the vocabulary.
+   */
+  expectPostings(word: string, text: boolean): void {
+    this.find(this.heads, 'heads', word);
+    if (text) this.find(this.texts, 'texts', word);
   }
 
   /** Sections whose text holds `word`. */
