@@ -126,6 +126,15 @@ export interface QueryTerm {
   stop: boolean;
 }
 
+/**
+ * A title's or heading's stemmed words joined by spaces: the build files each title and heading under its
+ * key, and a query whose stemmed words (`QueryTerm.term`, joined the same way) are exactly a key ranks
+ * that title or heading first.
+ */
+export function phraseKey(text: string): string {
+  return tokenize(text).map(stem).join(' ');
+}
+
 /** The words of a query; the last one may be unfinished and is matched as a prefix too. */
 export function queryTerms(query: string): QueryTerm[] {
   return tokenize(query)

@@ -1,5 +1,6 @@
 import { encodePostings } from '../../shared/search-text';
 import {
+  HEAD_FIELDS,
   letterOf,
   shardFile,
   type ShardKind,
@@ -44,7 +45,12 @@ export function searchFiles(index: SearchIndex): SearchFiles {
   const words = [...index.words];
   const cuts = {
     letters: letterShards(words, index.fuzzy),
-    heads: postingShards(words, [FIELD.title, FIELD.name, FIELD.folder, FIELD.heading], HEAD_BYTES, index),
+    heads: postingShards(
+      words,
+      HEAD_FIELDS.map((field) => FIELD[field]),
+      HEAD_BYTES,
+      index,
+    ),
     texts: postingShards(words, [FIELD.text], TEXT_BYTES),
     details: detailShards(index),
   };

@@ -1,13 +1,5 @@
 import Fuse from 'fuse.js';
-import {
-  EXCERPT_LENGTH,
-  STOP_WORDS,
-  indexTerms,
-  routeWords,
-  simpleSlug,
-  tokenize,
-  stem,
-} from '../../shared/search-text';
+import { EXCERPT_LENGTH, STOP_WORDS, indexTerms, phraseKey, routeWords, simpleSlug } from '../../shared/search-text';
 import type { DetailPage } from '../../shared/search-layout';
 import type { PageSource } from '../content/page-record';
 import { excerpt } from '../excerpt';
@@ -69,7 +61,7 @@ export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
     return terms;
   };
   const keyed = (keys: Map<string, number[]>, text: string, id: number) => {
-    const k = key(text);
+    const k = phraseKey(text);
     if (k === '') return;
     let list = keys.get(k);
     if (!list) keys.set(k, (list = []));
@@ -206,9 +198,4 @@ function fuzzyIndexes(pages: readonly DetailPage[]): Map<string, unknown> {
     bucket.push(word);
   }
   return new Map([...buckets].map(([letter, list]) => [letter, Fuse.createIndex([], list).toJSON()]));
-}
-
-/** Stemmed words of a title or heading, for "the query is exactly this title". */
-export function key(text: string): string {
-  return tokenize(text).map(stem).join(' ');
 }
