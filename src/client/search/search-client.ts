@@ -21,10 +21,13 @@ export class SearchClient {
   private readonly listeners = new Set<Listener>();
   private readonly pending = new Map<number, (results: SearchResults, ms: number, first: boolean) => void>();
   private nextId = 1;
+  /**
+   * The worker times each of its fetches, but a worker whose script never arrives (or that stops
+   * answering) never reports. So whatever the page waits for, the index's first file or a query's answer,
+   * it waits at most the spec's deadline, and a timeout names the file the worker last said it fetched.
+   */
   private deadline: ReturnType<typeof setTimeout> | undefined;
-  /** The newest query's deadline, and the shard it is waiting for. */
-  private queryDeadline: ReturnType<typeof setTimeout> | undefined;
-  private waitingFor: string | undefined;
+  private awaiting = '';
 
   constructor(
     private readonly workerUrl: string,
@@ -46,10 +49,7 @@ export class SearchClient {
       this.worker.onerror = () => this.fail(new ChunkLoadError('search-worker', 'error', this.workerUrl));
     }
     this.post({ type: 'load', url: this.dataUrl });
-    // The worker times its own fetch, but a worker whose script never arrives never starts that clock.
-    // The page keeps the spec's deadline for the whole load (worker script and index) instead.
-    clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => this.timeOut(), CHUNK_LOAD_TIMEOUT_MS);
+    this.wait();
   }
 
   /** Runs a query; `onResults` gets the top of the list first (`first`) when the rest takes longer, then the whole list. */
@@ -58,11 +58,7 @@ export class SearchClient {
     this.pending.clear(); // only the newest query's answer is drawn
     this.pending.set(id, onResults);
     this.post({ type: 'query', id, query });
-    // A query may fetch shards of the index; the worker times each fetch, and the page keeps the spec's
-    // deadline for the whole answer, as it does for the index's first file.
-    this.waitingFor = undefined;
-    clearTimeout(this.queryDeadline);
-    this.queryDeadline = setTimeout(() => this.queryTimedOut(id), CHUNK_LOAD_TIMEOUT_MS);
+    this.wait();
   }
 
   subscribe(listener: Listener): () => void {
@@ -86,23 +82,23 @@ export class SearchClient {
         message: message.message,
       });
     else if (message.type === 'fetching') {
-      if (this.pending.has(message.id)) this.waitingFor = message.urls[0];
+      if (this.pending.has(message.id)) this.awaiting = message.urls[0] ?? this.awaiting;
     } else {
       const first = message.first === true;
-      if (this.pending.has(message.id) && !first) clearTimeout(this.queryDeadline);
+      if (this.pending.has(message.id) && !first) clearTimeout(this.deadline);
       this.pending.get(message.id)?.(message.results, message.ms, first);
       if (!first) this.pending.delete(message.id);
     }
   }
 
-  private queryTimedOut(id: number): void {
-    if (this.pending.has(id) && this.state.status === 'ready') {
-      this.fail(new ChunkLoadError('search', 'timeout', this.waitingFor ?? this.dataUrl));
-    }
-  }
-
-  private timeOut(): void {
-    if (this.state.status === 'loading') this.fail(new ChunkLoadError('search', 'timeout', this.dataUrl));
+  /** Starts the deadline of what was just asked of the worker, naming the index's entry until it says more. */
+  private wait(): void {
+    clearTimeout(this.deadline);
+    this.awaiting = this.dataUrl;
+    this.deadline = setTimeout(
+      () => this.fail(new ChunkLoadError('search', 'timeout', this.awaiting)),
+      CHUNK_LOAD_TIMEOUT_MS,
+    );
   }
 
   /** Ending the worker cancels whatever it was fetching, so a Retry starts a new one that asks afresh. */
@@ -114,7 +110,6 @@ export class SearchClient {
 
   private setState(state: IndexState): void {
     if (state.status !== 'loading') clearTimeout(this.deadline);
-    if (state.status === 'failed') clearTimeout(this.queryDeadline);
     this.state = state;
     for (const listener of this.listeners) listener(state);
   }
