@@ -80,7 +80,7 @@ export async function measureLargeTree(ws: Workspace, tree: LargeTree, capMs: nu
   return results;
 }
 
-export async function measureTreeInBrowser(distDir: string): Promise<TreeBrowserFigures> {
+async function measureTreeInBrowser(distDir: string): Promise<TreeBrowserFigures> {
   const server = createSiteServer({ distDir });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
