@@ -14,8 +14,7 @@ function versionOf(file: SiteFile): string {
   if (file.page) return `${file.page.key}.${file.page.hash}`;
   if ('data' in file) {
     const hash = createHash('sha256');
-    for (const part of typeof file.data === 'string' || file.data instanceof Uint8Array ? [file.data] : file.data)
-      hash.update(part);
+    for (const part of Array.isArray(file.data) ? file.data : [file.data]) hash.update(part);
     return hash.digest('base64');
   }
   return '';

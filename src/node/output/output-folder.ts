@@ -51,9 +51,7 @@ export class OutputFolder {
 
   /** Writes a file; a text in parts is written in batches of about a megabyte, never joined whole. */
   put(relative: string, data: string | Uint8Array | readonly string[]): Promise<void> {
-    return this.track(
-      writeFile(this.inFolder(relative), typeof data === 'string' || data instanceof Uint8Array ? data : batches(data)),
-    );
+    return this.track(writeFile(this.inFolder(relative), Array.isArray(data) ? batches(data) : data));
   }
 
   copy(from: string, relative: string): Promise<void> {
