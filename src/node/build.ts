@@ -3,6 +3,7 @@ import { pageRecords } from './content/page-record';
 import { lastCommitDates } from './content/page-history';
 import { renderPages } from './content/render-pages';
 import { scanContent } from './content/scan';
+import { TextStore } from './content/text-store';
 import { readSiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { CodeBlocks } from './highlight/blocks';
@@ -56,6 +57,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // esbuild meanwhile.
   const scanning = scanContent(contentDir, diagnostics);
   const blocks = new CodeBlocks();
+  // Fragments and markdown wait here, on disk past a budget, until the output stage writes them.
+  const texts = new TextStore(options.cacheDir);
   const stop = new AbortController();
   const cacheFile = path.join(options.cacheDir, 'highlight.json');
   const pages = scanning.then((found) => found.length);
@@ -71,15 +74,15 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     pending.push(bundles, history);
     for (const promise of [bundles, history]) promise.catch(() => undefined);
     const settings = { base: config.base, constants: config.constants, strict, embeds: config.embeds };
-    const passing = renderPages(files, { settings, highlighter: blocks, diagnostics, log });
+    const passing = renderPages(files, { settings, highlighter: blocks, texts, diagnostics, log });
     const drafts = await passing.finally(() => blocks.close());
     // A page with errors fails the build: its code would only delay the report of the site's problems.
     const failed = diagnostics.errors.length > 0;
     if (failed) stop.abort();
     const code = failed ? new Map<string, string>() : await highlighting;
-    const pages = pageRecords(drafts, (html) => blocks.fill(html, code));
+    const pages = pageRecords(drafts, (html) => blocks.fill(html, code), texts);
 
-    const assembled = assembleSite(pages, config, configText, strict, diagnostics);
+    const assembled = assembleSite(pages, config, configText, strict, diagnostics, texts);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
     const search = buildSearchFiles(assembled.pages);
     const [client, renderRoute, appCss] = await bundles;
@@ -103,5 +106,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   } finally {
     blocks.close();
     await Promise.allSettled(pending);
+    texts.close();
   }
 }

@@ -5,8 +5,10 @@
 import type { PageFrontmatter, PageMeta } from '../../shared/types';
 import { contentHash } from '../content-hash';
 import type { PageAnalysis } from '../markdown/analyze';
+import type { SearchSection } from '../markdown/sections';
 import type { NeighbourReference } from './frontmatter';
 import type { ContentFile } from './scan';
+import type { Stored, StoredText, TextStore } from './text-store';
 
 /**
  * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by
@@ -19,11 +21,13 @@ export interface PageSource {
   readonly frontmatter: PageFrontmatter;
   readonly title: string;
   readonly description: string;
-  /** Fragment HTML, code highlighted. */
-  readonly html: string;
+  /** Fragment HTML, code highlighted; in the build's text store, as large sites have too much to hold. */
+  readonly html: StoredText;
   /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
-  readonly markdown: string;
-  readonly analysis: PageAnalysis;
+  readonly markdown: StoredText;
+  readonly analysis: Omit<PageAnalysis, 'sections'>;
+  /** The page's search sections with their whole text, which only the search index reads. */
+  readonly sections: Stored<SearchSection[]>;
   /** Content hash of the fragment, for its file name. */
   readonly hash: string;
   /** Frontmatter `prev`/`next` routes, for the site-wide check. */
@@ -41,21 +45,26 @@ export interface PageSource {
  */
 export type PageDraft = Omit<PageSource, 'hash'>;
 
-/** The page of a draft, with its fragment complete: the one place a page's record is made. */
-export function pageRecord(draft: PageDraft, html: string): PageSource {
-  return { ...draft, html, hash: contentHash(html) };
+/** The page of a draft, with its fragment complete (kept in `texts`): the one place a page's record is made. */
+export function pageRecord(draft: PageDraft, html: string, texts: TextStore): PageSource {
+  return { ...draft, html: texts.put(html), hash: contentHash(html) };
 }
 
 /**
  * The records of the page pass's drafts, each fragment completed by `complete`, in the drafts' order. The
- * drafts are let go as their records are made (the array is left empty): a large site never holds every
- * fragment twice, with markers and without.
+ * drafts are let go as their records are made (the array is left empty).
  */
-export function pageRecords(drafts: PageDraft[], complete: (html: string) => string): PageSource[] {
+export function pageRecords(drafts: PageDraft[], complete: (html: string) => string, texts: TextStore): PageSource[] {
   const pages: PageSource[] = [];
   drafts.reverse();
-  for (let draft = drafts.pop(); draft; draft = drafts.pop()) pages.push(pageRecord(draft, complete(draft.html)));
+  for (let draft = drafts.pop(); draft; draft = drafts.pop())
+    pages.push(pageRecord(draft, complete(draft.html.read()), texts));
   return pages;
+}
+
+/** The pages' fragments, read one at a time as they are asked for. */
+export function* fragmentsOf(pages: Iterable<PageSource>): Generator<string> {
+  for (const page of pages) yield page.html.read();
 }
 
 /** The one mapping from the build's page to the record that ships in the manifest. */

@@ -12,6 +12,7 @@ import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
 import type { PageDraft } from './page-record';
 import type { ContentFile } from './scan';
+import { heldText, storedJson, type TextStore } from './text-store';
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
 export interface PageSettings {
@@ -24,6 +25,8 @@ export interface PageSettings {
 
 export interface SiteContext extends PageSettings {
   highlighter: BlockHighlighter;
+  /** Where the page's fragment and markdown go until its files are written. */
+  texts: TextStore;
   diagnostics: DiagnosticList;
 }
 
@@ -83,6 +86,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     diagnostics.warn(file.relativePath, 1, 1, `page has no title: "${title}", from its file name, is used`);
   }
   const description = frontmatter.description ?? excerpt(analysis.firstParagraph, 200);
+  const { sections, ...pageAnalysis } = analysis;
   return {
     file,
     route,
@@ -90,9 +94,10 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     frontmatter,
     title,
     description,
-    html,
-    markdown: pageMarkdown(title, body, analysis),
-    analysis,
+    html: site.texts.put(html),
+    markdown: site.texts.put(pageMarkdown(title, body, analysis)),
+    analysis: pageAnalysis,
+    sections: storedJson(site.texts, sections),
     neighbours,
   };
 }
@@ -126,7 +131,7 @@ function redirectPage(
     at.column,
     `page only redirects to "${redirect.target}": it becomes a redirect from ${route} to ${target}, not a page`,
   );
-  const analysis = emptyAnalysis();
+  const { sections, ...analysis } = emptyAnalysis();
   return {
     file,
     route,
@@ -134,9 +139,10 @@ function redirectPage(
     frontmatter,
     title: route,
     description: '',
-    html: '',
-    markdown: '',
+    html: heldText(''),
+    markdown: heldText(''),
     analysis,
+    sections: { read: () => sections },
     neighbours: [],
     redirect: { target, line, column: at.column },
   };

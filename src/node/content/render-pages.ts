@@ -4,11 +4,14 @@ import { progressLog } from '../progress';
 import type { PageDraft } from './page-record';
 import { loadPage, type PageSettings } from './page-source';
 import type { ContentFile } from './scan';
+import type { TextStore } from './text-store';
 
 export interface RenderPagesOptions {
   settings: PageSettings;
   /** Where each page's code blocks go: their HTML, or a marker a later stage fills in. */
   highlighter: BlockHighlighter;
+  /** Where the pages' fragments and markdown go. */
+  texts: TextStore;
   diagnostics: DiagnosticList;
   log?: (line: string) => void;
 }
@@ -18,7 +21,8 @@ export interface RenderPagesOptions {
  * problems are reported).
  */
 export async function renderPages(files: ContentFile[], options: RenderPagesOptions): Promise<PageDraft[]> {
-  const site = { ...options.settings, highlighter: options.highlighter, diagnostics: options.diagnostics };
+  const { highlighter, texts, diagnostics } = options;
+  const site = { ...options.settings, highlighter, texts, diagnostics };
   const pages: PageDraft[] = [];
   const progress = progressLog('rendered', files.length, options.log);
   // 64 files at a time, so reading one overlaps with rendering the others.

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
-import type { PageSource } from '../content/page-record';
+import { fragmentsOf, type PageSource } from '../content/page-record';
+import { TextStore } from '../content/text-store';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { liveHighlighter, type LiveHighlighter } from '../highlight/highlight-blocks';
@@ -58,6 +59,8 @@ export class DevBuilder {
   private configText = '';
   private configDiagnostics: Diagnostic[] = [];
   private readonly pages: PageCache;
+  /** The pages' fragments and markdown, for the whole session. */
+  private readonly texts: TextStore;
   private readonly output: ChangedFilesWriter;
   private client!: ClientAssets;
   private renderRoute!: RenderRoute;
@@ -77,6 +80,7 @@ export class DevBuilder {
     private readonly highlighter: LiveHighlighter,
   ) {
     this.pages = new PageCache(options.contentDir);
+    this.texts = new TextStore(options.cacheDir);
     this.output = new ChangedFilesWriter(options.outDir, options.devScript);
   }
 
@@ -84,6 +88,11 @@ export class DevBuilder {
     await mkdir(options.cacheDir, { recursive: true });
     await mkdir(options.outDir, { recursive: true });
     return new DevBuilder(options, await liveHighlighter(path.join(options.cacheDir, 'highlight.json')));
+  }
+
+  /** Lets go of what the session holds on disk; the builder is not used after. */
+  close(): void {
+    this.texts.close();
   }
 
   private get strict(): boolean {
@@ -138,7 +147,7 @@ export class DevBuilder {
     const { assembled, diagnostics } = this.assemble();
     if (diagnostics.some((d) => d.severity === 'error')) return this.result(started, false, diagnostics, [], false);
 
-    const colours = codeColours(assembled.pages.map((p) => p.html));
+    const colours = codeColours(fragmentsOf(assembled.pages));
     if (!restart && [...colours].some((colour) => !this.colours.has(colour))) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
       this.colours = colours;
@@ -194,12 +203,12 @@ export class DevBuilder {
 
   private pageContext(): PageContext {
     const { base, constants, embeds } = this.config;
-    return { base, constants, embeds, highlighter: this.highlighter, strict: this.strict };
+    return { base, constants, embeds, highlighter: this.highlighter, texts: this.texts, strict: this.strict };
   }
 
   private assemble(): { assembled: AssembledSite; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const assembled = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site);
+    const assembled = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site, this.texts);
     site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: site.sorted() };
   }
@@ -207,7 +216,7 @@ export class DevBuilder {
   private async bundle(): Promise<void> {
     const { srcDir } = this.options;
     const pages: PageSource[] = this.pages.loaded();
-    this.colours = codeColours(pages.map((p) => p.html));
+    this.colours = codeColours(fragmentsOf(pages));
     [this.client, this.renderRoute, this.appCss] = await Promise.all([
       bundleClient(srcDir),
       loadPrerender(srcDir),

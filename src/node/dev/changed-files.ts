@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { OutputFolder } from '../output/output-folder';
+import { isTextInParts, OutputFolder } from '../output/output-folder';
 import { POINTER_FILE, type SiteFile } from '../output/site-files';
 
 /**
@@ -14,7 +14,9 @@ function versionOf(file: SiteFile): string {
   if (file.page) return `${file.page.key}.${file.page.hash}`;
   if ('data' in file) {
     const hash = createHash('sha256');
-    for (const part of Array.isArray(file.data) ? file.data : [file.data]) hash.update(part);
+    const { data } = file;
+    if (isTextInParts(data)) for (const part of data) hash.update(part.read());
+    else hash.update(data);
     return hash.digest('base64');
   }
   return '';

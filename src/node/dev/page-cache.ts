@@ -108,6 +108,6 @@ export class PageCache {
     });
     this.pageDiagnostics.set(file.relativePath, diagnostics.items);
     // The dev highlighter puts the HTML in at once: the draft's fragment is complete.
-    return draft && pageRecord(draft, draft.html);
+    return draft && pageRecord(draft, draft.html.read(), context.texts);
   }
 }

@@ -210,6 +210,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       if (searchTimer) clearTimeout(searchTimer);
       for (const watcher of watchers) watcher.close();
       await running;
+      builder.close();
       await dev.close();
       if (ownOut) await rm(outDir, { recursive: true, force: true });
     },

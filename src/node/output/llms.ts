@@ -1,6 +1,7 @@
 import { markdownTwinPath, withBase } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
 import type { PageSource } from '../content/page-record';
+import { heldText, type StoredText } from '../content/text-store';
 
 /**
  * The site for AI assistants and other tools (the llms.txt convention): `llms.txt` is an index of every
@@ -10,11 +11,11 @@ import type { PageSource } from '../content/page-record';
 export const LLMS_INDEX_FILE = 'llms.txt';
 export const LLMS_FULL_FILE = 'llms-full.txt';
 
-/** `llms.txt`, and `llms-full.txt` in parts: joined, it would hold every page's markdown a second time. */
+/** `llms.txt`, and `llms-full.txt` in parts, each page's markdown read only as the file is written. */
 export function renderLlmsFiles(
   manifest: Manifest,
   pages: readonly PageSource[],
-): { index: string; full: readonly string[] } {
+): { index: string; full: readonly StoredText[] } {
   const { site } = manifest;
   const url = (route: string) => site.siteUrl.replace(/\/$/, '') + withBase(site.base, route);
   const byRoute = new Map(pages.map((page) => [page.route, page]));
@@ -41,17 +42,17 @@ export function renderLlmsFiles(
     '',
   ];
   const index = [...header];
-  const full = [`# ${site.title}\n\n> ${site.description}\n`];
+  const full = [heldText(`# ${site.title}\n\n> ${site.description}\n`)];
   for (const group of groups) {
     index.push(`## ${group.text}`, '');
     for (const page of group.pages) {
       index.push(`- [${page.title}](${url(page.route)})${page.description ? `: ${page.description}` : ''}`);
-      full.push(`\n---\n\nSource: ${url(page.route)}\n\n`, page.markdown);
+      full.push(heldText(`\n---\n\nSource: ${url(page.route)}\n\n`), page.markdown);
     }
     index.push('');
   }
   const last = full.length - 1;
-  full[last] = `${(full[last] ?? '').trimEnd()}\n`;
+  full[last] = heldText(`${(full[last]?.read() ?? '').trimEnd()}\n`);
   return { index: `${index.join('\n').trimEnd()}\n`, full };
 }
 

@@ -1,16 +1,25 @@
 import { mkdirSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { StoredText } from '../content/text-store';
+
+/** A file's contents; a text in parts (`llms-full.txt`) is read and written part after part, never joined. */
+export type FileData = string | Uint8Array | readonly StoredText[];
+
+export function isTextInParts(data: FileData): data is readonly StoredText[] {
+  return Array.isArray(data);
+}
 
 /** Characters of a text in parts written at once. */
 const BATCH_CHARS = 1 << 20;
 
-function* batches(parts: readonly string[]): Generator<string> {
+function* batches(parts: readonly StoredText[]): Generator<string> {
   let batch: string[] = [];
   let size = 0;
   for (const part of parts) {
-    batch.push(part);
-    size += part.length;
+    const text = part.read();
+    batch.push(text);
+    size += text.length;
     if (size >= BATCH_CHARS) {
       yield batch.join('');
       batch = [];
@@ -49,9 +58,9 @@ export class OutputFolder {
     if (out.failure) throw out.failure;
   }
 
-  /** Writes a file; a text in parts is written in batches of about a megabyte, never joined whole. */
-  put(relative: string, data: string | Uint8Array | readonly string[]): Promise<void> {
-    return this.track(writeFile(this.inFolder(relative), Array.isArray(data) ? batches(data) : data));
+  /** Writes a file; a text in parts is read and written in batches of about a megabyte, never joined whole. */
+  put(relative: string, data: FileData): Promise<void> {
+    return this.track(writeFile(this.inFolder(relative), isTextInParts(data) ? batches(data) : data));
   }
 
   copy(from: string, relative: string): Promise<void> {

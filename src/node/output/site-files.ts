@@ -9,6 +9,7 @@ import type { BrowserData } from '../site/browser-data';
 import type { SearchFiles } from '../site/search-files';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
+import type { FileData } from './output-folder';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
 
@@ -47,8 +48,7 @@ export type SiteFile = {
   page?: PageSource;
 } & (
   | {
-      /** Contents; a text in parts is written part after part, never joined (`llms-full.txt`). */
-      data: string | Uint8Array | readonly string[];
+      data: FileData;
     }
   /** A file of the content folder, copied as it is. */
   | { copyOf: string }
@@ -90,7 +90,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     yield {
       path: inOutput('assets/js', fragmentFileName(page)),
       page,
-      data: FRAGMENT_OPEN + page.html + FRAGMENT_CLOSE,
+      data: FRAGMENT_OPEN + page.html.read() + FRAGMENT_CLOSE,
     };
     for (const asset of page.analysis.assets) {
       if (copied.has(asset.url)) continue;
@@ -112,7 +112,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   for (const page of pages) {
     const document = async () => {
       const meta = metas.get(page.route);
-      const appHtml = await input.renderRoute(manifest, page.route, meta, page.html);
+      const appHtml = await input.renderRoute(manifest, page.route, meta, page.html.read());
       const data = input.browserData?.preloads(page.route) ?? [];
       const html = renderDocument(headFor(site, meta), appHtml, { ...assets, data }, site.analyticsId);
       input.onProgress?.(++done);
@@ -137,7 +137,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   yield { path: '_redirects', data: `${redirectLines.join('\n')}\n` };
   yield { path: '_redirects.nginx', data: renderNginxRedirects(redirectLines) };
   yield { path: '_headers.nginx', data: renderNginxCsp(securityHeaders(Boolean(site.analyticsId), site.embeds)) };
-  for (const page of pages) yield { path: markdownTwinFile(page.route), page, data: page.markdown };
+  for (const page of pages) yield { path: markdownTwinFile(page.route), page, data: page.markdown.read() };
   const llms = renderLlmsFiles(manifest, pages);
   yield { path: LLMS_INDEX_FILE, data: llms.index };
   yield { path: LLMS_FULL_FILE, data: llms.full };

@@ -16,7 +16,7 @@ export async function writeManifestFolder(
     await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
     await out.put('search.json', search.entry);
     for (const shard of search.shards) await out.put(shard.name, shard.data);
-    for (const page of pages) await out.put(path.join('pages', `${page.key}.html`), page.html);
+    for (const page of pages) await out.put(path.join('pages', `${page.key}.html`), page.html.read());
   });
 }
 

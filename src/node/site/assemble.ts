@@ -4,6 +4,7 @@ import { closest } from '../markdown/suggest';
 import type { SiteConfig } from '../content/site-config';
 import { SITE_CONFIG_FILE } from '../content/site-config';
 import type { PageSource } from '../content/page-record';
+import type { TextStore } from '../content/text-store';
 import type { DiagnosticList } from '../diagnostics';
 import { contentHash } from '../content-hash';
 import type { LinkReference } from '../markdown/analyze';
@@ -26,6 +27,8 @@ export function assembleSite(
   configText: string,
   strict: boolean,
   diagnostics: DiagnosticList,
+  /** Where a fragment the site changes goes. */
+  texts: TextStore,
 ): AssembledSite {
   const byRoute = new Map<string, PageSource>();
   const redirectFiles = loaded.filter((page) => page.redirect);
@@ -82,9 +85,13 @@ export function assembleSite(
     const key = keys.get(page);
     const replacements = retargeted.get(page);
     if (key === undefined && !replacements) continue;
-    let html = page.html;
-    for (const [from, to] of replacements ?? []) html = html.split(from).join(to);
-    byRoute.set(route, { ...page, key: key ?? page.key, html, hash: replacements ? contentHash(html) : page.hash });
+    if (!replacements) {
+      byRoute.set(route, { ...page, key: key ?? page.key });
+      continue;
+    }
+    let html = page.html.read();
+    for (const [from, to] of replacements) html = html.split(from).join(to);
+    byRoute.set(route, { ...page, key: key ?? page.key, html: texts.put(html), hash: contentHash(html) });
   }
   const pages = [...byRoute.values()];
 

@@ -84,7 +84,7 @@ export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
         text,
         (term) => titleTerms.has(term) || nameTerms.has(term) || headingTerms.has(term) || excerptTerms.has(term),
       );
-    const sections = source.analysis.sections;
+    const sections = source.sections.read();
     const intro = sections[0]?.level === 1 ? sections[0] : undefined;
     // The page description is the intro's excerpt (README: "meta description and search excerpt").
     const introExcerpt = excerpt(source.description || (intro?.text ?? ''), EXCERPT_LENGTH);

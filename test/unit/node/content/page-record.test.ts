@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { pageRecords } from '../../../../src/node/content/page-record';
 import { renderPages } from '../../../../src/node/content/render-pages';
 import { scanContent } from '../../../../src/node/content/scan';
+import { TextStore } from '../../../../src/node/content/text-store';
 import { contentHash } from '../../../../src/node/content-hash';
 import { DiagnosticList } from '../../../../src/node/diagnostics';
 import { makeTree } from '../../../helpers/tree';
@@ -16,18 +17,23 @@ describe('page records from the page pass', () => {
     });
     const diagnostics = new DiagnosticList();
     const files = await scanContent(path.join(root, 'content'), diagnostics);
+    // No memory budget: every text goes through the store's file, as on a large site.
+    const texts = new TextStore(path.join(root, 'cache'), 0);
     const drafts = await renderPages(files, {
       settings: { base: '/docs/', constants: {}, strict: true },
       highlighter: { highlight: (code) => code },
+      texts,
       diagnostics,
     });
     const routes = drafts.map((draft) => draft.route);
-    const pages = pageRecords(drafts, (html) => `${html}<p>completed</p>`);
+    const pages = pageRecords(drafts, (html) => `${html}<p>completed</p>`, texts);
     expect(pages.map((page) => page.route)).toEqual(routes);
     for (const page of pages) {
-      expect(page.html).toMatch(/<p>completed<\/p>$/);
-      expect(page.hash).toBe(contentHash(page.html));
+      expect(page.html.read()).toMatch(/<p>completed<\/p>$/);
+      expect(page.hash).toBe(contentHash(page.html.read()));
     }
+    expect(pages.find((page) => page.route === '/a/')?.markdown.read()).toBe('# Alpha\n\nFirst.\n');
     expect(drafts).toEqual([]);
+    texts.close();
   });
 });

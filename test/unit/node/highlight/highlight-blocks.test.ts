@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pageRecord } from '../../../../src/node/content/page-record';
 import { renderPages } from '../../../../src/node/content/render-pages';
 import { scanContent } from '../../../../src/node/content/scan';
+import { TextStore } from '../../../../src/node/content/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
 import { CodeBlocks } from '../../../../src/node/highlight/blocks';
 import { highlightBlocks } from '../../../../src/node/highlight/highlight-blocks';
@@ -52,18 +53,20 @@ async function render(root: string, threads: number, cacheFile?: string) {
     threads,
     ...(cacheFile ? { cacheFile } : {}),
   });
+  const texts = new TextStore(path.join(root, 'cache'));
   const drafts = await renderPages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
     highlighter: blocks,
+    texts,
     diagnostics,
   }).finally(() => blocks.close());
   const code = await highlighting;
-  const pages = drafts.map((draft) => pageRecord(draft, blocks.fill(draft.html, code)));
+  const pages = drafts.map((draft) => pageRecord(draft, blocks.fill(draft.html.read(), code), texts));
   const saved = cacheFile
     ? (JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: Record<string, string> })
     : undefined;
   return {
-    pages: pages.map((page) => ({ route: page.route, html: page.html, hash: page.hash })),
+    pages: pages.map((page) => ({ route: page.route, html: page.html.read(), hash: page.hash })),
     diagnostics: diagnostics.sorted().map(formatDiagnostic),
     cached: Object.entries(saved?.entries ?? {}).sort(([a], [b]) => a.localeCompare(b)),
   };

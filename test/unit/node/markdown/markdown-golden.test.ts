@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPage } from '../../../../src/node/content/page-source';
 import { pageRecord, toPageMeta } from '../../../../src/node/content/page-record';
+import { TextStore } from '../../../../src/node/content/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
 import { projectRoot } from '../../../helpers/tree';
@@ -18,6 +20,8 @@ const update = process.env['UPDATE_GOLDEN'] === '1';
 const constants = { HTTP_PAYLOAD_LIMIT: '512KB', DEFAULT_MEMORY: '256MB' };
 
 let highlighter: CodeHighlighter;
+/** The fixtures are far below the store's memory budget: it never writes its file. */
+const texts = new TextStore(os.tmpdir());
 beforeAll(async () => {
   highlighter = await CodeHighlighter.create();
 });
@@ -43,15 +47,15 @@ describe('markdown pipeline golden files', () => {
       const diagnostics = new DiagnosticList();
       const page = await loadPage(
         { absolutePath: path.join(dir, name), relativePath: `guide/${name}` },
-        { base: '/docs/', constants, highlighter, strict: true, diagnostics },
+        { base: '/docs/', constants, highlighter, texts, strict: true, diagnostics },
       );
       const stem = name.replace(/\.md$/, '');
       golden(`${stem}.diagnostics.txt`, diagnostics.sorted().map(formatDiagnostic).join('\n') + '\n');
       if (!page) return;
-      golden(`${stem}.html`, page.html);
+      golden(`${stem}.html`, page.html.read());
       const record = {
-        meta: toPageMeta(pageRecord(page, page.html), '/docs/'),
-        sections: page.analysis.sections,
+        meta: toPageMeta(pageRecord(page, page.html.read(), texts), '/docs/'),
+        sections: page.sections.read(),
         links: page.analysis.links,
       };
       golden(`${stem}.json`, `${JSON.stringify(record, null, 2)}\n`);

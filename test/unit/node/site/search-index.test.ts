@@ -12,8 +12,8 @@ function page(route: string, title: string, sections: [heading: string, text: st
     route,
     title,
     description: `About ${title}.`,
-    analysis: {
-      sections: [
+    sections: {
+      read: () => [
         { level: 1, heading: '', slug: '', text: `${title} introduction text.` },
         ...sections.map(([heading, text]) => ({ level: 2 as const, heading, slug: simpleSlug(heading), text })),
       ],
