@@ -87,18 +87,17 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
   }
   const description = frontmatter.description ?? excerpt(analysis.firstParagraph, 200);
   const { sections, ...pageAnalysis } = analysis;
+  // What the record keeps of the file, copied: a string cut from the file's text keeps that whole text
+  // alive in V8, and a large site would hold every file it read.
+  const kept = structuredClone({ frontmatter, title, description, analysis: pageAnalysis, neighbours });
   return {
     file,
     route,
     key: keyFromRoute(route),
-    frontmatter,
-    title,
-    description,
+    ...kept,
     html: site.texts.put(html),
     markdown: site.texts.put(pageMarkdown(title, body, analysis)),
-    analysis: pageAnalysis,
     sections: storedJson(site.texts, sections),
-    neighbours,
   };
 }
 

@@ -35,7 +35,8 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
     const key = highlightKey(code, lang, highlightedLines);
     let id = this.idOf.get(key);
     if (id === undefined) {
-      id = this.blocks.push({ key, code, lang, lines: [...highlightedLines] }) - 1;
+      // A copy: the code as cut from its page's text would keep that whole text alive.
+      id = this.blocks.push({ key, code: structuredClone(code), lang, lines: [...highlightedLines] }) - 1;
       this.idOf.set(key, id);
       this.wake?.();
     }
