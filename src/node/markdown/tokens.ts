@@ -18,6 +18,15 @@ export function childTokens(token: Token): Token[] {
 
 /** Plain text of a token tree: what a reader reads, without markup. */
 export function plainText(tokens: readonly Token[]): string {
+  return rawText(tokens).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The text of a token tree with its whitespace as it comes; each part trimmed as `plainText` would trim
+ * it. Whitespace is collapsed once, for the whole tree, by `plainText`: collapsing it at every level
+ * went over a nested list's text once per level.
+ */
+function rawText(tokens: readonly Token[]): string {
   let out = '';
   for (const token of tokens) {
     switch (token.type) {
@@ -42,20 +51,20 @@ export function plainText(tokens: readonly Token[]): string {
       case 'table': {
         // Cells keep a visible boundary, so an excerpt reads "Symptom · Cause" rather than "SymptomCause".
         const table = token as Tokens.Table;
-        const cells = [...table.header, ...table.rows.flat()].map((cell) => plainText(cell.tokens));
+        const cells = [...table.header, ...table.rows.flat()].map((cell) => rawText(cell.tokens).trim());
         out += `${cells.filter((cell) => cell !== '').join(CELL_SEPARATOR)} `;
         break;
       }
       case 'text': {
         const t = token as Tokens.Text;
         // A block-level text (a tight list item's line) has tokens of its own and ends a block.
-        out += t.tokens ? `${plainText(t.tokens)} ` : decodeEntities(t.text);
+        out += t.tokens ? `${rawText(t.tokens).trim()} ` : decodeEntities(t.text);
         break;
       }
       default: {
         const children = childTokens(token);
         if (children.length > 0) {
-          out += plainText(children);
+          out += rawText(children).trim();
           if (token.type !== 'link' && token.type !== 'strong' && token.type !== 'em' && token.type !== 'del') {
             out += ' ';
           }
@@ -65,5 +74,5 @@ export function plainText(tokens: readonly Token[]): string {
       }
     }
   }
-  return out.replace(/\s+/g, ' ').trim();
+  return out;
 }
