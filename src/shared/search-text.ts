@@ -82,30 +82,42 @@ const LONG_NUMBER = /^\d{5,}$/;
 export function indexTerms(text: string): string[] {
   const out: string[] = [];
   const ascii = ASCII.test(text);
+  for (const chunk of textChunks(text, ascii)) chunkTerms(chunk, out, ascii);
+  return out;
+}
+
+/** A text's whitespace-separated chunks, accents folded: each gives its index terms on its own (`chunkTerms`). */
+export function textChunks(text: string, ascii = ASCII.test(text)): string[] {
+  return (ascii ? text : foldAccents(text)).split(WHITESPACE);
+}
+
+/**
+ * Appends the index terms of one chunk of a text (see `indexTerms`) to `out`. A chunk's terms do not
+ * depend on the text around it; `ascii` only picks expressions that are faster on plain ASCII and give
+ * the same result on it.
+ */
+export function chunkTerms(chunk: string, out: string[], ascii = ASCII.test(chunk)): void {
+  if (PLAIN_WORD.test(chunk)) {
+    // Most words: lowercase letters and digits only.
+    if (keepTerm(chunk)) out.push(stem(chunk));
+    return;
+  }
   const separators = ascii ? ASCII_SEPARATORS : SEPARATORS;
   const mixedCase = ascii ? ASCII_MIXED_CASE : MIXED_CASE;
-  for (const chunk of (ascii ? text : foldAccents(text)).split(WHITESPACE)) {
-    if (PLAIN_WORD.test(chunk)) {
-      // Most words: lowercase letters and digits only.
-      if (keepTerm(chunk)) out.push(stem(chunk));
-      continue;
-    }
-    const words = chunk.split(separators).filter((w) => w !== '');
-    for (const word of words) {
-      const lower = word.toLowerCase();
-      if (keepTerm(lower)) out.push(stem(lower));
-      if (!mixedCase.test(word)) continue;
-      for (const part of word.match(CASE_PARTS) ?? []) {
-        const p = part.toLowerCase();
-        if (p !== lower && keepTerm(p)) out.push(stem(p));
-      }
-    }
-    if (words.length > 1 && words.length <= 3) {
-      const joined = words.join('').toLowerCase();
-      if (keepTerm(joined)) out.push(stem(joined));
+  const words = chunk.split(separators).filter((w) => w !== '');
+  for (const word of words) {
+    const lower = word.toLowerCase();
+    if (keepTerm(lower)) out.push(stem(lower));
+    if (!mixedCase.test(word)) continue;
+    for (const part of word.match(CASE_PARTS) ?? []) {
+      const p = part.toLowerCase();
+      if (p !== lower && keepTerm(p)) out.push(stem(p));
     }
   }
-  return out;
+  if (words.length > 1 && words.length <= 3) {
+    const joined = words.join('').toLowerCase();
+    if (keepTerm(joined)) out.push(stem(joined));
+  }
 }
 
 const WHITESPACE = /\s+/;

@@ -1,5 +1,14 @@
 import Fuse from 'fuse.js';
-import { EXCERPT_LENGTH, STOP_WORDS, indexTerms, phraseKey, routeWords, simpleSlug } from '../../shared/search-text';
+import {
+  EXCERPT_LENGTH,
+  STOP_WORDS,
+  chunkTerms,
+  indexTerms,
+  phraseKey,
+  routeWords,
+  simpleSlug,
+  textChunks,
+} from '../../shared/search-text';
 import type { DetailPage } from '../../shared/search-layout';
 import type { PageSource } from '../content/page-record';
 import { excerpt } from '../excerpt';
@@ -115,36 +124,65 @@ export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
  * The distinctive words of each section's full text, beyond what its title, heading and excerpt give:
  * counted section by section, then filed as text postings, best first by tf-idf, at most
  * TERMS_PER_SECTION per section. The counts are kept in typed arrays: a large site has a hundred
- * thousand sections, far too many to keep a map each.
+ * thousand sections, far too many to keep a map each. Terms are numbered as first met, and each distinct
+ * chunk of text is turned into terms once: a site's text repeats its words far more often than it has them.
  */
 class TextTerms {
   private readonly ids = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly documentFrequency: number[] = [];
+  /** The numbered terms of each chunk of text met so far. */
+  private readonly chunkIds = new Map<string, readonly number[]>();
+  /** The current section's count of each term (zero again once the section is filed), and its terms in order. */
+  private readonly count: number[] = [];
+  private readonly met: number[] = [];
   private readonly terms: Uint32Array[] = [];
   private readonly counts: Uint32Array[] = [];
 
   /** Counts the next section's text terms, leaving out stop words and those `known` says it already has. */
   add(text: string, known: (term: string) => boolean): void {
-    // Counted by word first; the checks and the numbering then run once per distinct word.
-    const byWord = new Map<string, number>();
-    for (const term of indexTerms(text)) byWord.set(term, (byWord.get(term) ?? 0) + 1);
+    const { count, met } = this;
+    for (const chunk of textChunks(text)) {
+      for (const t of this.numbered(chunk)) {
+        if (count[t] === 0) met.push(t);
+        count[t] = (count[t] ?? 0) + 1;
+      }
+    }
     const terms: number[] = [];
     const counts: number[] = [];
-    for (const [term, n] of byWord) {
+    for (const t of met) {
+      const n = count[t] ?? 0;
+      count[t] = 0;
+      const term = this.names[t] ?? '';
       if (known(term) || STOP_WORDS.has(term)) continue;
-      let t = this.ids.get(term);
-      if (t === undefined) {
-        this.ids.set(term, (t = this.names.length));
-        this.names.push(term);
-        this.documentFrequency.push(0);
-      }
       this.documentFrequency[t] = (this.documentFrequency[t] ?? 0) + 1;
       terms.push(t);
       counts.push(n);
     }
+    met.length = 0;
     this.terms.push(Uint32Array.from(terms));
     this.counts.push(Uint32Array.from(counts));
+  }
+
+  /** A chunk's terms, by number. */
+  private numbered(chunk: string): readonly number[] {
+    let numbers = this.chunkIds.get(chunk);
+    if (numbers === undefined) {
+      const terms: string[] = [];
+      chunkTerms(chunk, terms);
+      numbers = terms.map((term) => {
+        let t = this.ids.get(term);
+        if (t === undefined) {
+          this.ids.set(term, (t = this.names.length));
+          this.names.push(term);
+          this.documentFrequency.push(0);
+          this.count.push(0);
+        }
+        return t;
+      });
+      this.chunkIds.set(chunk, numbers);
+    }
+    return numbers;
   }
 
   /** Adds each section's best terms to the text postings of `words`. */
