@@ -147,10 +147,11 @@ export class DevBuilder {
     const { assembled, diagnostics } = this.assemble();
     if (diagnostics.some((d) => d.severity === 'error')) return this.result(started, false, diagnostics, [], false);
 
-    const colours = codeColours(fragmentsOf(assembled.pages));
+    // Only a page rendered again can bring a colour the stylesheet lacks.
+    const colours = codeColours(fragmentsOf(this.pages.rendered()));
     if (!restart && [...colours].some((colour) => !this.colours.has(colour))) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
-      this.colours = colours;
+      this.colours = codeColours(fragmentsOf(assembled.pages));
       this.css = await siteCss(this.appCss, assembled.pages);
       restart = true;
     }

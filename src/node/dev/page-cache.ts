@@ -18,12 +18,18 @@ export class PageCache {
   private files = new Map<string, ContentFile>();
   private readonly pageDiagnostics = new Map<string, Diagnostic[]>();
   private scanDiagnostics: Diagnostic[] = [];
+  private lastRendered: PageSource[] = [];
 
   constructor(private readonly contentDir: string) {}
 
   /** Every page file known, by its path relative to the content folder. */
   get paths(): string[] {
     return [...this.pages.keys()];
+  }
+
+  /** The pages the last rescan or reload rendered (those with errors left out). */
+  rendered(): PageSource[] {
+    return this.lastRendered;
   }
 
   loaded(): PageSource[] {
@@ -97,6 +103,7 @@ export class PageCache {
   private async load(files: ContentFile[], context: PageContext): Promise<void> {
     const loaded = await Promise.all(files.map((file) => this.loadOne(file, context)));
     for (const [i, file] of files.entries()) this.pages.set(file.relativePath, loaded[i]);
+    this.lastRendered = loaded.filter((page): page is PageSource => page !== undefined);
   }
 
   private async loadOne(file: ContentFile, context: PageContext): Promise<PageSource | undefined> {
