@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { pageRecords } from './content/page-record';
+import { pageRecords, type PageSource } from './content/page-record';
 import { lastCommitDates } from './content/page-history';
+import { RenderCache, renderIdentity, type RenderedPage } from './content/render-cache';
 import { renderPages } from './content/render-pages';
 import { scanContent } from './content/scan';
 import { TextStore } from './content/text-store';
@@ -34,6 +35,8 @@ export interface BuildOptions {
 export interface BuildResult {
   ok: boolean;
   pages: number;
+  /** Page files the page pass rendered; the others were unchanged since the last build and came from its cache. */
+  rendered: number;
   diagnostics: Diagnostic[];
   seconds: number;
 }
@@ -46,9 +49,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const { contentDir, srcDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
+  let rendered = 0;
   const finish = (ok: boolean, pages: number): BuildResult => ({
     ok,
     pages,
+    rendered,
     diagnostics: diagnostics.sorted(),
     seconds: (performance.now() - started) / 1000,
   });
@@ -61,26 +66,64 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const texts = new TextStore(options.cacheDir);
   const stop = new AbortController();
   const cacheFile = path.join(options.cacheDir, 'highlight.json');
-  const pages = scanning.then((found) => found.length);
+  const configured = readSiteConfig(contentDir, diagnostics);
+  const settingsOf = ({ config }: Awaited<typeof configured>) => ({
+    base: config.base,
+    constants: config.constants,
+    strict,
+    embeds: config.embeds,
+  });
+  // The pages unchanged since the last build come from its cache; the rest go through the page pass.
+  const caching = Promise.all([scanning, configured]).then(async ([found, site]) => {
+    const identity = await renderIdentity(srcDir, contentDir, settingsOf(site));
+    const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);
+    return { cache, ...cache.reuse(found) };
+  });
+  const pages = caching.then(({ render }) => render.length);
   const threads = options.highlightThreads;
-  const highlighting = highlightBlocks(blocks, { cacheFile, pages, threads, signal: stop.signal });
+  const keep = caching.then(({ code }) => code);
+  const highlighting = highlightBlocks(blocks, { cacheFile, pages, threads, keep, signal: stop.signal });
   // Each is awaited, or settled in `finally`: a failure is never left unheard, nor a thread running.
   const pending: Promise<unknown>[] = [highlighting];
   highlighting.catch(() => undefined);
+  let cache: RenderCache | undefined;
   try {
-    const [files, { config, configText }] = await Promise.all([scanning, readSiteConfig(contentDir, diagnostics)]);
+    const [files, site] = await Promise.all([scanning, configured]);
+    const { config, configText } = site;
     const bundles = Promise.all([bundleClient(srcDir), loadPrerender(srcDir), bundleAppCss(srcDir)]);
     const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);
     pending.push(bundles, history);
     for (const promise of [bundles, history]) promise.catch(() => undefined);
-    const settings = { base: config.base, constants: config.constants, strict, embeds: config.embeds };
-    const passing = renderPages(files, { settings, highlighter: blocks, texts, diagnostics, log });
+    const reuse = await caching;
+    cache = reuse.cache;
+    rendered = reuse.render.length;
+    if (reuse.reused.length > 0)
+      log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
+    const problemsBefore = diagnostics.items.length;
+    const settings = settingsOf(site);
+    const passing = renderPages(reuse.render, { settings, highlighter: blocks, texts, diagnostics, log });
     const drafts = await passing.finally(() => blocks.close());
     // A page with errors fails the build: its code would only delay the report of the site's problems.
     const failed = diagnostics.errors.length > 0;
     if (failed) stop.abort();
     const code = failed ? new Map<string, string>() : await highlighting;
-    const pages = pageRecords(drafts, (html) => blocks.fill(html, code), texts);
+    const codeOf = new Map<string, string[]>();
+    const renderedPages = pageRecords(
+      drafts,
+      (html, draft) => {
+        codeOf.set(draft.file.relativePath, blocks.keysIn(html));
+        return blocks.fill(html, code);
+      },
+      texts,
+    );
+    // A page with a problem is rendered again next time, so that its problem is reported again.
+    const withProblems = new Set(diagnostics.items.slice(problemsBefore).map((d) => d.file));
+    const cached: RenderedPage[] = renderedPages
+      .filter((page) => !withProblems.has(page.file.relativePath))
+      .map((page) => ({ page, code: codeOf.get(page.file.relativePath) ?? [] }));
+    const saving = reuse.cache.save(cached);
+    pending.push(saving);
+    const pages = inScanOrder(files, reuse.reused, renderedPages);
 
     const assembled = assembleSite(pages, config, configText, strict, diagnostics, texts);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
@@ -102,10 +145,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       renderRoute,
       onProgress,
     });
+    await saving;
     return finish(true, written.length);
   } finally {
     blocks.close();
     await Promise.allSettled(pending);
     texts.close();
+    cache?.close();
   }
+}
+
+/** The pages of the scan, reused or rendered, in the scan's order (which is the site's page order). */
+function inScanOrder(files: readonly { relativePath: string }[], ...lists: PageSource[][]): PageSource[] {
+  const byFile = new Map(lists.flat().map((page) => [page.file.relativePath, page]));
+  return files.flatMap((file) => byFile.get(file.relativePath) ?? []);
 }

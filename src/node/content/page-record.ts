@@ -8,7 +8,7 @@ import type { PageAnalysis } from '../markdown/analyze';
 import type { SearchSection } from '../markdown/sections';
 import type { NeighbourReference } from './frontmatter';
 import type { ContentFile } from './scan';
-import type { Stored, StoredText, TextStore } from './text-store';
+import type { StoredJson, StoredText, TextStore } from './text-store';
 
 /**
  * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by
@@ -27,7 +27,7 @@ export interface PageSource {
   readonly markdown: StoredText;
   readonly analysis: Omit<PageAnalysis, 'sections'>;
   /** The page's search sections with their whole text, which only the search index reads. */
-  readonly sections: Stored<SearchSection[]>;
+  readonly sections: StoredJson<SearchSection[]>;
   /** Content hash of the fragment, for its file name. */
   readonly hash: string;
   /** Frontmatter `prev`/`next` routes, for the site-wide check. */
@@ -54,11 +54,15 @@ export function pageRecord(draft: PageDraft, html: string, texts: TextStore): Pa
  * The records of the page pass's drafts, each fragment completed by `complete`, in the drafts' order. The
  * drafts are let go as their records are made (the array is left empty).
  */
-export function pageRecords(drafts: PageDraft[], complete: (html: string) => string, texts: TextStore): PageSource[] {
+export function pageRecords(
+  drafts: PageDraft[],
+  complete: (html: string, draft: PageDraft) => string,
+  texts: TextStore,
+): PageSource[] {
   const pages: PageSource[] = [];
   drafts.reverse();
   for (let draft = drafts.pop(); draft; draft = drafts.pop())
-    pages.push(pageRecord(draft, complete(draft.html.read()), texts));
+    pages.push(pageRecord(draft, complete(draft.html.read(), draft), texts));
   return pages;
 }
 

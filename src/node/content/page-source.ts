@@ -12,7 +12,7 @@ import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
 import type { PageDraft } from './page-record';
 import type { ContentFile } from './scan';
-import { heldText, storedJson, type TextStore } from './text-store';
+import { heldText, parsedJson, storedJson, type TextStore } from './text-store';
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
 export interface PageSettings {
@@ -141,7 +141,7 @@ function redirectPage(
     html: heldText(''),
     markdown: heldText(''),
     analysis,
-    sections: { read: () => sections },
+    sections: parsedJson(heldText(JSON.stringify(sections))),
     neighbours: [],
     redirect: { target, line, column: at.column },
   };

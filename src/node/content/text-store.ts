@@ -16,10 +16,19 @@ export function heldText(text: string): StoredText {
   return { read: () => text };
 }
 
-/** A value kept in a store as JSON, parsed each time it is read. */
-export function storedJson<T>(texts: TextStore, value: T): Stored<T> {
-  const json = texts.put(JSON.stringify(value));
-  return { read: () => JSON.parse(json.read()) as T };
+/** A value kept as JSON, parsed each time it is read; `json` reads the text itself. */
+export interface StoredJson<T> extends Stored<T> {
+  readonly json: StoredText;
+}
+
+/** A value kept in a store as JSON. */
+export function storedJson<T>(texts: TextStore, value: T): StoredJson<T> {
+  return parsedJson(texts.put(JSON.stringify(value)));
+}
+
+/** The value of a stored JSON text. */
+export function parsedJson<T>(json: StoredText): StoredJson<T> {
+  return { json, read: () => JSON.parse(json.read()) as T };
 }
 
 /**

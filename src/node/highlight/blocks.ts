@@ -59,6 +59,11 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
     }
   }
 
+  /** The keys of the blocks whose markers a text (a fragment) holds, in order. */
+  keysIn(text: string): string[] {
+    return [...text.matchAll(this.marker)].flatMap((m) => this.blocks[Number(m[1])]?.key ?? []);
+  }
+
   /** The text (a fragment) with each block's marker replaced by its HTML from `html` (by block key). */
   fill(text: string, html: ReadonlyMap<string, string>): string {
     return text.replace(this.marker, (_, id: string) => html.get(this.blocks[Number(id)]?.key ?? '') ?? '');

@@ -22,6 +22,11 @@ export interface HighlightOptions {
   threads?: number;
   /** Aborting stops the highlighting of a build that will not use it: the promise then rejects. */
   signal?: AbortSignal;
+  /**
+   * Keys of blocks the build uses without highlighting them: those of pages reused from the last build.
+   * The cache keeps their entries, as it keeps those of the blocks it highlights.
+   */
+  keep?: Promise<readonly string[]>;
 }
 
 /**
@@ -53,6 +58,10 @@ export async function highlightBlocks(
     threads === 0
       ? await highlightHere(blocks, cache, options.signal)
       : await highlightOnThreads(blocks, cache, threads, options);
+  for (const key of (await options.keep) ?? []) {
+    const kept = cache.get(key);
+    if (kept !== undefined) cache.record(key, kept);
+  }
   await cache.save();
   return html;
 }

@@ -1,0 +1,357 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { SearchSection } from '../markdown/sections';
+import type { PageSource } from './page-record';
+import type { ContentFile } from './scan';
+import { parsedJson, type StoredText } from './text-store';
+
+/**
+ * The page pass's results kept between builds, in the build's cache folder: a page whose file is
+ * unchanged, built with the same settings and the same build code, whose images are unchanged and which
+ * had no problem last time, is taken from here instead of being rendered again. Its fragment, markdown
+ * and search sections stay in the cache's files until the stage that uses them reads them.
+ *
+ * `index.jsonl` lists the pages, one JSON line each after the identity's line (written line by line: a
+ * large site's index never becomes one string); their texts are in `segment.<id>.bin` files, one written by each build
+ * that rendered pages. A build reads the index once, writes a new segment and index when it succeeds,
+ * and drops the segments the new index no longer names (or copies every live text into one segment
+ * when the old ones are mostly dead). A missing, unreadable or outdated cache only means pages are
+ * rendered again: it never fails a build.
+ */
+const INDEX_FILE = 'index.jsonl';
+const FORMAT = 1;
+/** Segments beyond this many, or holding more than twice the live texts, are merged into one. */
+const MAX_SEGMENTS = 8;
+
+/** Where a text is: its segment, its byte offset and its length in bytes. */
+type TextPlace = [segment: string, offset: number, bytes: number];
+
+interface CachedPage {
+  size: number;
+  mtimeMs: number;
+  /** sha256 of the file's bytes, for a file touched but not changed. */
+  sha: string;
+  record: Omit<PageSource, 'file' | 'html' | 'markdown' | 'sections'>;
+  html: TextPlace;
+  markdown: TextPlace;
+  sections: TextPlace;
+  /** Keys of the page's highlighted code blocks, which the highlight cache keeps while the page is reused. */
+  code: string[];
+  /** The files the page copies (images and the like), with the size and time they had. */
+  assets: [path: string, size: number, mtimeMs: number][];
+}
+
+/** An index line after the first: a page file's relative path and what the cache holds of it. */
+type IndexLine = [file: string, page: CachedPage];
+
+/** What a page the build rendered leaves in the cache: its record and its code blocks' keys. */
+export interface RenderedPage {
+  page: PageSource;
+  code: string[];
+}
+
+export class RenderCache {
+  private readonly fds = new Map<string, number>();
+  /** Pages reused by this build, by relative path, with where their texts are. */
+  private readonly reusedEntries = new Map<string, CachedPage>();
+
+  private constructor(
+    private readonly dir: string,
+    private readonly identity: string,
+    private readonly entries: Record<string, CachedPage>,
+  ) {}
+
+  /** The cache in `dir` for builds of this identity (`renderIdentity`); empty when there is none or it is another's. */
+  static async open(dir: string, identity: string): Promise<RenderCache> {
+    try {
+      const lines = (await readFile(path.join(dir, INDEX_FILE), 'utf8')).split('\n');
+      if (JSON.parse(lines[0] ?? '') === identity) {
+        const pages: Record<string, CachedPage> = {};
+        for (const line of lines.slice(1)) {
+          if (line === '') continue;
+          const [file, page] = JSON.parse(line) as IndexLine;
+          pages[file] = page;
+        }
+        return new RenderCache(dir, identity, pages);
+      }
+    } catch {
+      // No cache yet, or an unreadable one: every page is rendered, and the cache written anew.
+    }
+    return new RenderCache(dir, identity, {});
+  }
+
+  /**
+   * The records of the files that need no rendering, and the files that do, each list in the files'
+   * order; with the code block keys of the reused pages.
+   */
+  reuse(files: readonly ContentFile[]): { reused: PageSource[]; render: ContentFile[]; code: string[] } {
+    const reused: PageSource[] = [];
+    const render: ContentFile[] = [];
+    const code: string[] = [];
+    for (const file of files) {
+      const entry = this.entries[file.relativePath];
+      const page = entry && this.stillValid(file, entry) ? this.record(file, entry) : undefined;
+      if (page && entry) {
+        reused.push(page);
+        code.push(...entry.code);
+        this.reusedEntries.set(file.relativePath, entry);
+      } else render.push(file);
+    }
+    return { reused, render, code };
+  }
+
+  /**
+   * Writes the cache for the next build: the reused pages as they are, and the rendered ones (whose
+   * texts go into a new segment). Errors are swallowed: the next build then renders more.
+   */
+  async save(rendered: readonly RenderedPage[]): Promise<void> {
+    try {
+      await mkdir(this.dir, { recursive: true });
+      const pages: Record<string, CachedPage> = {};
+      for (const [file, entry] of this.reusedEntries) pages[file] = entry;
+      await this.writeSegment(rendered, pages);
+      let live = Object.values(pages);
+      const named = new Set(live.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.sections[0]]));
+      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) {
+        await this.compact(pages);
+        live = Object.values(pages);
+      }
+      const keep = new Set(live.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.sections[0]]));
+      // Written aside and renamed: a build that reads the cache meanwhile sees the old index or the new.
+      const partial = path.join(this.dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
+      await writeFile(partial, indexLines(this.identity, pages));
+      await rename(partial, path.join(this.dir, INDEX_FILE));
+      for (const name of await readdir(this.dir)) {
+        if (name.startsWith('segment.') && !keep.has(name)) await rm(path.join(this.dir, name), { force: true });
+      }
+    } catch {
+      // A cache that could not be written costs the next build time, never its result.
+    }
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
+  }
+
+  /**
+   * Whether a cached page still holds. Synchronous: a stat is a few microseconds, far less than a trip
+   * through the thread pool, and a large site checks thousands.
+   */
+  private stillValid(file: ContentFile, entry: CachedPage): boolean {
+    try {
+      const now = statSync(file.absolutePath);
+      if (now.size !== entry.size) return false;
+      if (now.mtimeMs !== entry.mtimeMs) {
+        // Touched: unchanged if its bytes are, and then known by its new time from now on.
+        if (sha(readFileSync(file.absolutePath)) !== entry.sha) return false;
+        entry.mtimeMs = now.mtimeMs;
+      }
+      for (const [asset, size, mtimeMs] of entry.assets) {
+        const copied = statSync(asset);
+        if (copied.size !== size || copied.mtimeMs !== mtimeMs) return false;
+      }
+      // Its texts must still be there: a segment another build removed means rendering the page again.
+      for (const [segment] of [entry.html, entry.markdown, entry.sections]) this.fd(segment);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private record(file: ContentFile, entry: CachedPage): PageSource {
+    return {
+      ...entry.record,
+      file,
+      html: this.text(entry.html),
+      markdown: this.text(entry.markdown),
+      sections: parsedJson<SearchSection[]>(this.text(entry.sections)),
+    };
+  }
+
+  private text([segment, offset, bytes]: TextPlace): StoredText {
+    return { read: () => this.read(segment, offset, bytes) };
+  }
+
+  private read(segment: string, offset: number, bytes: number): string {
+    const buffer = Buffer.allocUnsafe(bytes);
+    const fd = this.fd(segment);
+    for (let done = 0; done < bytes;) {
+      const n = readSync(fd, buffer, done, bytes - done, offset + done);
+      if (n === 0) throw new Error(`render cache segment ${segment} ends before byte ${offset + bytes}`);
+      done += n;
+    }
+    return buffer.toString('utf8');
+  }
+
+  /** A segment, opened once: it stays readable while this build runs, even if another build removes it. */
+  private fd(segment: string): number {
+    let fd = this.fds.get(segment);
+    if (fd === undefined) {
+      fd = openSync(path.join(this.dir, segment), 'r');
+      this.fds.set(segment, fd);
+    }
+    return fd;
+  }
+
+  /** Writes the rendered pages' texts into a new segment and lists them in `pages`; its name, if any. */
+  private async writeSegment(
+    rendered: readonly RenderedPage[],
+    pages: Record<string, CachedPage>,
+  ): Promise<string | undefined> {
+    if (rendered.length === 0) return undefined;
+    const segment = await SegmentWriter.create(this.dir);
+    try {
+      for (const { page, code } of rendered) {
+        const { file, html, markdown, sections, ...record } = page;
+        const source = statSync(file.absolutePath);
+        const bytes = readFileSync(file.absolutePath);
+        const assets = page.analysis.assets.map(({ absolutePath }): [string, number, number] => {
+          const copied = statSync(absolutePath);
+          return [absolutePath, copied.size, copied.mtimeMs];
+        });
+        pages[file.relativePath] = {
+          size: source.size,
+          mtimeMs: source.mtimeMs,
+          sha: sha(bytes),
+          record,
+          html: await segment.put(html.read()),
+          markdown: await segment.put(markdown.read()),
+          sections: await segment.put(sections.json.read()),
+          code,
+          assets,
+        };
+      }
+    } finally {
+      await segment.close();
+    }
+    return segment.name;
+  }
+
+  private async mostlyDead(segments: Set<string>, live: CachedPage[]): Promise<boolean> {
+    let total = 0;
+    for (const segment of segments) total += (await stat(path.join(this.dir, segment))).size;
+    const used = live.reduce((n, entry) => n + entry.html[2] + entry.markdown[2] + entry.sections[2], 0);
+    return total > 2 * used;
+  }
+
+  /** Copies every live text into one new segment. */
+  private async compact(pages: Record<string, CachedPage>): Promise<void> {
+    const segment = await SegmentWriter.create(this.dir);
+    try {
+      const move = ([from, offset, bytes]: TextPlace) => segment.put(this.read(from, offset, bytes));
+      for (const entry of Object.values(pages)) {
+        entry.html = await move(entry.html);
+        entry.markdown = await move(entry.markdown);
+        entry.sections = await move(entry.sections);
+      }
+    } finally {
+      await segment.close();
+    }
+  }
+}
+
+/** A new segment file, written in batches of about a megabyte. */
+class SegmentWriter {
+  private offset = 0;
+  private written = 0;
+  private batch: Buffer[] = [];
+  private batchBytes = 0;
+
+  private constructor(
+    readonly name: string,
+    private readonly file: FileHandle,
+  ) {}
+
+  static async create(dir: string): Promise<SegmentWriter> {
+    const name = `segment.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}.bin`;
+    return new SegmentWriter(name, await open(path.join(dir, name), 'wx'));
+  }
+
+  /** Adds a text; where it will be once the segment is closed. */
+  async put(text: string): Promise<TextPlace> {
+    const data = Buffer.from(text, 'utf8');
+    const place: TextPlace = [this.name, this.offset, data.length];
+    this.offset += data.length;
+    this.batch.push(data);
+    this.batchBytes += data.length;
+    if (this.batchBytes >= 1 << 20) await this.flush();
+    return place;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.file.close();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const { batch } = this;
+    this.batch = [];
+    this.batchBytes = 0;
+    let buffers = batch;
+    while (buffers.length > 0) {
+      const { bytesWritten } = await this.file.writev(buffers, this.written);
+      this.written += bytesWritten;
+      buffers = remainder(buffers, bytesWritten);
+    }
+  }
+}
+
+/** What of `buffers` a write of `done` bytes left unwritten. */
+function remainder(buffers: Buffer[], done: number): Buffer[] {
+  const left: Buffer[] = [];
+  for (const buffer of buffers) {
+    if (done >= buffer.length) done -= buffer.length;
+    else {
+      left.push(done > 0 ? buffer.subarray(done) : buffer);
+      done = 0;
+    }
+  }
+  return left;
+}
+
+/** The index file's lines, in batches of about a megabyte. */
+function* indexLines(identity: string, pages: Record<string, CachedPage>): Generator<string> {
+  let batch = `${JSON.stringify(identity)}\n`;
+  for (const line of Object.entries(pages)) {
+    batch += `${JSON.stringify(line satisfies IndexLine)}\n`;
+    if (batch.length >= 1 << 20) {
+      yield batch;
+      batch = '';
+    }
+  }
+  yield batch;
+}
+
+function sha(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('base64url');
+}
+
+/**
+ * What a page's render depends on besides its file and its images: the cache's format, the content
+ * folder, the site's settings, and the build's own code (the Node side of `src/` and the locked package
+ * versions). Any change renders every page again.
+ */
+export async function renderIdentity(srcDir: string, contentDir: string, settings: unknown): Promise<string> {
+  const hash = createHash('sha256').update(`${FORMAT}\0${path.resolve(contentDir)}\0${JSON.stringify(settings)}\0`);
+  const files = [
+    ...(await sourceFiles(path.join(srcDir, 'node'))),
+    ...(await sourceFiles(path.join(srcDir, 'shared'))),
+    path.join(srcDir, '..', 'package-lock.json'),
+  ];
+  for (const file of files.sort()) {
+    const data = await readFile(file).catch(() => undefined);
+    hash.update(`${path.relative(srcDir, file)}\0`).update(data ?? '(none)');
+  }
+  return hash.digest('base64url');
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
