@@ -8,6 +8,7 @@ import { TextStore } from './content/text-store';
 import { readSiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { CodeBlocks } from './highlight/blocks';
+import { codeColours } from './highlight/css';
 import { highlightBlocks } from './highlight/highlight-blocks';
 import { bundleAppCss, bundleClient, siteCss } from './output/bundle';
 import { loadPrerender } from './output/prerender';
@@ -112,7 +113,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       drafts,
       (html, draft) => {
         codeOf.set(draft.file.relativePath, blocks.keysIn(html));
-        return blocks.fill(html, code);
+        const filled = blocks.fill(html, code);
+        return { html: filled, codeColours: [...codeColours([filled])] };
       },
       texts,
     );

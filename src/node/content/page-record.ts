@@ -30,6 +30,8 @@ export interface PageSource {
   readonly sections: StoredJson<SearchSection[]>;
   /** Content hash of the fragment, for its file name. */
   readonly hash: string;
+  /** The code colour pairs its fragment uses (`c-LIGHT-DARK` classes), which the site's stylesheet defines. */
+  readonly codeColours: readonly string[];
   /** Frontmatter `prev`/`next` routes, for the site-wide check. */
   readonly neighbours: NeighbourReference[];
   /**
@@ -43,11 +45,18 @@ export interface PageSource {
  * A page as the page pass leaves it: its fragment may still hold markers where highlighted code goes
  * (see `BlockHighlighter`), so it has no content hash yet. `pageRecord` makes the page of it.
  */
-export type PageDraft = Omit<PageSource, 'hash'>;
+export type PageDraft = Omit<PageSource, 'hash' | 'codeColours'>;
+
+/** A page's fragment with its code highlighted, and the code colours that HTML uses. */
+export interface CompleteFragment {
+  html: string;
+  codeColours: readonly string[];
+}
 
 /** The page of a draft, with its fragment complete (kept in `texts`): the one place a page's record is made. */
-export function pageRecord(draft: PageDraft, html: string, texts: TextStore): PageSource {
-  return { ...draft, html: texts.put(html), hash: contentHash(html) };
+export function pageRecord(draft: PageDraft, fragment: CompleteFragment, texts: TextStore): PageSource {
+  const { html, codeColours } = fragment;
+  return { ...draft, html: texts.put(html), hash: contentHash(html), codeColours };
 }
 
 /**
@@ -56,7 +65,7 @@ export function pageRecord(draft: PageDraft, html: string, texts: TextStore): Pa
  */
 export function pageRecords(
   drafts: PageDraft[],
-  complete: (html: string, draft: PageDraft) => string,
+  complete: (html: string, draft: PageDraft) => CompleteFragment,
   texts: TextStore,
 ): PageSource[] {
   const pages: PageSource[] = [];
@@ -66,9 +75,11 @@ export function pageRecords(
   return pages;
 }
 
-/** The pages' fragments, read one at a time as they are asked for. */
-export function* fragmentsOf(pages: Iterable<PageSource>): Generator<string> {
-  for (const page of pages) yield page.html.read();
+/** The code colours of some pages' fragments together. */
+export function coloursOf(pages: Iterable<PageSource>): Set<string> {
+  const colours = new Set<string>();
+  for (const page of pages) for (const colour of page.codeColours) colours.add(colour);
+  return colours;
 }
 
 /** The one mapping from the build's page to the record that ships in the manifest. */

@@ -1,12 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
-import { fragmentsOf, type PageSource } from '../content/page-record';
+import { coloursOf, type PageSource } from '../content/page-record';
 import { TextStore } from '../content/text-store';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { liveHighlighter, type LiveHighlighter } from '../highlight/highlight-blocks';
-import { codeColours } from '../highlight/css';
 import { bundleAppCss, bundleClient, siteCss, type ClientAssets } from '../output/bundle';
 import { loadPrerender } from '../output/prerender';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
@@ -148,10 +147,10 @@ export class DevBuilder {
     if (diagnostics.some((d) => d.severity === 'error')) return this.result(started, false, diagnostics, [], false);
 
     // Only a page rendered again can bring a colour the stylesheet lacks.
-    const colours = codeColours(fragmentsOf(this.pages.rendered()));
+    const colours = coloursOf(this.pages.rendered());
     if (!restart && [...colours].some((colour) => !this.colours.has(colour))) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
-      this.colours = codeColours(fragmentsOf(assembled.pages));
+      this.colours = coloursOf(assembled.pages);
       this.css = await siteCss(this.appCss, assembled.pages);
       restart = true;
     }
@@ -217,7 +216,7 @@ export class DevBuilder {
   private async bundle(): Promise<void> {
     const { srcDir } = this.options;
     const pages: PageSource[] = this.pages.loaded();
-    this.colours = codeColours(fragmentsOf(pages));
+    this.colours = coloursOf(pages);
     [this.client, this.renderRoute, this.appCss] = await Promise.all([
       bundleClient(srcDir),
       loadPrerender(srcDir),

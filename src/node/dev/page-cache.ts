@@ -4,6 +4,7 @@ import { loadPage, type SiteContext } from '../content/page-source';
 import { pageRecord, type PageSource } from '../content/page-record';
 import { isPageFile, scanContent, type ContentFile } from '../content/scan';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
+import { codeColours } from '../highlight/css';
 
 /** How pages are rendered: the site's settings and the highlighter (each page gets its own diagnostics). */
 export type PageContext = Omit<SiteContext, 'diagnostics'>;
@@ -115,6 +116,8 @@ export class PageCache {
     });
     this.pageDiagnostics.set(file.relativePath, diagnostics.items);
     // The dev highlighter puts the HTML in at once: the draft's fragment is complete.
-    return draft && pageRecord(draft, draft.html.read(), context.texts);
+    if (!draft) return undefined;
+    const html = draft.html.read();
+    return pageRecord(draft, { html, codeColours: [...codeColours([html])] }, context.texts);
   }
 }

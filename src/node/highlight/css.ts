@@ -12,8 +12,7 @@ export function codeColours(fragments: Iterable<string>): Set<string> {
  * or when the system prefers dark and the reader did not choose light (the same rule as app.css). The dark
  * colours are for the screen only: paper is white, and print uses the light palette (app.css).
  */
-export function highlightCss(fragments: Iterable<string>): string {
-  const pairs = codeColours(fragments);
+export function highlightCss(pairs: ReadonlySet<string>): string {
   const light: string[] = ['.fi{font-style:italic}.fb{font-weight:600}'];
   const chosenDark: string[] = [];
   const systemDark: string[] = [];

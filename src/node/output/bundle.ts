@@ -2,7 +2,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { contentHash } from '../content-hash';
-import { fragmentsOf, type PageSource } from '../content/page-record';
+import { coloursOf, type PageSource } from '../content/page-record';
 import { highlightCss } from '../highlight/css';
 
 export interface ClientAssets {
@@ -144,7 +144,7 @@ export async function bundleAppCss(srcDir: string): Promise<string> {
 
 /** The site's stylesheet: the app's CSS (see `bundleAppCss`) plus the code colours its fragments use. */
 export function siteCss(appCss: string, pages: readonly PageSource[]): ReturnType<typeof siteStylesheet> {
-  return siteStylesheet(appCss, highlightCss(fragmentsOf(pages)));
+  return siteStylesheet(appCss, highlightCss(coloursOf(pages)));
 }
 
 /** The site's stylesheet: the app's CSS and the code colours the fragments use, minified, content-hashed. */

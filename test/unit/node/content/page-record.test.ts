@@ -26,7 +26,7 @@ describe('page records from the page pass', () => {
       diagnostics,
     });
     const routes = drafts.map((draft) => draft.route);
-    const pages = pageRecords(drafts, (html) => `${html}<p>completed</p>`, texts);
+    const pages = pageRecords(drafts, (html) => ({ html: `${html}<p>completed</p>`, codeColours: [] }), texts);
     expect(pages.map((page) => page.route)).toEqual(routes);
     for (const page of pages) {
       expect(page.html.read()).toMatch(/<p>completed<\/p>$/);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
-import { highlightCss } from '../../../../src/node/highlight/css';
+import { codeColours, highlightCss } from '../../../../src/node/highlight/css';
 import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/markdown/code-languages';
 import { projectRoot } from '../../../helpers/tree';
 
@@ -41,7 +41,9 @@ describe('code highlighting colours', () => {
     const fragments = HIGHLIGHT_LANGUAGES.map((lang) => highlighter.highlight(SAMPLE, lang, new Set()));
     const failing: string[] = [];
     let checked = 0;
-    for (const m of highlightCss(fragments).matchAll(/\.c-([0-9a-f]{6})[0-9a-f]*-([0-9a-f]{6})[0-9a-f]*\{color:#\1/g)) {
+    for (const m of highlightCss(codeColours(fragments)).matchAll(
+      /\.c-([0-9a-f]{6})[0-9a-f]*-([0-9a-f]{6})[0-9a-f]*\{color:#\1/g,
+    )) {
       const [, light = '', dark = ''] = m;
       checked++;
       if (contrast(`#${light}`, lightBg!) < 4.5) failing.push(`light #${light} on ${lightBg}`);
@@ -52,7 +54,7 @@ describe('code highlighting colours', () => {
   });
 
   it('switches to the dark colours on screen for a dark system preference as well as a dark choice', () => {
-    const css = highlightCss(['<span class="c-0e1116-e6edf3">x</span>']);
+    const css = highlightCss(codeColours(['<span class="c-0e1116-e6edf3">x</span>']));
     expect(css).toContain('@media screen{:root[data-theme=dark] .c-0e1116-e6edf3{color:#e6edf3}}');
     expect(css).toContain(
       '@media screen and (prefers-color-scheme:dark){:root:not([data-theme=light]) .c-0e1116-e6edf3{color:#e6edf3}}',

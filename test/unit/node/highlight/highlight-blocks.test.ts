@@ -7,6 +7,7 @@ import { scanContent } from '../../../../src/node/content/scan';
 import { TextStore } from '../../../../src/node/content/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
 import { CodeBlocks } from '../../../../src/node/highlight/blocks';
+import { codeColours } from '../../../../src/node/highlight/css';
 import { highlightBlocks } from '../../../../src/node/highlight/highlight-blocks';
 import { makeTree } from '../../../helpers/tree';
 
@@ -61,7 +62,10 @@ async function render(root: string, threads: number, cacheFile?: string) {
     diagnostics,
   }).finally(() => blocks.close());
   const code = await highlighting;
-  const pages = drafts.map((draft) => pageRecord(draft, blocks.fill(draft.html.read(), code), texts));
+  const pages = drafts.map((draft) => {
+    const html = blocks.fill(draft.html.read(), code);
+    return pageRecord(draft, { html, codeColours: [...codeColours([html])] }, texts);
+  });
   const saved = cacheFile
     ? (JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: Record<string, string> })
     : undefined;

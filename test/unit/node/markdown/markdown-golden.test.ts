@@ -54,7 +54,7 @@ describe('markdown pipeline golden files', () => {
       if (!page) return;
       golden(`${stem}.html`, page.html.read());
       const record = {
-        meta: toPageMeta(pageRecord(page, page.html.read(), texts), '/docs/'),
+        meta: toPageMeta(pageRecord(page, { html: page.html.read(), codeColours: [] }, texts), '/docs/'),
         sections: page.sections.read(),
         links: page.analysis.links,
       };
