@@ -76,11 +76,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
   // The pages unchanged since the last build come from its cache; the rest go through the page pass.
   const caching = Promise.all([scanning, configured]).then(async ([found, site]) => {
-    const identity = await renderIdentity(srcDir, contentDir, settingsOf(site));
+    const identity = renderIdentity(srcDir, contentDir, settingsOf(site));
     const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);
     return { cache, ...cache.reuse(found) };
   });
-  const pages = caching.then(({ render }) => render.length);
+  // Threads are chosen by the site's size; on a warm build they start only for code the cache lacks.
+  const pages = scanning.then((found) => found.length);
   const threads = options.highlightThreads;
   const keep = caching.then(({ code }) => code);
   const highlighting = highlightBlocks(blocks, { cacheFile, pages, threads, keep, signal: stop.signal });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchSection } from '../markdown/sections';
@@ -337,21 +337,27 @@ function sha(data: Uint8Array | string): string {
  * folder, the site's settings, and the build's own code (the Node side of `src/` and the locked package
  * versions). Any change renders every page again.
  */
-export async function renderIdentity(srcDir: string, contentDir: string, settings: unknown): Promise<string> {
+export function renderIdentity(srcDir: string, contentDir: string, settings: unknown): string {
   const hash = createHash('sha256').update(`${FORMAT}\0${path.resolve(contentDir)}\0${JSON.stringify(settings)}\0`);
   const files = [
-    ...(await sourceFiles(path.join(srcDir, 'node'))),
-    ...(await sourceFiles(path.join(srcDir, 'shared'))),
+    ...sourceFiles(path.join(srcDir, 'node')),
+    ...sourceFiles(path.join(srcDir, 'shared')),
     path.join(srcDir, '..', 'package-lock.json'),
   ];
+  // Read synchronously: a hundred small files, on the way to the page pass.
   for (const file of files.sort()) {
-    const data = await readFile(file).catch(() => undefined);
-    hash.update(`${path.relative(srcDir, file)}\0`).update(data ?? '(none)');
+    let data: Buffer | string;
+    try {
+      data = readFileSync(file);
+    } catch {
+      data = '(none)';
+    }
+    hash.update(`${path.relative(srcDir, file)}\0`).update(data);
   }
   return hash.digest('base64url');
 }
 
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+function sourceFiles(dir: string): string[] {
+  const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
