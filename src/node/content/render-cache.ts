@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchSection } from '../markdown/sections';
 import type { PageSource } from './page-record';
 import type { ContentFile } from './scan';
-import { parsedJson, type StoredText } from './text-store';
+import { parsedJson, readText, type StoredText } from './text-store';
 
 /**
  * The page pass's results kept between builds, in the build's cache folder: a page whose file is
@@ -176,14 +176,7 @@ export class RenderCache {
   }
 
   private read(segment: string, offset: number, bytes: number): string {
-    const buffer = Buffer.allocUnsafe(bytes);
-    const fd = this.fd(segment);
-    for (let done = 0; done < bytes;) {
-      const n = readSync(fd, buffer, done, bytes - done, offset + done);
-      if (n === 0) throw new Error(`render cache segment ${segment} ends before byte ${offset + bytes}`);
-      done += n;
-    }
-    return buffer.toString('utf8');
+    return readText(this.fd(segment), offset, bytes, `render cache segment ${segment}`);
   }
 
   /** A segment, opened once: it stays readable while this build runs, even if another build removes it. */

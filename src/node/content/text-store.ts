@@ -81,14 +81,7 @@ export class TextStore {
 
   private readAt(offset: number, bytes: number): string {
     if (this.fd === undefined) throw new Error('text store read after it was closed');
-    const buffer = Buffer.allocUnsafe(bytes);
-    let done = 0;
-    while (done < bytes) {
-      const n = readSync(this.fd, buffer, done, bytes - done, offset + done);
-      if (n === 0) throw new Error(`text store file ended at ${offset + done} of ${offset + bytes} bytes`);
-      done += n;
-    }
-    return buffer.toString('utf8');
+    return readText(this.fd, offset, bytes, 'text store file');
   }
 
   private file(): number {
@@ -99,4 +92,15 @@ export class TextStore {
     unlinkSync(name);
     return this.fd;
   }
+}
+
+/** The UTF-8 text of `bytes` bytes at `offset` of an open file (`what` names it in the error of a short file). */
+export function readText(fd: number, offset: number, bytes: number, what: string): string {
+  const buffer = Buffer.allocUnsafe(bytes);
+  for (let done = 0; done < bytes;) {
+    const n = readSync(fd, buffer, done, bytes - done, offset + done);
+    if (n === 0) throw new Error(`${what} ends at byte ${offset + done}, before byte ${offset + bytes}`);
+    done += n;
+  }
+  return buffer.toString('utf8');
 }
