@@ -83,12 +83,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // Threads are chosen by the site's size; on a warm build they start only for code the cache lacks.
   const pages = scanning.then((found) => found.length);
   const threads = options.highlightThreads;
-  const keep = caching.then(({ code }) => code);
+  const keep = caching.then(
+    ({ code }) => code,
+    () => [],
+  );
   const highlighting = highlightBlocks(blocks, { cacheFile, pages, threads, keep, signal: stop.signal });
   // Each is awaited, or settled in `finally`: a failure is never left unheard, nor a thread running.
-  const pending: Promise<unknown>[] = [highlighting];
-  highlighting.catch(() => undefined);
-  let cache: RenderCache | undefined;
+  const pending: Promise<unknown>[] = [highlighting, caching];
+  for (const promise of pending) promise.catch(() => undefined);
   try {
     const [files, site] = await Promise.all([scanning, configured]);
     const { config, configText } = site;
@@ -97,7 +99,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     pending.push(bundles, history);
     for (const promise of [bundles, history]) promise.catch(() => undefined);
     const reuse = await caching;
-    cache = reuse.cache;
     rendered = reuse.render.length;
     if (reuse.reused.length > 0)
       log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
@@ -154,7 +155,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     blocks.close();
     await Promise.allSettled(pending);
     texts.close();
-    cache?.close();
+    (await caching.catch(() => undefined))?.cache.close();
   }
 }
 
