@@ -14,11 +14,12 @@ import { parsedJson, readText, type StoredText } from './text-store';
  * and search sections stay in the cache's files until the stage that uses them reads them.
  *
  * `index.jsonl` lists the pages, one JSON line each after the identity's line (written line by line: a
- * large site's index never becomes one string); their texts are in `segment.<id>.bin` files, one written by each build
- * that rendered pages. A build reads the index once, writes a new segment and index when it succeeds,
- * and drops the segments the new index no longer names (or copies every live text into one segment
- * when the old ones are mostly dead). A missing, unreadable or outdated cache only means pages are
- * rendered again: it never fails a build.
+ * large site's index never becomes one string); their texts are in `segment.<id>.bin` files, one
+ * written by each build that rendered pages. A build reads the index once; once its pages are rendered
+ * it writes a new segment and index (a failed build too: its pages without problems are as good as any)
+ * and drops the segments the new index no longer names, or copies every live text into one segment
+ * when there are many or they are mostly dead. A missing, unreadable or outdated cache only means pages
+ * are rendered again: it never fails a build.
  */
 const INDEX_FILE = 'index.jsonl';
 const FORMAT = 1;
@@ -112,13 +113,11 @@ export class RenderCache {
       const pages: Record<string, CachedPage> = {};
       for (const [file, entry] of this.reusedEntries) pages[file] = entry;
       await this.writeSegment(rendered, pages);
-      let live = Object.values(pages);
-      const named = new Set(live.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.sections[0]]));
-      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) {
-        await this.compact(pages);
-        live = Object.values(pages);
-      }
-      const keep = new Set(live.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.sections[0]]));
+      const live = Object.values(pages);
+      const named = segmentsOf(live);
+      // Merging moves the entries' texts (the entries change in place).
+      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) await this.compact(pages);
+      const keep = segmentsOf(live);
       // Written aside and renamed: a build that reads the cache meanwhile sees the old index or the new.
       const partial = path.join(this.dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
       await writeFile(partial, indexLines(this.identity, pages));
@@ -306,6 +305,11 @@ function remainder(buffers: Buffer[], done: number): Buffer[] {
     }
   }
   return left;
+}
+
+/** The segments some entries' texts are in. */
+function segmentsOf(entries: readonly CachedPage[]): Set<string> {
+  return new Set(entries.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.sections[0]]));
 }
 
 /** The index file's lines, in batches of about a megabyte. */
