@@ -14,8 +14,19 @@ import type { StoredJson, StoredText, TextStore } from './text-store';
  * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by
  * `pageRecord`, and never changed: a stage that changes a page makes a new record.
  */
+/**
+ * The page file as the page pass read it: its size and time, and the digest of the bytes it rendered. A
+ * later build tells an unchanged file by them (the render cache).
+ */
+export interface SourceStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly digest: string;
+}
+
 export interface PageSource {
   readonly file: ContentFile;
+  readonly source: SourceStamp;
   readonly route: string;
   readonly key: string;
   readonly frontmatter: PageFrontmatter;

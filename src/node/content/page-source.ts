@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
+import { fileDigest } from '../content-hash';
 import { excerpt } from '../excerpt';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageFrontmatter } from '../../shared/types';
@@ -10,7 +11,7 @@ import { resolveLink } from '../markdown/links';
 import { renderMarkdown } from '../markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
-import type { PageDraft } from './page-record';
+import type { PageDraft, SourceStamp } from './page-record';
 import type { ContentFile } from './scan';
 import { heldText, parsedJson, storedJson, type TextStore } from './text-store';
 
@@ -36,7 +37,7 @@ const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 /** Reads one markdown file into a page; problems go to the diagnostics, never thrown. */
 export async function loadPage(file: ContentFile, site: SiteContext): Promise<PageDraft | undefined> {
   const { diagnostics } = site;
-  const { size } = await stat(file.absolutePath);
+  const { size, mtimeMs } = await stat(file.absolutePath);
   if (size > MAX_PAGE_BYTES) {
     diagnostics.error(file.relativePath, 1, 1, `file is ${(size / 1048576).toFixed(1)} MB; pages are limited to 8 MB`);
     return undefined;
@@ -50,19 +51,16 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     diagnostics.error(file.relativePath, line, column, 'file is not valid UTF-8: save it with UTF-8 encoding');
     return undefined;
   }
+  // The time before the read and the digest of what was read: a file saved meanwhile looks changed.
+  const source: SourceStamp = { size: bytes.length, mtimeMs, digest: fileDigest(bytes) };
   const route = routeFromRelativePath(file.relativePath);
   const { frontmatter, body, bodyLineOffset, neighbours } = splitFrontmatter(text, file.relativePath, diagnostics);
   const redirect = clientRedirect(body);
-  if (redirect)
-    return redirectPage(
-      file,
-      route,
-      frontmatter,
-      redirect,
-      positionAt(body, redirect.offset),
-      bodyLineOffset,
-      diagnostics,
-    );
+  if (redirect) {
+    const at = positionAt(body, redirect.offset);
+    const page = redirectPage(file, route, frontmatter, redirect, at, bodyLineOffset, diagnostics);
+    return page && { ...page, source };
+  }
   const { html, analysis } = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),
@@ -92,6 +90,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
   const kept = structuredClone({ frontmatter, title, description, analysis: pageAnalysis, neighbours });
   return {
     file,
+    source,
     route,
     key: keyFromRoute(route),
     ...kept,
@@ -110,7 +109,7 @@ function redirectPage(
   at: { line: number; column: number },
   lineOffset: number,
   diagnostics: DiagnosticList,
-): PageDraft | undefined {
+): Omit<PageDraft, 'source'> | undefined {
   const line = at.line + lineOffset;
   const resolved = resolveLink(redirect.target, route, file.relativePath);
   if (resolved.kind !== 'internal' && resolved.kind !== 'anchor') {

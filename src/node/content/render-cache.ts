@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SearchSection } from '../markdown/sections';
 import type { PageSource } from './page-record';
 import type { ContentFile } from './scan';
+import { fileDigest } from '../content-hash';
 import { parsedJson, readText, type StoredText } from './text-store';
 
 /**
@@ -22,26 +23,24 @@ import { parsedJson, readText, type StoredText } from './text-store';
  * are rendered again: it never fails a build.
  */
 const INDEX_FILE = 'index.jsonl';
-const FORMAT = 1;
+const FORMAT = 2;
 /** Segments beyond this many, or holding more than twice the live texts, are merged into one. */
 const MAX_SEGMENTS = 8;
 
 /** Where a text is: its segment, its byte offset and its length in bytes. */
 type TextPlace = [segment: string, offset: number, bytes: number];
 
+/**
+ * A page as the cache keeps it. Its record says what it was made from: the file's stamp (`source`) and
+ * the stamps of the files it copies (`analysis.assets`).
+ */
 interface CachedPage {
-  size: number;
-  mtimeMs: number;
-  /** sha256 of the file's bytes, for a file touched but not changed. */
-  sha: string;
   record: Omit<PageSource, 'file' | 'html' | 'markdown' | 'sections'>;
   html: TextPlace;
   markdown: TextPlace;
   sections: TextPlace;
   /** Keys of the page's highlighted code blocks, which the highlight cache keeps while the page is reused. */
   code: string[];
-  /** The files the page copies (images and the like), with the size and time they had. */
-  assets: [path: string, size: number, mtimeMs: number][];
 }
 
 /** An index line after the first: a page file's relative path and what the cache holds of it. */
@@ -93,9 +92,8 @@ export class RenderCache {
     const code: string[] = [];
     for (const file of files) {
       const entry = this.entries[file.relativePath];
-      const page = entry && this.stillValid(file, entry) ? this.record(file, entry) : undefined;
-      if (page && entry) {
-        reused.push(page);
+      if (entry && this.stillValid(file, entry)) {
+        reused.push(this.record(file, entry));
         code.push(...entry.code);
         this.reusedEntries.set(file.relativePath, entry);
       } else render.push(file);
@@ -141,15 +139,16 @@ export class RenderCache {
    */
   private stillValid(file: ContentFile, entry: CachedPage): boolean {
     try {
+      const { source } = entry.record;
       const now = statSync(file.absolutePath);
-      if (now.size !== entry.size) return false;
-      if (now.mtimeMs !== entry.mtimeMs) {
+      if (now.size !== source.size) return false;
+      if (now.mtimeMs !== source.mtimeMs) {
         // Touched: unchanged if its bytes are, and then known by its new time from now on.
-        if (sha(readFileSync(file.absolutePath)) !== entry.sha) return false;
-        entry.mtimeMs = now.mtimeMs;
+        if (fileDigest(readFileSync(file.absolutePath)) !== source.digest) return false;
+        entry.record = { ...entry.record, source: { ...source, mtimeMs: now.mtimeMs } };
       }
-      for (const [asset, size, mtimeMs] of entry.assets) {
-        const copied = statSync(asset);
+      for (const { absolutePath, size, mtimeMs } of entry.record.analysis.assets) {
+        const copied = statSync(absolutePath);
         if (copied.size !== size || copied.mtimeMs !== mtimeMs) return false;
       }
       // Its texts must still be there: a segment another build removed means rendering the page again.
@@ -188,38 +187,24 @@ export class RenderCache {
     return fd;
   }
 
-  /** Writes the rendered pages' texts into a new segment and lists them in `pages`; its name, if any. */
-  private async writeSegment(
-    rendered: readonly RenderedPage[],
-    pages: Record<string, CachedPage>,
-  ): Promise<string | undefined> {
-    if (rendered.length === 0) return undefined;
+  /** Writes the rendered pages' texts into a new segment and lists them in `pages`. */
+  private async writeSegment(rendered: readonly RenderedPage[], pages: Record<string, CachedPage>): Promise<void> {
+    if (rendered.length === 0) return;
     const segment = await SegmentWriter.create(this.dir);
     try {
       for (const { page, code } of rendered) {
         const { file, html, markdown, sections, ...record } = page;
-        const source = statSync(file.absolutePath);
-        const bytes = readFileSync(file.absolutePath);
-        const assets = page.analysis.assets.map(({ absolutePath }): [string, number, number] => {
-          const copied = statSync(absolutePath);
-          return [absolutePath, copied.size, copied.mtimeMs];
-        });
         pages[file.relativePath] = {
-          size: source.size,
-          mtimeMs: source.mtimeMs,
-          sha: sha(bytes),
           record,
           html: await segment.put(html.read()),
           markdown: await segment.put(markdown.read()),
           sections: await segment.put(sections.json.read()),
           code,
-          assets,
         };
       }
     } finally {
       await segment.close();
     }
-    return segment.name;
   }
 
   private async mostlyDead(segments: Set<string>, live: CachedPage[]): Promise<boolean> {
@@ -323,10 +308,6 @@ function* indexLines(identity: string, pages: Record<string, CachedPage>): Gener
     }
   }
   yield batch;
-}
-
-function sha(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('base64url');
 }
 
 /**

@@ -7,6 +7,9 @@ export interface PageAsset {
   absolutePath: string;
   /** URL with the base: `/docs/assets/img/diagram.1a2b3c4d.png`. */
   url: string;
+  /** The file's size and time when its hash was taken: a later build tells a changed file by them. */
+  size: number;
+  mtimeMs: number;
 }
 
 /** Images go to `assets/img/`, anything else a page links to or embeds (PDF, video, archive) to `assets/files/`. */
@@ -52,8 +55,9 @@ export function localAsset(written: string, kind: AssetKind, place: AssetPlace):
     ? nodePath.join(place.contentDir, decodePath(target))
     : nodePath.resolve(place.absoluteDir, decodePath(target));
   if (!isInside(place.contentDir, absolutePath)) return outside;
-  const real = realFile(absolutePath);
-  if (real === undefined) return notFound;
+  const found = realFile(absolutePath);
+  if (found === undefined) return notFound;
+  const { real, size, mtimeMs } = found;
   if (!isInside(realFolder(place.contentDir), real)) return outside;
   const content = readFileSync(real);
   const hash = contentHash(content);
@@ -61,7 +65,7 @@ export function localAsset(written: string, kind: AssetKind, place: AssetPlace):
   const name = nodePath.basename(absolutePath, ext).replace(/[^a-zA-Z0-9_-]+/g, '-');
   const url = `${place.base}assets/${kind === 'image' ? 'img' : 'files'}/${name}.${hash}${ext.toLowerCase()}`;
   // The path as written, not the real one: the dev server matches changed files against it.
-  return { asset: { absolutePath, url }, href: url + fragment };
+  return { asset: { absolutePath, url, size, mtimeMs }, href: url + fragment };
 }
 
 /** True for the folder itself too: that is no file, so it is reported as not found. */
@@ -70,10 +74,14 @@ function isInside(folder: string, file: string): boolean {
   return relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative);
 }
 
-/** The real path of a regular file, or undefined for a missing file, a folder or a name the OS refuses. */
-function realFile(file: string): string | undefined {
+/**
+ * The real path, size and time of a regular file, or undefined for a missing file, a folder or a name
+ * the OS refuses.
+ */
+function realFile(file: string): { real: string; size: number; mtimeMs: number } | undefined {
   try {
-    return statSync(file, { throwIfNoEntry: false })?.isFile() ? realpathSync(file) : undefined;
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return stats?.isFile() ? { real: realpathSync(file), size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
   } catch {
     return undefined;
   }
