@@ -116,7 +116,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       (html, draft) => {
         codeOf.set(draft.file.relativePath, blocks.keysIn(html));
         const filled = blocks.fill(html, code);
-        return { html: filled, codeColours: [...codeColours([filled])] };
+        return { html: filled, codeColours: codeColours(filled) };
       },
       texts,
     );

@@ -118,6 +118,6 @@ export class PageCache {
     // The dev highlighter puts the HTML in at once: the draft's fragment is complete.
     if (!draft) return undefined;
     const html = draft.html.read();
-    return pageRecord(draft, { html, codeColours: [...codeColours([html])] }, context.texts);
+    return pageRecord(draft, { html, codeColours: codeColours(html) }, context.texts);
   }
 }

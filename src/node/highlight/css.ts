@@ -1,10 +1,8 @@
-/** The code colours the fragments use, as `light-dark` pairs: one per `c-LIGHT-DARK` class of `highlightCss`. */
-export function codeColours(fragments: Iterable<string>): Set<string> {
+/** The code colours a fragment uses, as `light-dark` pairs: one per `c-LIGHT-DARK` class of `highlightCss`. */
+export function codeColours(html: string): string[] {
   const pairs = new Set<string>();
-  for (const html of fragments) {
-    for (const m of html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) pairs.add(`${m[1]}-${m[2]}`);
-  }
-  return pairs;
+  for (const m of html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) pairs.add(`${m[1]}-${m[2]}`);
+  return [...pairs];
 }
 
 /**

@@ -64,7 +64,7 @@ async function render(root: string, threads: number, cacheFile?: string) {
   const code = await highlighting;
   const pages = drafts.map((draft) => {
     const html = blocks.fill(draft.html.read(), code);
-    return pageRecord(draft, { html, codeColours: [...codeColours([html])] }, texts);
+    return pageRecord(draft, { html, codeColours: codeColours(html) }, texts);
   });
   const saved = cacheFile
     ? (JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: Record<string, string> })
