@@ -106,8 +106,8 @@ export async function measureInWorker(distDir: string, queries = QUERIES): Promi
     await page.goto(`${base}/docs/`);
     const run = await page.evaluate(
       async ({ queries, rounds }) => {
-        const meta = document.querySelector<HTMLMetaElement>('meta[name="docs-manifest"]');
-        const manifest = (await (await fetch(meta?.content ?? '')).json()) as { search: string; searchWorker: string };
+        const pointer = (await (await fetch('/docs/version.json')).json()) as { manifest: string };
+        const manifest = (await (await fetch(pointer.manifest)).json()) as { search: string; searchWorker: string };
         const dataUrl = manifest.search;
         const worker = new Worker(manifest.searchWorker, { type: 'module', name: 'search' });
         type Reply = { type: string; records?: number; ms?: number; results?: { total: number }; first?: boolean };

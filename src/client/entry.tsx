@@ -3,32 +3,33 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
-import { canonicalRoute, withoutBase } from '../shared/paths';
+import { routesAt } from '../shared/paths';
 import { indexManifest } from '../shared/resolve';
 import type { Manifest } from '../shared/types';
 import { enableAnalytics, trackPageView } from './app/analytics';
 import { createAppRouter } from './app/router';
-import { fragmentQuery, manifestLocation, manifestQuery, retryTransient } from './data/queries';
+import { pageStartAssets } from './app/start-app';
+import { fragmentQuery, manifestQuery, pointerQuery, retryTransient, setManifestUrl } from './data/queries';
 import { ensureRoutes } from './data/site-data';
 
 /**
- * Takes over the prerendered page: loads the manifest (preloaded by the HTML), seeds the current page's
- * fragment from the DOM so it is not fetched again, then hydrates. Until then the page is plain HTML
- * whose links work as ordinary links.
+ * Takes over the prerendered page: reads the deployment pointer (requested by the boot script), loads the
+ * manifest it names (preloaded by then), seeds the current page's fragment from the DOM so it is not
+ * fetched again, then hydrates. Until then the page is plain HTML whose links work as ordinary links.
  */
 async function start(): Promise<void> {
-  const meta = document.querySelector<HTMLMetaElement>('meta[name="docs-manifest"]');
-  if (!meta) return;
-  manifestLocation.url = meta.content;
+  const assets = pageStartAssets();
+  if (!assets) return;
   // On <html> as `data-hydrated` is: the app has begun (the boot script starts it once the page has painted).
   document.documentElement.dataset['appStarted'] = 'true';
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
   let manifest;
   try {
+    const pointer = await queryClient.fetchQuery(pointerQuery(assets.pointer));
+    setManifestUrl(pointer.manifest);
     const core = await queryClient.fetchQuery(manifestQuery());
-    // This page's record and sidebar groups (preloaded by the HTML too): hydration needs them.
-    const route = withoutBase(core.site.base, window.location.pathname) ?? '/';
-    manifest = await ensureRoutes(queryClient, [route, canonicalRoute(route)]);
+    // This page's record and sidebar groups (preloaded too): hydration needs them.
+    manifest = await ensureRoutes(queryClient, routesAt(core.site.base, window.location.pathname));
   } catch (error) {
     showStartupError(error);
     return;
@@ -46,7 +47,7 @@ async function start(): Promise<void> {
   if (document.documentElement.dataset['dev']) {
     window.addEventListener('docs:dev-manifest', (event) => {
       const { url, manifest: next } = (event as CustomEvent<{ url: string; manifest: Manifest }>).detail;
-      manifestLocation.url = url;
+      setManifestUrl(url);
       queryClient.setQueryData(manifestQuery().queryKey, next);
       void router.invalidate();
     });

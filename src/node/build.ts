@@ -78,7 +78,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const caching = Promise.all([scanning, configured]).then(async ([found, site]) => {
     const identity = renderIdentity(srcDir, contentDir, settingsOf(site));
     const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);
-    return { cache, ...cache.reuse(found) };
+    return { cache, identity, ...cache.reuse(found) };
   });
   // Threads are chosen by the site's size; on a warm build they start only for code the cache lacks.
   const pages = scanning.then((found) => found.length);
@@ -132,7 +132,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const assembled = assembleSite(pages, config, configText, strict, diagnostics, texts);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
     const search = buildSearchFiles(assembled.pages);
-    const [client, renderRoute, appCss] = await bundles;
+    const [client, prerender, appCss] = await bundles;
     const manifest = createManifest(config, assembled, search.entry, client, await history);
 
     const browserData = splitForBrowser(manifest);
@@ -146,7 +146,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       pages: written,
       client,
       css,
-      renderRoute,
+      renderRoute: prerender.renderRoute,
+      versions: { texts: reuse.identity, documents: prerender.version },
       onProgress,
     });
     await saving;

@@ -10,9 +10,18 @@ export function fileDigest(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('base64url');
 }
 
-/** The content hash of several texts together (each followed by a newline), without joining them first. */
-export function contentHashOfAll(parts: Iterable<string>): string {
+function hashOfAll(parts: Iterable<string>) {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part).update('\n');
-  return hash.digest('hex').slice(0, 8);
+  return hash;
+}
+
+/** The content hash of several texts together (each followed by a newline), without joining them first. */
+export function contentHashOfAll(parts: Iterable<string>): string {
+  return hashOfAll(parts).digest('hex').slice(0, 8);
+}
+
+/** The whole digest of several texts together: what an output file is made from (output-ledger.ts). */
+export function digestOfAll(parts: Iterable<string>): string {
+  return hashOfAll(parts).digest('base64url');
 }

@@ -45,6 +45,15 @@ export function withoutBase(base: string, pathname: string): string | undefined 
   return pathname.slice(root.length);
 }
 
+/**
+ * The routes whose records the app needs to show the page at the URL path `pathname`: the route as the
+ * path names it and its canonical form (the same route for a page's own URL).
+ */
+export function routesAt(base: string, pathname: string): string[] {
+  const route = withoutBase(base, pathname) ?? '/';
+  return [route, canonicalRoute(route)];
+}
+
 /** The URL path (under the base) of a page's markdown twin: `/limits/` → `/limits.md`, `/` → `/index.md`. */
 export function markdownTwinPath(route: string): string {
   return route === '/' ? '/index.md' : route.replace(/\/$/, '.md');

@@ -8,7 +8,7 @@
  * manifest for tooling.
  */
 import type { Neighbours } from './navigation';
-import type { Manifest, PageMeta, SidebarGroup, SidebarLink } from './types';
+import type { DeploymentPointer, PageMeta, SidebarGroup, SidebarLink, SiteSettings } from './types';
 
 /** Pages per route shard, on average: a shard is a few kilobytes however large the site grows. */
 export const PAGES_PER_SHARD = 64;
@@ -51,16 +51,41 @@ export function shardOf(route: string, shards: number): number {
   return (hash >>> 0) % shards;
 }
 
-const dataFile = (manifest: Pick<Manifest, 'hash' | 'site'>, name: string) =>
-  `${manifest.site.base}assets/js/${name}.${manifest.hash}.json`;
+/** What names a deployment's data files: the site's base and the deployment's hash (a manifest has both). */
+export interface DeploymentFiles {
+  hash: string;
+  site: Pick<SiteSettings, 'base'>;
+}
+
+const dataFile = (deployment: DeploymentFiles, name: string) =>
+  `${deployment.site.base}assets/js/${name}.${deployment.hash}.json`;
 
 /** URL of route shard `n`; named by the deployment's hash, so a new deployment never meets an old shard. */
-export const shardUrl = (manifest: Pick<Manifest, 'hash' | 'site'>, n: number): string =>
-  dataFile(manifest, `routes.${n}`);
+export const shardUrl = (deployment: DeploymentFiles, n: number): string => dataFile(deployment, `routes.${n}`);
 
 /** URL of the entries of sidebar group `n`. */
-export const sidebarGroupUrl = (manifest: Pick<Manifest, 'hash' | 'site'>, n: number): string =>
-  dataFile(manifest, `sidebar.${n}`);
+export const sidebarGroupUrl = (deployment: DeploymentFiles, n: number): string => dataFile(deployment, `sidebar.${n}`);
+
+/**
+ * The data files the app reads as it starts on `routes` (routesAt), once the deployment pointer has named
+ * the deployment: the manifest, the routes' shards and the page's folded sidebar groups (`groups`, which
+ * the page's document lists). The boot script preloads them, so that the app finds each one loaded.
+ */
+export function startDataUrls(
+  pointer: DeploymentPointer,
+  base: string,
+  routes: readonly string[],
+  groups: readonly number[],
+): string[] {
+  const deployment: DeploymentFiles = { hash: pointer.hash, site: { base } };
+  const { shards } = pointer;
+  const shardFiles = shards ? [...new Set(routes.map((route) => shardOf(route, shards)))] : [];
+  return [
+    pointer.manifest,
+    ...shardFiles.map((n) => shardUrl(deployment, n)),
+    ...groups.map((g) => sidebarGroupUrl(deployment, g)),
+  ];
+}
 
 /** Whether the sidebar folds: more entries than `FOLD_SIDEBAR_ABOVE`, loaded or not. */
 export const sidebarFolds = (groups: readonly SidebarGroup[]): boolean =>

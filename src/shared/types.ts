@@ -119,10 +119,16 @@ export interface Manifest {
   shards?: number;
 }
 
-/** The small, unhashed file that names the current manifest, so an open tab can find a new deployment. */
+/**
+ * The small, unhashed file that names the current manifest. Documents name no deployment (a page's
+ * document stays the same while other pages change), so the app reads it as it starts; an open tab reads
+ * it again to find a new deployment.
+ */
 export interface DeploymentPointer {
   manifest: string;
   hash: string;
+  /** The manifest's `shards`, so that a page's route shard can be requested beside the manifest. */
+  shards?: number;
 }
 
 /** Why a chunk failed to load (SPEC §8). */

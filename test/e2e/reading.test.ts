@@ -175,10 +175,10 @@ describe('code groups', () => {
 describe('pages for AI assistants', () => {
   it('llms.txt lists every page with its title and URL, and each page has a markdown twin', async () => {
     const { page } = await open('/docs/limits/');
-    // Every page record, from all of the deployment's route shards.
+    // Every page record, from all of the route shards of the deployment that version.json names.
     const manifest = (await page.evaluate(async () => {
-      const meta = document.querySelector<HTMLMetaElement>('meta[name="docs-manifest"]')!;
-      return (await (await fetch(meta.content)).json()) as Manifest;
+      const pointer = (await (await fetch('/docs/version.json')).json()) as { manifest: string };
+      return (await (await fetch(pointer.manifest)).json()) as Manifest;
     })) as Manifest;
     const shardUrls = Array.from({ length: manifest.shards ?? 0 }, (_, n) => shardUrl(manifest, n));
     const shards = await page.evaluate(

@@ -7,7 +7,8 @@ import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/
 import { hydrated, searchDialogChunk, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
 import { readStartAssets } from '../../src/node/output/document';
-import { keyFromRoute } from '../../src/shared/paths';
+import { keyFromRoute, routesAt } from '../../src/shared/paths';
+import { startDataUrls } from '../../src/shared/site-data';
 import { SUMMARIES } from './summaries';
 
 /**
@@ -42,13 +43,18 @@ const MANIFEST = /\/assets\/js\/manifest\.[0-9a-f]{8}\.json(\?.*)?$/;
 const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
 const SEARCH_SHARDS = /\/assets\/js\/search\/[a-z]+\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
+const POINTER = /\/version\.json(\?.*)?$/;
 const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 
-/** The route shard a page's HTML lists among the app's start assets: its own record's. */
+/** The route shard a first visit of the page loads as the app starts: its own record's. */
 async function preloadedShard(stop: Stop): Promise<string> {
   const html = await (await fetch(base() + stop.path)).text();
-  const url = readStartAssets(html)?.data.find((file) => ROUTE_SHARDS.test(file));
-  if (!url) throw new Error(`${stop.path} lists no route shard to load at start`);
+  const assets = readStartAssets(html);
+  if (!assets) throw new Error(`${stop.path} lists no start assets`);
+  const pointer = (await (await fetch(new URL(assets.pointer, base()))).json()) as DeploymentPointer;
+  const routes = routesAt(assets.base, stop.path);
+  const url = startDataUrls(pointer, assets.base, routes, assets.groups).find((file) => ROUTE_SHARDS.test(file));
+  if (!url) throw new Error(`${stop.path} loads no route shard at start`);
   return new URL(url, base()).href;
 }
 
@@ -373,6 +379,9 @@ function startupScenario(resource: string, file: RegExp): Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
+  // The document names no deployment: the app reads the pointer to find its manifest, and cannot start
+  // without it.
+  startupScenario('deployment pointer', POINTER),
   // The app cannot start without the manifest. The prerendered page must stay readable with a startup
   // banner over it (its links still work as plain page loads); Retry starts the app.
   startupScenario('manifest', MANIFEST),

@@ -5,7 +5,7 @@ import { indexManifest } from '../../shared/resolve';
 import type { DeploymentPointer, Manifest, PageMeta } from '../../shared/types';
 import { fetchChunk } from '../data/fetch-chunk';
 import { parseManifest, parsePointer } from '../data/parse';
-import { currentManifest, ensureQuery, fragmentQuery, manifestLocation, manifestQuery } from '../data/queries';
+import { currentManifest, ensureQuery, fragmentQuery, manifestQuery, setManifestUrl } from '../data/queries';
 import { ensureRoutes } from '../data/site-data';
 
 const RELOAD_GUARD_KEY = 'docs-recovery-reload';
@@ -83,7 +83,7 @@ export async function switchToNewDeployment(
   }
   if (pointer.hash === manifest.hash) return undefined;
   const next = await fetchChunk(pointer.manifest, 'manifest', signal, parseManifest);
-  manifestLocation.url = pointer.manifest;
+  setManifestUrl(pointer.manifest);
   queryClient.setQueryData(manifestQuery().queryKey, next);
   return next;
 }

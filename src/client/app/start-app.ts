@@ -3,7 +3,11 @@
  * first paint needs; the app's modules and first data (StartAssets) would share the connection with the
  * stylesheet and delay it. The prerendered page reads, and its links work, without the app.
  */
+import { routesAt } from '../../shared/paths';
+import { startDataUrls } from '../../shared/site-data';
 import { START_ASSETS_ID, type StartAssets } from '../../shared/start-assets';
+import type { DeploymentPointer } from '../../shared/types';
+import { handOverPointerRequest } from '../data/pointer-request';
 
 /** Longest wait for the first paint: past it the app starts anyway. */
 const FIRST_PAINT_WAIT_MS = 1000;
@@ -34,15 +38,51 @@ function afterFirstPaint(start: () => void): void {
   }, FIRST_PAINT_WAIT_MS);
 }
 
-/** Requests the start assets the document lists: the data and chunks beside the entry, not after it. */
+/** The start assets the page's document lists; none in a page without the app. */
+export function pageStartAssets(): StartAssets | undefined {
+  const text = document.getElementById(START_ASSETS_ID)?.textContent;
+  return text ? (JSON.parse(text) as StartAssets) : undefined;
+}
+
+const isPointer = (value: unknown): value is DeploymentPointer =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as DeploymentPointer).manifest === 'string' &&
+  typeof (value as DeploymentPointer).hash === 'string';
+
+/**
+ * Requests the deployment pointer and, once it names the deployment, preloads the data the app reads
+ * first, while the app's modules are still on their way. The app reads the response itself and reports
+ * what is wrong with it, so here a failure only means nothing is preloaded.
+ */
+function requestPointer(assets: StartAssets): Promise<Response> {
+  const request = fetch(assets.pointer, { cache: 'no-cache' }).then(async (response) => {
+    const pointer: unknown = response.ok
+      ? await response
+          .clone()
+          .json()
+          .catch(() => undefined)
+      : undefined;
+    if (isPointer(pointer)) {
+      const routes = routesAt(assets.base, window.location.pathname);
+      for (const url of startDataUrls(pointer, assets.base, routes, assets.groups)) {
+        // The app fetches these with `fetch()` in CORS mode: the preload must match it to be reused.
+        const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: url });
+        link.crossOrigin = 'anonymous';
+        document.head.append(link);
+      }
+    }
+    return response;
+  });
+  // Read by the app; a failure is the app's to report, never an unhandled rejection here.
+  request.catch(() => undefined);
+  return request;
+}
+
+/** Requests the pointer, the entry and the chunks beside it: none waits for another. */
 function loadApp(assets: StartAssets): void {
+  handOverPointerRequest(requestPointer(assets));
   const head = document.head;
-  for (const url of assets.data) {
-    const link = document.createElement('link');
-    // The app fetches these with `fetch()` in CORS mode: the preload must match it to be reused.
-    Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: url });
-    head.append(link);
-  }
   for (const url of assets.modules)
     head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href: url }));
   head.append(Object.assign(document.createElement('script'), { type: 'module', src: assets.entry }));
@@ -51,8 +91,8 @@ function loadApp(assets: StartAssets): void {
 /** Reads the document's start assets and loads them after the first paint; a page without them has no app. */
 export function startAppAfterFirstPaint(): void {
   const load = () => {
-    const element = document.getElementById(START_ASSETS_ID);
-    if (element?.textContent) loadApp(JSON.parse(element.textContent) as StartAssets);
+    const assets = pageStartAssets();
+    if (assets) loadApp(assets);
   };
   // The list sits in <head> after this script: parsed before any paint, but not yet when a background tab
   // (which starts the app at once) runs this.

@@ -10,7 +10,9 @@ export class WrongContentError extends Error {
 
 /**
  * GET a text chunk with the spec's timeout; every failure becomes a ChunkLoadError with a type the UI
- * can explain. Cancellation by the caller (a newer navigation) is rethrown as the abort it is.
+ * can explain. Cancellation by the caller (a newer navigation) is rethrown as the abort it is. `started`
+ * is a request for `url` made earlier (the boot script's for the deployment pointer), read instead of a
+ * new one.
  */
 export async function fetchChunk<T>(
   url: string,
@@ -18,6 +20,7 @@ export async function fetchChunk<T>(
   signal: AbortSignal | undefined,
   parse: (text: string) => T,
   init: RequestInit = {},
+  started?: Promise<Response>,
 ): Promise<T> {
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), CHUNK_LOAD_TIMEOUT_MS);
@@ -26,7 +29,9 @@ export async function fetchChunk<T>(
   try {
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal: timeout.signal });
+      response = await (started
+        ? untilAborted(started, timeout.signal)
+        : fetch(url, { ...init, signal: timeout.signal }));
     } catch (error) {
       throw classify(error, chunkId, url, signal);
     }
@@ -35,7 +40,7 @@ export async function fetchChunk<T>(
     if (!response.ok) throw new ChunkLoadError(chunkId, 'error', url, response.status);
     let text: string;
     try {
-      text = await response.text();
+      text = await untilAborted(response.text(), timeout.signal);
     } catch (error) {
       throw classify(error, chunkId, url, signal);
     }
@@ -49,6 +54,16 @@ export async function fetchChunk<T>(
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** `promise`, or the abort once `signal` aborts: a request made before has no signal of this call's. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new DOMException('The request was aborted.', 'AbortError'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 function classify(error: unknown, chunkId: string, url: string, signal: AbortSignal | undefined): unknown {

@@ -2,7 +2,8 @@ import { queryOptions, type EnsureQueryDataOptions, type QueryClient, type Query
 import { isChunkLoadError } from '../../shared/chunk-error';
 import type { Manifest, PageMeta } from '../../shared/types';
 import { fetchChunk } from './fetch-chunk';
-import { parseFragment, parseManifest } from './parse';
+import { parseFragment, parseManifest, parsePointer } from './parse';
+import { takePointerRequest } from './pointer-request';
 
 /** One automatic retry for transient failures; a missing file or a timeout is shown at once. */
 export function retryTransient(failureCount: number, error: unknown): boolean {
@@ -17,7 +18,21 @@ export function retryTransient(failureCount: number, error: unknown): boolean {
 export const networkMode = 'always';
 
 /** The manifest of the deployment this tab runs; its URL changes only when a new deployment is found. */
-export const manifestLocation = { url: '' };
+const manifestLocation = { url: '' };
+
+/** The `<meta>` that shows which manifest the tab runs on, for tools and tests: the document names none. */
+const MANIFEST_META = 'docs-manifest';
+
+/** Sets the manifest the tab runs on: the deployment pointer's, read at start or when a deployment changed. */
+export function setManifestUrl(url: string): void {
+  manifestLocation.url = url;
+  let meta = document.querySelector<HTMLMetaElement>(`meta[name="${MANIFEST_META}"]`);
+  if (!meta) {
+    meta = Object.assign(document.createElement('meta'), { name: MANIFEST_META });
+    document.head.append(meta);
+  }
+  meta.content = url;
+}
 
 export const manifestQuery = () =>
   queryOptions({
@@ -25,6 +40,19 @@ export const manifestQuery = () =>
     queryFn: ({ signal }) => fetchChunk(manifestLocation.url, 'manifest', signal, parseManifest),
     staleTime: Infinity,
     gcTime: Infinity,
+    retry: retryTransient,
+    networkMode,
+  });
+
+/**
+ * The deployment pointer as the app reads it to start: the boot script's request first, a new one when
+ * that failed and is tried again.
+ */
+export const pointerQuery = (url: string) =>
+  queryOptions({
+    queryKey: ['pointer', url],
+    queryFn: ({ signal }) =>
+      fetchChunk(url, 'version', signal, parsePointer, { cache: 'no-cache' }, takePointerRequest()),
     retry: retryTransient,
     networkMode,
   });

@@ -217,7 +217,7 @@ export class DevBuilder {
     const { srcDir } = this.options;
     const pages: PageSource[] = this.pages.loaded();
     this.colours = coloursOf(pages);
-    [this.client, this.renderRoute, this.appCss] = await Promise.all([
+    [this.client, { renderRoute: this.renderRoute }, this.appCss] = await Promise.all([
       bundleClient(srcDir),
       loadPrerender(srcDir),
       bundleAppCss(srcDir),

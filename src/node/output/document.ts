@@ -8,9 +8,10 @@ export interface DocumentAssets {
   entry: string;
   theme: string;
   preload: string[];
-  manifest: string;
-  /** The page's own data files beside the manifest (its route shard, its sidebar groups), loaded at start too. */
-  data?: string[];
+  /** URL of the deployment pointer, which names the manifest: the document names no deployment. */
+  pointer: string;
+  /** The page's folded sidebar groups (their index), whose files the app loads as it starts. */
+  groups?: number[];
 }
 
 /** The tag manager's origin, the one third party the CSP allows when analytics is configured. */
@@ -31,7 +32,6 @@ export function renderDocument(head: HeadData, appHtml: string, assets: Document
     `<meta property="og:title" content="${escapeHtml(head.title)}">`,
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,
     head.canonical ? `<meta property="og:url" content="${escapeHtml(head.canonical)}">` : '',
-    `<meta name="docs-manifest" content="${escapeHtml(assets.manifest)}">`,
     `<link rel="icon" href="${assets.base}favicon.svg" type="image/svg+xml">`,
     `<script src="${js}${assets.theme}"></script>`,
     `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
@@ -39,7 +39,9 @@ export function renderDocument(head: HeadData, appHtml: string, assets: Document
     startAssetsElement({
       entry: js + assets.entry,
       modules: assets.preload.map((chunk) => js + chunk),
-      data: [assets.manifest, ...(assets.data ?? [])],
+      pointer: assets.pointer,
+      base: assets.base,
+      groups: assets.groups ?? [],
     }),
     analyticsId ? `<script async src="${ANALYTICS_ORIGIN}/gtm.js?id=${encodeURIComponent(analyticsId)}"></script>` : '',
   ].filter(Boolean);

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFile, link, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { StoredText } from '../content/text-store';
+import type { FolderUpdate } from './folder-update';
 
 /** A file's contents; a text in parts (`llms-full.txt`) is read and written part after part, never joined. */
 export type FileData = string | Uint8Array | readonly StoredText[];
@@ -42,14 +43,19 @@ export class OutputFolder {
   private readonly pending = new Set<Promise<void>>();
   private failure: unknown;
 
-  private constructor(private readonly root: string) {}
+  private constructor(
+    private readonly root: string,
+    private readonly update: FolderUpdate | undefined,
+  ) {}
 
   /**
    * Runs `write` on the folder and waits for every write it started, also when it fails, so that nothing
-   * is still being written once it returns; rejects with the first failure.
+   * is still being written once it returns; rejects with the first failure. As part of an `update`, files
+   * are written where it says (a changed file beside itself until the update commits), and a file with a
+   * key (`put`, `copy`) may be kept as the previous build left it (`keep`).
    */
-  static async fill(root: string, write: (out: OutputFolder) => Promise<void>): Promise<void> {
-    const out = new OutputFolder(root);
+  static async fill(root: string, write: (out: OutputFolder) => Promise<void>, update?: FolderUpdate): Promise<void> {
+    const out = new OutputFolder(root, update);
     try {
       await write(out);
     } finally {
@@ -58,13 +64,42 @@ export class OutputFolder {
     if (out.failure) throw out.failure;
   }
 
-  /** Writes a file; a text in parts is read and written in batches of about a megabyte, never joined whole. */
-  put(relative: string, data: FileData): Promise<void> {
-    return this.track(writeFile(this.inFolder(relative), isTextInParts(data) ? batches(data) : data));
+  /**
+   * Writes a file; a text in parts is read and written in batches of about a megabyte, never joined whole.
+   * `key` says what the file is made from, for the ledger.
+   */
+  put(relative: string, data: FileData, key?: string): Promise<void> {
+    const file = this.placeFor(relative);
+    return this.track(this.noted(writeFile(file, isTextInParts(data) ? batches(data) : data), relative, file, key));
   }
 
-  copy(from: string, relative: string): Promise<void> {
-    return this.track(copyFile(from, this.inFolder(relative)));
+  copy(from: string, relative: string, key?: string): Promise<void> {
+    const file = this.placeFor(relative);
+    return this.track(this.noted(copyFile(from, file), relative, file, key));
+  }
+
+  /**
+   * Makes the file another name of `from` (a file of another output with the same bytes): a link costs
+   * the disk no new file. Copied where the two are on different file systems.
+   */
+  linkTo(from: string, relative: string, key?: string): Promise<void> {
+    const file = this.placeFor(relative);
+    return this.track(
+      this.noted(
+        link(from, file).catch(() => copyFile(from, file)),
+        relative,
+        file,
+        key,
+      ),
+    );
+  }
+
+  /**
+   * Whether the file stays as the previous build left it, made from the same `key` (folder-update.ts);
+   * when it does not, the caller makes it.
+   */
+  keep(relative: string, key: string): boolean {
+    return this.update?.keep(relative, key) ?? false;
   }
 
   /** Waits for every write started so far, for a file that may only appear once they are on disk. */
@@ -86,14 +121,20 @@ export class OutputFolder {
     if (this.failure) throw this.failure;
   }
 
-  /** The file's path, its folder made. */
-  private inFolder(relative: string): string {
+  private async noted(write: Promise<void>, relative: string, file: string, key: string | undefined) {
+    await write;
+    if (key !== undefined) await this.update?.written(relative, key, file);
+  }
+
+  /** Where to write the file, its folder made. */
+  private placeFor(relative: string): string {
     const file = path.join(this.root, relative);
     const folder = path.dirname(file);
     if (!this.made.has(folder)) {
-      mkdirSync(folder, { recursive: true });
+      const made = mkdirSync(folder, { recursive: true });
+      this.update?.madeFolder(made);
       this.made.add(folder);
     }
-    return file;
+    return this.update ? this.update.placeFor(relative, file) : file;
   }
 }

@@ -1,30 +1,30 @@
-import { commit, discard, stage } from './swap';
+import { FolderUpdate } from './folder-update';
 import { writeDist, writeManifestFolder, type DistInput } from './write-site';
 
 export interface PublishTargets {
   manifestDir: string;
   outDir: string;
+  /** Where each output's ledger is kept (output-ledger.ts); without it every file is written. */
+  cacheDir?: string;
 }
 
 /**
- * Writes `manifest/` and `dist/` into staging folders and swaps both in, or neither: a failed write
- * leaves the previous build where it was.
+ * Brings `manifest/` and `dist/` up to date in place, both or neither (folder-update.ts): a failed write
+ * leaves the previous build as it was, and a file unchanged since the previous build is not touched.
  */
 export async function publishSite(targets: PublishTargets, input: DistInput): Promise<void> {
-  const folders = [await stage(targets.manifestDir), await stage(targets.outDir)];
+  const [manifestFolder, distFolder] = await Promise.all([
+    FolderUpdate.open(targets.manifestDir, targets.cacheDir),
+    FolderUpdate.open(targets.outDir, targets.cacheDir),
+  ]);
+  const updates = [manifestFolder, distFolder];
   try {
-    const [manifestFolder, distFolder] = folders;
-    if (!manifestFolder || !distFolder) throw new Error('staging folders missing');
-    // Each to its end even when the other fails, so nothing is still being written when the staging
-    // folders are discarded.
-    const written = await Promise.allSettled([
-      writeManifestFolder(manifestFolder.staging, input.manifest, input.pages, input.search),
-      writeDist(distFolder.staging, input),
-    ]);
-    for (const result of written) if (result.status === 'rejected') throw result.reason;
-    await commit(folders);
+    await writeDist(distFolder.root, input, distFolder);
+    // Its search shards are links to those just written in dist/.
+    await writeManifestFolder(manifestFolder.root, input, manifestFolder, distFolder.root);
   } catch (error) {
-    await discard(folders);
+    await Promise.all(updates.map((update) => update.rollback()));
     throw error;
   }
+  for (const update of updates) await update.commit();
 }

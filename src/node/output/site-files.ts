@@ -3,7 +3,9 @@ import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
+import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../content/page-record';
+import { heldText } from '../content/text-store';
 import { securityHeaders } from '../serve/headers';
 import type { BrowserData } from '../site/browser-data';
 import type { SearchFiles } from '../site/search-files';
@@ -33,7 +35,12 @@ export interface SiteInput {
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
-  /** Called with the number of pages prerendered so far. */
+  /**
+   * What made the pages' texts (the render cache's identity), and what renders the documents (the
+   * prerender bundle's hash). With both, a page's files carry the key they are made from (`SiteFile.key`).
+   */
+  versions?: { texts: string; documents: string };
+  /** Called with the number of pages whose documents are written (rendered or unchanged) so far. */
   onProgress?: (done: number) => void;
 }
 
@@ -42,10 +49,15 @@ export type SiteFile = {
   path: string;
   /**
    * The page the file is made from, with the site around it: its fragment, its twin, its images, its
-   * document. Such a file changes when the page does (its `key` and `hash`), and for a document when the
-   * site's manifest does.
+   * document. Such a file changes when the page does (its `key` and `hash`), and for a document when what
+   * it shows of the rest of the site does.
    */
   page?: PageSource;
+  /**
+   * Everything the file is made from, as a digest: the same key makes the same bytes, so the build links
+   * the file from its previous output (output-ledger.ts). Page files only, and only given `versions`.
+   */
+  key?: string;
 } & (
   | {
       data: FileData;
@@ -62,11 +74,31 @@ export const POINTER_FILE = 'version.json';
 /** The route the not-found page is rendered for. */
 export const NOT_FOUND_ROUTE = '/404.html';
 
-export function pointerOf(manifest: Manifest): DeploymentPointer {
-  return { manifest: `${manifest.site.base}assets/js/manifest.${manifest.hash}.json`, hash: manifest.hash };
+/** The pointer to `manifest`; `shards` is the browser manifest's number of route shards, when it has them. */
+export function pointerOf(manifest: Manifest, shards?: number): DeploymentPointer {
+  return {
+    manifest: `${manifest.site.base}assets/js/manifest.${manifest.hash}.json`,
+    hash: manifest.hash,
+    ...(shards === undefined ? {} : { shards }),
+  };
 }
 
 const inOutput = (...parts: string[]) => path.posix.join(...parts).replace(/^\/+/, '');
+
+/** The keys the site's files are made from (`SiteFile.key`); none without `versions`. */
+export function fileKeys(versions: SiteInput['versions']) {
+  const key = (...parts: string[]) => (versions ? digestOfAll(parts) : undefined);
+  return {
+    key,
+    /** A file named by a hash of its contents: the same file while its name is. */
+    named: key('named by its contents'),
+    /** A page's texts (fragment, twin): the same while its file, its images and the build's code are. */
+    texts: (page: PageSource) => key(versions?.texts ?? '', page.source.digest, page.hash),
+  };
+}
+
+/** Where a file of the search data (`SearchFile.name`) is in `dist/`. */
+export const searchFilePath = (name: string): string => inOutput('assets/js', name);
 
 /**
  * Every file of `dist/`, the deployable content of the base path. `npm run build` writes all of them
@@ -77,25 +109,31 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const { manifest, pages, client, css } = input;
   const { site } = manifest;
   const underBase = (url: string) => inOutput(new URL(url, 'http://x').pathname.replace(site.base, ''));
-  const pointer = pointerOf(manifest);
-  for (const [name, contents] of client.files) yield { path: inOutput('assets/js', name), data: contents };
-  yield { path: inOutput('assets/css', css.name), data: css.css };
-  yield { path: underBase(manifest.search), data: input.search.entry };
-  for (const shard of input.search.shards) yield { path: inOutput('assets/js', shard.name), data: shard.data };
-  yield { path: underBase(pointer.manifest), data: input.browserData?.manifestJson ?? JSON.stringify(manifest) };
-  for (const [url, json] of input.browserData?.files ?? []) yield { path: underBase(url), data: json };
+  const pointer = pointerOf(manifest, input.browserData?.shards);
+  const keys = fileKeys(input.versions);
+  const named = { key: keys.named };
+  for (const [name, contents] of client.files) yield { path: inOutput('assets/js', name), data: contents, ...named };
+  yield { path: inOutput('assets/css', css.name), data: css.css, ...named };
+  yield { path: underBase(manifest.search), data: input.search.entry, ...named };
+  for (const shard of input.search.shards) yield { path: searchFilePath(shard.name), data: shard.data, ...named };
+  yield {
+    path: underBase(pointer.manifest),
+    data: input.browserData?.manifestJson ?? JSON.stringify(manifest),
+    ...named,
+  };
+  for (const [url, json] of input.browserData?.files ?? []) yield { path: underBase(url), data: json, ...named };
   yield { path: 'favicon.svg', data: FAVICON_SVG };
   const copied = new Set<string>();
+  const [open, close] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
   for (const page of pages) {
-    yield {
-      path: inOutput('assets/js', fragmentFileName(page)),
-      page,
-      data: FRAGMENT_OPEN + page.html.read() + FRAGMENT_CLOSE,
-    };
+    const path = inOutput('assets/js', fragmentFileName(page));
+    yield { path, page, data: [open, page.html, close], key: keys.texts(page) };
     for (const asset of page.analysis.assets) {
       if (copied.has(asset.url)) continue;
       copied.add(asset.url);
-      yield { path: inOutput(asset.url.replace(site.base, '')), page, copyOf: asset.absolutePath };
+      const { absolutePath, size, mtimeMs } = asset;
+      const key = keys.key(absolutePath, String(size), String(mtimeMs));
+      yield { path: inOutput(asset.url.replace(site.base, '')), page, copyOf: absolutePath, key };
     }
   }
 
@@ -105,20 +143,22 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     entry: client.entry,
     theme: client.theme,
     preload: client.preload,
-    manifest: pointer.manifest,
+    pointer: `${site.base}${POINTER_FILE}`,
   };
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
-  let done = 0;
+  const { browserData } = input;
+  const assetsKey = JSON.stringify([assets, site.analyticsId]);
   for (const page of pages) {
+    const groups = browserData?.groupsOf(page.route) ?? [];
     const document = async () => {
       const meta = metas.get(page.route);
       const appHtml = await input.renderRoute(manifest, page.route, meta, page.html.read());
-      const data = input.browserData?.preloads(page.route) ?? [];
-      const html = renderDocument(headFor(site, meta), appHtml, { ...assets, data }, site.analyticsId);
-      input.onProgress?.(++done);
-      return html;
+      return renderDocument(headFor(site, meta), appHtml, { ...assets, groups }, site.analyticsId);
     };
-    yield { path: inOutput(page.route, 'index.html'), page, document };
+    // The document shows the page and what the browser's data says of the site around it (its view).
+    const view = browserData?.viewOf(page.route);
+    const key = view && keys.key(input.versions?.documents ?? '', assetsKey, JSON.stringify(groups), view);
+    yield { path: inOutput(page.route, 'index.html'), page, document, key };
   }
   const notFound = async () => {
     const appHtml = await input.renderRoute(manifest, NOT_FOUND_ROUTE, undefined, undefined);
@@ -137,7 +177,8 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   yield { path: '_redirects', data: `${redirectLines.join('\n')}\n` };
   yield { path: '_redirects.nginx', data: renderNginxRedirects(redirectLines) };
   yield { path: '_headers.nginx', data: renderNginxCsp(securityHeaders(Boolean(site.analyticsId), site.embeds)) };
-  for (const page of pages) yield { path: markdownTwinFile(page.route), page, data: page.markdown.read() };
+  for (const page of pages)
+    yield { path: markdownTwinFile(page.route), page, data: [page.markdown], key: keys.texts(page) };
   const llms = renderLlmsFiles(manifest, pages);
   yield { path: LLMS_INDEX_FILE, data: llms.index };
   yield { path: LLMS_FULL_FILE, data: llms.full };

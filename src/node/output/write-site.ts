@@ -1,35 +1,63 @@
 import path from 'node:path';
-import type { Manifest } from '../../shared/types';
-import type { PageSource } from '../content/page-record';
-import type { SearchFiles } from '../site/search-files';
 import { OutputFolder } from './output-folder';
-import { siteFiles, type SiteInput } from './site-files';
+import type { FolderUpdate } from './folder-update';
+import { fileKeys, searchFilePath, siteFiles, type SiteInput } from './site-files';
 
-/** `manifest/`: what the build knows, readable by a writer — pretty JSON and plain fragments. */
+/**
+ * `manifest/`: what the build knows, readable by a writer — pretty JSON and plain fragments. Given the
+ * `dist/` just written, its search shards are linked from there rather than written twice.
+ */
 export async function writeManifestFolder(
   dir: string,
-  manifest: Manifest,
-  pages: PageSource[],
-  search: SearchFiles,
+  input: Pick<SiteInput, 'manifest' | 'pages' | 'search' | 'versions'>,
+  update?: FolderUpdate,
+  distDir?: string,
 ): Promise<void> {
-  await OutputFolder.fill(dir, async (out) => {
-    await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-    await out.put('search.json', search.entry);
-    for (const shard of search.shards) await out.put(shard.name, shard.data);
-    for (const page of pages) await out.put(path.join('pages', `${page.key}.html`), page.html.read());
-  });
+  const { manifest, pages, search, versions } = input;
+  await OutputFolder.fill(
+    dir,
+    async (out) => {
+      await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+      await out.put('search.json', search.entry);
+      const keys = fileKeys(versions);
+      const { named } = keys;
+      for (const shard of search.shards) {
+        if (named !== undefined && out.keep(shard.name, named)) continue;
+        if (distDir) await out.linkTo(path.join(distDir, searchFilePath(shard.name)), shard.name, named);
+        else await out.put(shard.name, shard.data, named);
+      }
+      for (const page of pages) {
+        const file = path.join('pages', `${page.key}.html`);
+        const key = keys.texts(page);
+        if (key === undefined || !out.keep(file, key)) await out.put(file, [page.html], key);
+      }
+    },
+    update,
+  );
 }
 
 export type { RenderRoute } from './site-files';
 
 export type DistInput = SiteInput;
 
-/** `dist/`: the deployable content of the base path, every file of `siteFiles`, into a fresh folder. */
-export async function writeDist(dir: string, input: DistInput): Promise<void> {
-  await OutputFolder.fill(dir, async (out) => {
-    for (const file of siteFiles(input)) {
-      if ('copyOf' in file) await out.copy(file.copyOf, file.path);
-      else await out.put(file.path, 'data' in file ? file.data : await file.document());
-    }
-  });
+/**
+ * `dist/`: the deployable content of the base path, every file of `siteFiles`. As part of an `update`, a
+ * file with a key unchanged since the previous build is kept as it is, not made.
+ */
+export async function writeDist(dir: string, input: DistInput, update?: FolderUpdate): Promise<void> {
+  let documents = 0;
+  await OutputFolder.fill(
+    dir,
+    async (out) => {
+      for (const file of siteFiles(input)) {
+        const isDocument = 'document' in file && file.page !== undefined;
+        if (file.key === undefined || !out.keep(file.path, file.key)) {
+          if ('copyOf' in file) await out.copy(file.copyOf, file.path, file.key);
+          else await out.put(file.path, 'data' in file ? file.data : await file.document(), file.key);
+        }
+        if (isDocument) input.onProgress?.(++documents);
+      }
+    },
+    update,
+  );
 }

@@ -1,4 +1,5 @@
 import { neighboursOf } from '../../shared/navigation';
+import { digestOfAll } from '../content-hash';
 import { indexManifest } from '../../shared/resolve';
 import {
   groupsByRoute,
@@ -19,8 +20,17 @@ export interface BrowserData {
   manifestJson: string;
   /** The route shards and sidebar group files, by URL (with the base). */
   files: Map<string, string>;
-  /** The data files a first visit of `route` needs beside the manifest: its shard and its sidebar groups. */
-  preloads(route: string): string[];
+  /** The number of route shards, which the deployment pointer names too. */
+  shards: number;
+  /** The folded sidebar groups (their index) that list `route`: a first visit loads their files. */
+  groupsOf(route: string): number[];
+  /**
+   * A digest of what the app reads to show `route` besides the page's fragment: the browser's manifest
+   * without the deployment's names, the route's record and its sidebar groups' entries. The page's
+   * document shows just that of the site (hydration starts from the same data), so while it is the same,
+   * so is the document.
+   */
+  viewOf(route: string): string;
 }
 
 /** Splits the whole manifest into what every page needs and the files fetched per page. */
@@ -31,11 +41,14 @@ export function splitForBrowser(manifest: Manifest): BrowserData {
   const groupsOf = groupsByRoute(manifest.sidebar);
 
   const pagesOf: ShardPage[][] = Array.from({ length: shards }, () => []);
+  const records = new Map<string, ShardPage>();
   for (const page of manifest.pages) {
     const record: ShardPage = { ...page, groups: groupsOf.get(page.path) ?? [], neighbours: neighboursOf(page, index) };
     pagesOf[shardOf(page.path, shards)]?.push(record);
+    records.set(page.path, record);
   }
   const files = new Map<string, string>();
+  const groupDigests: string[] = [];
   pagesOf.forEach((pages, n) => {
     const shard: RouteShard = { hash: manifest.hash, pages };
     files.set(shardUrl(manifest, n), JSON.stringify(shard));
@@ -44,6 +57,7 @@ export function splitForBrowser(manifest: Manifest): BrowserData {
     manifest.sidebar.forEach((group, g) => {
       const file: SidebarGroupFile = { hash: manifest.hash, items: group.items };
       files.set(sidebarGroupUrl(manifest, g), JSON.stringify(file));
+      groupDigests[g] = digestOfAll([JSON.stringify(group.items)]);
     });
   }
   const core: Manifest = {
@@ -54,12 +68,18 @@ export function splitForBrowser(manifest: Manifest): BrowserData {
     pages: [],
     shards,
   };
+  // Every deployment has its own hash, and its search data's name: no document shows either.
+  const { hash: _deployment, search: _search, ...shown } = core;
+  const shownDigest = digestOfAll([JSON.stringify(shown)]);
   return {
     manifestJson: JSON.stringify(core),
     files,
-    preloads: (route) => [
-      shardUrl(manifest, shardOf(route, shards)),
-      ...(folds ? (groupsOf.get(route) ?? []).map((g) => sidebarGroupUrl(manifest, g)) : []),
-    ],
+    shards,
+    groupsOf: (route) => (folds ? (groupsOf.get(route) ?? []) : []),
+    viewOf: (route) => {
+      const record = records.get(route);
+      const groups = folds ? (record?.groups ?? []).map((g) => groupDigests[g] ?? '') : [];
+      return digestOfAll([shownDigest, JSON.stringify(record ?? null), ...groups]);
+    },
   };
 }

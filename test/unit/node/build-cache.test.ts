@@ -42,7 +42,7 @@ describe('the highlight cache', () => {
     const results = await Promise.all(trees.map((root) => buildTree(root)));
     expect(results.map(messages)).toEqual([[], []]);
     const entries = trees.map((root) => {
-      expect(readdirSync(path.join(root, '.cache')).sort()).toEqual(['highlight.json', 'pages']);
+      expect(readdirSync(path.join(root, '.cache')).sort()).toEqual(['highlight.json', 'output', 'pages']);
       const cache = JSON.parse(readFileSync(path.join(root, '.cache/highlight.json'), 'utf8')) as {
         entries: Record<string, string>;
       };
@@ -76,7 +76,7 @@ describe('the build bundles', () => {
       },
     );
     expect(stdout).toMatch(/^built 49 pages, 0 warnings, 0 errors in /m);
-    expect(readdirSync(options.cacheDir).sort()).toEqual(['highlight.json', 'pages']);
+    expect(readdirSync(options.cacheDir).sort()).toEqual(['highlight.json', 'output', 'pages']);
     expect(existsSync(path.join(options.outDir, 'index.html'))).toBe(true);
     const fragment = readdirSync(path.join(options.outDir, 'assets/js')).find((f) => f.startsWith('page.p47.'));
     expect(readFileSync(path.join(options.outDir, 'assets/js', fragment ?? 'missing'), 'utf8')).toMatch(

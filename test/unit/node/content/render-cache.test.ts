@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 /** A one-pixel PNG, and the same pixel in another colour. */
@@ -22,31 +23,12 @@ const site = {
   'other.md': '# Other\n\nPlain.\n',
 };
 
-/** Every file of a folder, relative path → contents. */
-async function filesOf(dir: string): Promise<Map<string, string>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile());
-  const contents = await Promise.all(files.map((entry) => readFile(path.join(entry.parentPath, entry.name), 'utf8')));
-  return new Map(
-    files.map((entry, i) => [path.relative(dir, path.join(entry.parentPath, entry.name)), contents[i] ?? '']),
-  );
-}
-
-/** The build's output of `root`: dist/ and manifest/, to compare a warm build with a cold one. */
-async function output(root: string): Promise<Map<string, string>> {
-  const [dist, manifest] = await Promise.all([filesOf(path.join(root, 'dist')), filesOf(path.join(root, 'manifest'))]);
-  return new Map([
-    ...[...dist].map(([f, c]) => [`dist/${f}`, c] as const),
-    ...[...manifest].map(([f, c]) => [`manifest/${f}`, c] as const),
-  ]);
-}
-
 /** Builds `root`, then the same content again from scratch in a copy, and expects both outputs to be the same. */
 async function expectSameAsCold(root: string, files: Record<string, string | Uint8Array>): Promise<void> {
   const cold = await makeTree(files);
   const result = await buildTree(cold);
   expect(result.rendered).toBe(result.pages);
-  expect(await output(root)).toEqual(await output(cold));
+  expect(await buildOutput(root)).toEqual(await buildOutput(cold));
 }
 
 describe('the render cache', () => {
@@ -55,7 +37,7 @@ describe('the render cache', () => {
     const first = await buildTree(root);
     expect(messages(first)).toEqual([]);
     expect(first.rendered).toBe(4);
-    expect(readdirSync(path.join(root, '.cache')).sort()).toEqual(['highlight.json', 'pages']);
+    expect(readdirSync(path.join(root, '.cache')).sort()).toEqual(['highlight.json', 'output', 'pages']);
 
     const second = await buildTree(root);
     expect(second.rendered).toBe(0);

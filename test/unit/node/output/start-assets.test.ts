@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readStartAssets } from '../../../../src/node/output/document';
 import type { StartAssets } from '../../../../src/shared/start-assets';
+import type { DeploymentPointer } from '../../../../src/shared/types';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 const TREE = {
@@ -59,20 +60,29 @@ describe('what a page loads', () => {
     }
   });
 
-  it('once painted: the entry, each chunk the entry imports statically and nothing else, and the manifest', () => {
+  it('once painted: the entry, each chunk the entry imports statically and nothing else, and the pointer', () => {
     for (const file of ['index.html', 'guide/index.html', '404.html']) {
       const html = readFileSync(path.join(dist, file), 'utf8');
-      const { entry, modules, data } = startAssets(html);
+      const { entry, modules, pointer, base } = startAssets(html);
       expect(entry, file).toMatch(/^\/docs\/assets\/js\/entry\.[A-Z0-9]+\.js$/);
       const expected = closure(path.join(dist, 'assets/js'), path.basename(entry));
       // The app is split: React and the router sit in a chunk the search dialog shares with the entry.
       expect(expected.size, file).toBeGreaterThan(0);
       expect(new Set(modules.map((href) => path.basename(href))), file).toEqual(expected);
-      for (const href of [entry, ...modules, ...data]) {
+      for (const href of [entry, ...modules, pointer]) {
         expect(existsSync(path.join(dist, href.replace(/^\/docs\//, ''))), href).toBe(true);
       }
-      const manifest = /<meta name="docs-manifest" content="([^"]+)">/.exec(html)?.[1];
-      expect(data[0], file).toBe(manifest);
+      expect(pointer, file).toBe('/docs/version.json');
+      expect(base, file).toBe('/docs/');
+    }
+  });
+
+  it('names no deployment: a document is the same whatever else in the site changed', () => {
+    const pointer = JSON.parse(readFileSync(path.join(dist, 'version.json'), 'utf8')) as DeploymentPointer;
+    for (const file of ['index.html', 'guide/index.html', '404.html']) {
+      const html = readFileSync(path.join(dist, file), 'utf8');
+      expect(html, file).not.toContain(pointer.hash);
+      expect(html, file).not.toContain('docs-manifest');
     }
   });
 });

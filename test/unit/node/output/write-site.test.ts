@@ -16,7 +16,9 @@ describe('writing the output', () => {
     // A folder where search.json goes: that one write fails, after the others have started.
     const out = await mkdtemp(path.join(tmpdir(), 'docs-write-'));
     await mkdir(path.join(out, 'search.json'));
-    await expect(writeManifestFolder(out, manifest, [], { entry: '{}', shards: [] })).rejects.toMatchObject({
+    await expect(
+      writeManifestFolder(out, { manifest, pages: [], search: { entry: '{}', shards: [] } }),
+    ).rejects.toMatchObject({
       code: 'EISDIR',
     });
     expect(existsSync(path.join(out, 'manifest.json'))).toBe(true);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { pointerOf } from '../../../../src/node/output/site-files';
 import { splitForBrowser } from '../../../../src/node/site/browser-data';
 import { neighboursOf } from '../../../../src/shared/navigation';
+import { routesAt } from '../../../../src/shared/paths';
 import { indexManifest } from '../../../../src/shared/resolve';
 import {
   FOLD_SIDEBAR_ABOVE,
@@ -9,6 +11,7 @@ import {
   shardOf,
   shardUrl,
   sidebarGroupUrl,
+  startDataUrls,
   type RouteShard,
   type SidebarGroupFile,
 } from '../../../../src/shared/site-data';
@@ -81,7 +84,12 @@ describe('the site data as the browser loads it', () => {
     ]);
     const group = JSON.parse(data.files.get(sidebarGroupUrl(manifest, 2)) ?? 'null') as SidebarGroupFile;
     expect(group.items).toEqual(manifest.sidebar[2]?.items);
-    expect(data.preloads('/g2/page-7/')).toEqual([
+    // What a first visit loads: the pointer names the deployment, the document the page's groups.
+    const pointer = pointerOf(manifest, data.shards);
+    expect(data.shards).toBe(shardCount(400));
+    expect(data.groupsOf('/g2/page-7/')).toEqual([2]);
+    expect(startDataUrls(pointer, '/docs/', routesAt('/docs/', '/docs/g2/page-7/'), [2])).toEqual([
+      pointer.manifest,
       shardUrl(manifest, shardOf('/g2/page-7/', shardCount(400))),
       sidebarGroupUrl(manifest, 2),
     ]);
@@ -92,6 +100,12 @@ describe('the site data as the browser loads it', () => {
     const data = splitForBrowser(manifest);
     expect((JSON.parse(data.manifestJson) as Manifest).sidebar).toEqual(manifest.sidebar);
     expect([...data.files.keys()].some((url) => url.includes('/sidebar.'))).toBe(false);
-    expect(data.preloads('/g1/page-3/')).toEqual([shardUrl(manifest, shardOf('/g1/page-3/', shardCount(100)))]);
+    expect(data.groupsOf('/g1/page-3/')).toEqual([]);
+    const pointer = pointerOf(manifest, data.shards);
+    expect(startDataUrls(pointer, '/docs/', routesAt('/docs/', '/docs/g1/page-3'), [])).toEqual([
+      pointer.manifest,
+      shardUrl(manifest, shardOf('/g1/page-3', shardCount(100))),
+      shardUrl(manifest, shardOf('/g1/page-3/', shardCount(100))),
+    ]);
   });
 });

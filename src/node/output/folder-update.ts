@@ -1,0 +1,111 @@
+import { existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+import { rename, rm, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { OutputLedger } from './output-ledger';
+
+/** What a file being replaced is written as until the update is committed; never a file of the site. */
+const REPLACEMENT_SUFFIX = `.replacing-${process.pid}`;
+
+/**
+ * One build's update of an output folder, in place, all of it or none of it. A file unchanged since the
+ * previous build (the ledger says so) is left as it is; a new file is written in its place; a file that
+ * changed is written beside itself and moved into place only when the whole build has been written. So
+ * until `commit`, readers of the folder see the previous build (plus new files that nothing names yet),
+ * and `rollback` takes the folder back to exactly that.
+ *
+ * `commit` moves the replacements into place in the order they were written (the site's files put the
+ * deployment pointer last), then removes every file this build did not write or keep, and the folders
+ * left empty. At thousands of pages, a one-page change then touches a few thousand files rather than
+ * rewriting tens of thousands and their folders.
+ */
+export class FolderUpdate {
+  /** Every file of this build, by its relative path. */
+  private readonly files = new Set<string>();
+  /** Replacements, in the order written: [written at, its place]. */
+  private readonly replacements: [string, string][] = [];
+  /** Files written in their place, and folders made for them: what a rollback removes. */
+  private readonly created: string[] = [];
+  private readonly madeFolders: string[] = [];
+
+  private constructor(
+    readonly root: string,
+    private readonly ledger: OutputLedger | undefined,
+  ) {}
+
+  /** An update of `target`, whose ledger is kept in `cacheDir` (without one, every file is written). */
+  static async open(target: string, cacheDir?: string): Promise<FolderUpdate> {
+    const root = path.resolve(target);
+    return new FolderUpdate(root, cacheDir ? await OutputLedger.open(cacheDir, root) : undefined);
+  }
+
+  /** Whether `relative` stays as the previous build left it: made from the same `key`, and untouched. */
+  keep(relative: string, key: string): boolean {
+    if (!this.ledger?.unchanged(relative, key)) return false;
+    this.files.add(path.normalize(relative));
+    return true;
+  }
+
+  /** Where to write `relative`, whose place is `file`: there when nothing is, else beside it until commit. */
+  placeFor(relative: string, file: string): string {
+    this.files.add(path.normalize(relative));
+    if (!existsSync(file)) {
+      this.created.push(file);
+      return file;
+    }
+    const replacement = file + REPLACEMENT_SUFFIX;
+    this.replacements.push([replacement, file]);
+    return replacement;
+  }
+
+  /** Notes a folder made for this build's files (`mkdirSync`'s answer: the first folder it made). */
+  madeFolder(folder: string | undefined): void {
+    if (folder) this.madeFolders.push(folder);
+  }
+
+  /** Notes that the file of `relative`, written at `file`, was made from `key`. */
+  async written(relative: string, key: string, file: string): Promise<void> {
+    await this.ledger?.written(relative, key, file);
+  }
+
+  /** Moves the replacements into place, removes what this build did not write, and saves the ledger. */
+  async commit(): Promise<void> {
+    for (const [replacement, file] of this.replacements) await rename(replacement, file);
+    this.sweep();
+    await this.ledger?.save();
+  }
+
+  /** Takes the folder back to the previous build: the replacements and new files go, and new folders. */
+  async rollback(): Promise<void> {
+    const files = [...this.replacements.map(([replacement]) => replacement), ...this.created];
+    await Promise.all(files.map((file) => unlink(file).catch(() => undefined)));
+    for (const folder of this.madeFolders.reverse()) await rm(folder, { recursive: true, force: true });
+  }
+
+  /** Removes every file but this build's (a removed page's, an old hashed file, a leftover), and empty folders. */
+  private sweep(): void {
+    const needed = new Set<string>();
+    for (const file of this.files) {
+      for (let folder = path.dirname(file); folder !== '.' && !needed.has(folder); folder = path.dirname(folder))
+        needed.add(folder);
+    }
+    const folders: string[] = [];
+    if (!existsSync(this.root)) return;
+    for (const entry of readdirSync(this.root, { recursive: true, withFileTypes: true })) {
+      const relative = path.relative(this.root, path.join(entry.parentPath, entry.name));
+      if (entry.isDirectory()) {
+        if (!needed.has(relative)) folders.push(relative);
+      } else if (!this.files.has(relative)) {
+        unlinkSync(path.join(this.root, relative));
+      }
+    }
+    // Deepest first, so a folder is empty by the time it is removed.
+    folders.sort((a, b) => b.length - a.length);
+    for (const folder of folders) {
+      try {
+        rmdirSync(path.join(this.root, folder));
+      } catch {
+        // Not empty after all (written to meanwhile): left for the next build's sweep.
+      }
+    }
+  }
+}
