@@ -76,7 +76,8 @@ export async function measureLargeTree(ws: Workspace, tree: LargeTree, capMs: nu
     () => appendFile(path.join(content, copyFolder(1), 'limits/README.md'), '\nEdited by the benchmark.\n'),
   );
   const results: TreeResults = { pages, cold, edited };
-  if (cold.runs.length > 0 && !tree.brokenLinks) results.browser = await measureTreeInBrowser(paths.out);
+  // The tree with broken links is browsed too: its pages are the same, and a reader meets its links as text.
+  if (cold.runs.length > 0) results.browser = await measureTreeInBrowser(paths.out);
   return results;
 }
 
