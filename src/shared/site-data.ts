@@ -67,8 +67,8 @@ export const shardUrl = (deployment: DeploymentFiles, n: number): string => data
 export const sidebarGroupUrl = (deployment: DeploymentFiles, n: number): string => dataFile(deployment, `sidebar.${n}`);
 
 /**
- * The data files the app reads as it starts on `routes` (routesAt), once the deployment pointer has named
- * the deployment: the manifest, the routes' shards and the page's folded sidebar groups (`groups`, which
+ * The data files the app reads as it starts on `routes`, once the deployment pointer has named the
+ * deployment: the manifest, the routes' shards and the page's folded sidebar groups (`groups`, which
  * the page's document lists). The boot script preloads them, so that the app finds each one loaded.
  */
 export function startDataUrls(

@@ -19,8 +19,10 @@ export interface StartAssets {
   modules: string[];
   /** URL of the deployment pointer (`version.json`). */
   pointer: string;
-  /** The site's base path: the page's route is the location's path without it. */
+  /** The site's base path, which the data files' URLs start with. */
   base: string;
+  /** The page's route, whose record the app reads first; none on the not-found page. */
+  route?: string;
   /** The sidebar groups (their index) that list the page and whose entries are in files of their own. */
   groups: number[];
 }

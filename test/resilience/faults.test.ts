@@ -7,7 +7,7 @@ import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/
 import { hydrated, searchDialogChunk, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
 import { readStartAssets } from '../../src/node/output/document';
-import { keyFromRoute, routesAt } from '../../src/shared/paths';
+import { keyFromRoute } from '../../src/shared/paths';
 import { startDataUrls } from '../../src/shared/site-data';
 import { SUMMARIES } from './summaries';
 
@@ -52,7 +52,7 @@ async function preloadedShard(stop: Stop): Promise<string> {
   const assets = readStartAssets(html);
   if (!assets) throw new Error(`${stop.path} lists no start assets`);
   const pointer = (await (await fetch(new URL(assets.pointer, base()))).json()) as DeploymentPointer;
-  const routes = routesAt(assets.base, stop.path);
+  const routes = assets.route ? [assets.route] : [];
   const url = startDataUrls(pointer, assets.base, routes, assets.groups).find((file) => ROUTE_SHARDS.test(file));
   if (!url) throw new Error(`${stop.path} loads no route shard at start`);
   return new URL(url, base()).href;

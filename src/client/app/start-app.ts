@@ -3,7 +3,6 @@
  * first paint needs; the app's modules and first data (StartAssets) would share the connection with the
  * stylesheet and delay it. The prerendered page reads, and its links work, without the app.
  */
-import { routesAt } from '../../shared/paths';
 import { startDataUrls } from '../../shared/site-data';
 import { START_ASSETS_ID, type StartAssets } from '../../shared/start-assets';
 import type { DeploymentPointer } from '../../shared/types';
@@ -45,10 +44,7 @@ export function pageStartAssets(): StartAssets | undefined {
 }
 
 const isPointer = (value: unknown): value is DeploymentPointer =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as DeploymentPointer).manifest === 'string' &&
-  typeof (value as DeploymentPointer).hash === 'string';
+  typeof (value as DeploymentPointer | undefined)?.manifest === 'string';
 
 /**
  * Requests the deployment pointer and, once it names the deployment, preloads the data the app reads
@@ -64,7 +60,9 @@ function requestPointer(assets: StartAssets): Promise<Response> {
           .catch(() => undefined)
       : undefined;
     if (isPointer(pointer)) {
-      const routes = routesAt(assets.base, window.location.pathname);
+      // The page's own record; on another URL of the page, or on the not-found page, the app asks for
+      // what else it needs.
+      const routes = assets.route ? [assets.route] : [];
       for (const url of startDataUrls(pointer, assets.base, routes, assets.groups)) {
         // The app fetches these with `fetch()` in CORS mode: the preload must match it to be reused.
         const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: url });

@@ -10,6 +10,8 @@ export interface DocumentAssets {
   preload: string[];
   /** URL of the deployment pointer, which names the manifest: the document names no deployment. */
   pointer: string;
+  /** The page's route, whose record the app loads as it starts (none on the not-found page). */
+  route?: string;
   /** The page's folded sidebar groups (their index), whose files the app loads as it starts. */
   groups?: number[];
 }
@@ -41,6 +43,7 @@ export function renderDocument(head: HeadData, appHtml: string, assets: Document
       modules: assets.preload.map((chunk) => js + chunk),
       pointer: assets.pointer,
       base: assets.base,
+      ...(assets.route === undefined ? {} : { route: assets.route }),
       groups: assets.groups ?? [],
     }),
     analyticsId ? `<script async src="${ANALYTICS_ORIGIN}/gtm.js?id=${encodeURIComponent(analyticsId)}"></script>` : '',

@@ -153,7 +153,8 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     const document = async () => {
       const meta = metas.get(page.route);
       const appHtml = await input.renderRoute(manifest, page.route, meta, page.html.read());
-      return renderDocument(headFor(site, meta), appHtml, { ...assets, groups }, site.analyticsId);
+      const documentAssets = { ...assets, route: page.route, groups };
+      return renderDocument(headFor(site, meta), appHtml, documentAssets, site.analyticsId);
     };
     // The document shows the page and what the browser's data says of the site around it (its view).
     const view = browserData?.viewOf(page.route);

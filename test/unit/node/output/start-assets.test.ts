@@ -75,6 +75,9 @@ describe('what a page loads', () => {
       expect(pointer, file).toBe('/docs/version.json');
       expect(base, file).toBe('/docs/');
     }
+    // The page's own record is preloaded once the pointer names the deployment; the not-found page has none.
+    const routeOf = (file: string) => startAssets(readFileSync(path.join(dist, file), 'utf8')).route;
+    expect(['index.html', 'guide/index.html', '404.html'].map(routeOf)).toEqual(['/', '/guide/', undefined]);
   });
 
   it('names no deployment: a document is the same whatever else in the site changed', () => {
