@@ -19,9 +19,14 @@ export async function publishSite(targets: PublishTargets, input: DistInput): Pr
   ]);
   const updates = [manifestFolder, distFolder];
   try {
-    await writeDist(distFolder.root, input, distFolder);
-    // Its search shards are links to those just written in dist/.
-    await writeManifestFolder(manifestFolder.root, input, manifestFolder, distFolder.root);
+    const dist = writeDist(distFolder.root, input, distFolder);
+    // Each to its end even when the other fails, so nothing is still being written when the updates are
+    // rolled back; manifest/'s search shards are links to dist/'s, made once dist/ is written.
+    const written = await Promise.allSettled([
+      dist,
+      writeManifestFolder(manifestFolder.root, input, manifestFolder, { dir: distFolder.root, written: dist }),
+    ]);
+    for (const result of written) if (result.status === 'rejected') throw result.reason;
   } catch (error) {
     await Promise.all(updates.map((update) => update.rollback()));
     throw error;

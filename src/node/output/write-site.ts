@@ -3,15 +3,22 @@ import { OutputFolder } from './output-folder';
 import type { FolderUpdate } from './folder-update';
 import { fileKeys, searchFilePath, siteFiles, type SiteInput } from './site-files';
 
+/** A `dist/` being written beside `manifest/`: its search shards, once written, are `manifest/`'s too. */
+export interface DistBeside {
+  dir: string;
+  written: Promise<unknown>;
+}
+
 /**
  * `manifest/`: what the build knows, readable by a writer — pretty JSON and plain fragments. Given the
- * `dist/` just written, its search shards are linked from there rather than written twice.
+ * `dist/` being written beside it, its search shards are linked from there once that is written, rather
+ * than written twice.
  */
 export async function writeManifestFolder(
   dir: string,
   input: Pick<SiteInput, 'manifest' | 'pages' | 'search' | 'versions'>,
   update?: FolderUpdate,
-  distDir?: string,
+  dist?: DistBeside,
 ): Promise<void> {
   const { manifest, pages, search, versions } = input;
   await OutputFolder.fill(
@@ -20,16 +27,17 @@ export async function writeManifestFolder(
       await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
       await out.put('search.json', search.entry);
       const keys = fileKeys(versions);
-      const { named } = keys;
-      for (const shard of search.shards) {
-        if (named !== undefined && out.keep(shard.name, named)) continue;
-        if (distDir) await out.linkTo(path.join(distDir, searchFilePath(shard.name)), shard.name, named);
-        else await out.put(shard.name, shard.data, named);
-      }
       for (const page of pages) {
         const file = path.join('pages', `${page.key}.html`);
         const key = keys.texts(page);
         if (key === undefined || !out.keep(file, key)) await out.put(file, [page.html], key);
+      }
+      const { named } = keys;
+      if (dist) await dist.written;
+      for (const shard of search.shards) {
+        if (named !== undefined && out.keep(shard.name, named)) continue;
+        if (dist) await out.linkTo(path.join(dist.dir, searchFilePath(shard.name)), shard.name, named);
+        else await out.put(shard.name, shard.data, named);
       }
     },
     update,
