@@ -44,7 +44,7 @@ export interface BuildResult {
 
 /**
  * content/ → manifest/ + dist/, in five stages, each once: scan → page pass → highlight → site → output.
- * Every problem is collected and reported; the outputs are swapped in only when the build has no error.
+ * Every problem is collected and reported; the outputs are updated only when the build has no error.
  */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();

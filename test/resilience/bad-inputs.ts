@@ -276,8 +276,8 @@ export async function runBadInput(input: BadInput): Promise<BadInputOutcome & { 
     }
     const dist = path.join(root, 'dist');
     if (!input.builds && existsSync(dist)) problems.push('a failed build left a dist/ behind');
-    const leftovers = readdirSync(root).filter((n) => n.includes('.staging-') || n.includes('.old-'));
-    if (leftovers.length > 0) problems.push(`staging folders left behind: ${leftovers.join(', ')}`);
+    const leftovers = readdirSync(root, { recursive: true }).filter((n) => n.includes('.replacing-'));
+    if (leftovers.length > 0) problems.push(`files half-written left behind: ${leftovers.join(', ')}`);
     if (input.builds && result.ok) problems.push(...(input.check?.(root) ?? []));
   }
   return { name: input.name, handled: problems.length === 0, problems, messages: lines, seconds, root };

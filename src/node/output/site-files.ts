@@ -101,8 +101,8 @@ export function fileKeys(versions: SiteInput['versions']) {
 export const searchFilePath = (name: string): string => inOutput('assets/js', name);
 
 /**
- * Every file of `dist/`, the deployable content of the base path. `npm run build` writes all of them
- * into a staging folder; `npm run dev` writes those that changed into its folder. A generator, so that a
+ * Every file of `dist/`, the deployable content of the base path. `npm run build` brings `dist/` up to
+ * date with them (folder-update.ts); `npm run dev` writes those that changed into its folder. A generator, so that a
  * large site's documents are rendered one at a time, as they are written.
  */
 export function* siteFiles(input: SiteInput): Generator<SiteFile> {

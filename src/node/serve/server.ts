@@ -43,7 +43,7 @@ export function createSiteServer(options: ServeOptions): http.Server {
   const notFoundPage = path.join(root, '404.html');
   const compress = compression();
   const files = sirv(root, {
-    // Looks files up per request, so a rebuild (which swaps dist/) is served at once without a restart.
+    // Looks files up per request, so a rebuild (which updates dist/ in place) is served at once without a restart.
     dev: true,
     etag: true,
     // The handler below resolves every request to one exact file, so sirv never guesses: no `x` → `x.html`

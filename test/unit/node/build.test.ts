@@ -250,7 +250,7 @@ describe('build', () => {
     expect(failed.ok).toBe(false);
     expect(snapshot(path.join(root, 'dist'))).toEqual(before.dist);
     expect(snapshot(path.join(root, 'manifest'))).toEqual(before.manifest);
-    expect(readdirSync(root).filter((n) => n.includes('.staging-') || n.includes('.old-'))).toEqual([]);
+    expect(readdirSync(root, { recursive: true }).filter((n) => n.includes('.replacing-'))).toEqual([]);
   });
 
   it('produces identical output for identical input', async () => {
