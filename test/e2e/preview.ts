@@ -25,18 +25,20 @@ export async function startPreview(distDir: string): Promise<RunningPreview> {
 
 /**
  * Builds a temporary content tree with the real build and serves its dist/ for the tests of one file or
- * describe block, removing both afterwards. `site.url` is set once the block's hooks have run. A build that
- * fails, or that warns unless `warnings` is true, stops the block with the build's messages.
+ * describe block, removing both afterwards. `site.url` (and `site.root`, the tree's folder, for a test that
+ * builds it again) is set once the block's hooks have run. A build that fails, or that warns unless
+ * `warnings` is true, stops the block with the build's messages.
  */
 export function useServedTree(
   files: Record<string, string | Uint8Array>,
   { warnings = false }: { warnings?: boolean } = {},
-): { url: string } {
-  const site = { url: '' };
+): { url: string; root: string } {
+  const site = { url: '', root: '' };
   let root = '';
   let running: RunningPreview | undefined;
   beforeAll(async () => {
     root = await makeTree(files);
+    site.root = root;
     const result = await buildTree(root);
     const lines = messages(result);
     if (!result.ok || (!warnings && lines.length > 0))

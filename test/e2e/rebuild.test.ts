@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTree, makeTree, messages } from '../helpers/tree';
+import { describe, expect, it } from 'vitest';
+import { buildTree, messages } from '../helpers/tree';
 import { hydrated, useBrowser } from './browser';
-import { startPreview, type RunningPreview } from './preview';
+import { useServedTree } from './preview';
 
 /**
  * A rebuild while a tab is open, as a writer's `npm run build` into the folder `npm start` serves: the
@@ -19,18 +19,7 @@ const SITE = {
 };
 
 const { open } = useBrowser();
-let root = '';
-let site: RunningPreview | undefined;
-
-beforeAll(async () => {
-  root = await makeTree(SITE);
-  expect(messages(await buildTree(root))).toEqual([]);
-  site = await startPreview(path.join(root, 'dist'));
-});
-afterAll(async () => {
-  await site?.stop();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const site = useServedTree(SITE);
 
 describe('a rebuild while a tab is open', () => {
   it('leaves the other pages’ documents alone, and the open tab shows the changed page', async () => {
@@ -39,8 +28,9 @@ describe('a rebuild while a tab is open', () => {
     // view cannot load the first version before the click.
     const guideFragment = /\/assets\/js\/page\.guide\.[0-9a-f]{8}\.html/;
     await page.route(guideFragment, (route) => route.abort('connectionrefused'));
-    await page.goto(`${site?.url}/docs/`);
+    await page.goto(`${site.url}/docs/`);
     await hydrated(page);
+    const { root } = site;
     const other = path.join(root, 'dist/other/index.html');
     const before = { stats: statSync(other), html: readFileSync(other, 'utf8') };
 
