@@ -7,6 +7,9 @@ import type { FolderUpdate } from './folder-update';
 /** A file's contents; a text in parts (`llms-full.txt`) is read and written part after part, never joined. */
 export type FileData = string | Uint8Array | readonly StoredText[];
 
+/** A file's contents, or what makes them (a document's render), called only when the file is written. */
+export type FileMaker = FileData | (() => Promise<FileData>);
+
 export function isTextInParts(data: FileData): data is readonly StoredText[] {
   return Array.isArray(data);
 }
@@ -51,8 +54,8 @@ export class OutputFolder {
   /**
    * Runs `write` on the folder and waits for every write it started, also when it fails, so that nothing
    * is still being written once it returns; rejects with the first failure. As part of an `update`, files
-   * are written where it says (a changed file beside itself until the update commits), and a file with a
-   * key (`put`, `copy`) may be kept as the previous build left it (`keep`).
+   * are written where it says (a changed file beside itself until the update commits), and a file given
+   * the key it is made from is kept as the previous build left it when that key is unchanged, not made.
    */
   static async fill(root: string, write: (out: OutputFolder) => Promise<void>, update?: FolderUpdate): Promise<void> {
     const out = new OutputFolder(root, update);
@@ -66,14 +69,18 @@ export class OutputFolder {
 
   /**
    * Writes a file; a text in parts is read and written in batches of about a megabyte, never joined whole.
-   * `key` says what the file is made from, for the ledger.
+   * `key` says what the file is made from (folder-update.ts): a file kept as it is is not made.
    */
-  put(relative: string, data: FileData, key?: string): Promise<void> {
+  async put(relative: string, data: FileMaker, key?: string): Promise<void> {
+    if (this.kept(relative, key)) return;
+    const contents = typeof data === 'function' ? await data() : data;
     const file = this.placeFor(relative);
-    return this.track(this.noted(writeFile(file, isTextInParts(data) ? batches(data) : data), relative, file, key));
+    const write = writeFile(file, isTextInParts(contents) ? batches(contents) : contents);
+    return this.track(this.noted(write, relative, file, key));
   }
 
   copy(from: string, relative: string, key?: string): Promise<void> {
+    if (this.kept(relative, key)) return Promise.resolve();
     const file = this.placeFor(relative);
     return this.track(this.noted(copyFile(from, file), relative, file, key));
   }
@@ -83,6 +90,7 @@ export class OutputFolder {
    * the disk no new file. Copied where the two are on different file systems.
    */
   linkTo(from: string, relative: string, key?: string): Promise<void> {
+    if (this.kept(relative, key)) return Promise.resolve();
     const file = this.placeFor(relative);
     return this.track(
       this.noted(
@@ -92,14 +100,6 @@ export class OutputFolder {
         key,
       ),
     );
-  }
-
-  /**
-   * Whether the file stays as the previous build left it, made from the same `key` (folder-update.ts);
-   * when it does not, the caller makes it.
-   */
-  keep(relative: string, key: string): boolean {
-    return this.update?.keep(relative, key) ?? false;
   }
 
   /** Waits for every write started so far, for a file that may only appear once they are on disk. */
@@ -119,6 +119,11 @@ export class OutputFolder {
     this.pending.add(tracked);
     if (this.pending.size >= MAX_PENDING_WRITES) await Promise.race(this.pending);
     if (this.failure) throw this.failure;
+  }
+
+  /** Whether the file stays as the previous build left it, made from the same `key`. */
+  private kept(relative: string, key: string | undefined): boolean {
+    return key !== undefined && (this.update?.keep(relative, key) ?? false);
   }
 
   private async noted(write: Promise<void>, relative: string, file: string, key: string | undefined) {

@@ -27,17 +27,11 @@ export async function writeManifestFolder(
       await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
       await out.put('search.json', search.entry);
       const keys = fileKeys(versions);
-      for (const page of pages) {
-        const file = path.join('pages', `${page.key}.html`);
-        const key = keys.texts(page);
-        if (key === undefined || !out.keep(file, key)) await out.put(file, [page.html], key);
-      }
-      const { named } = keys;
+      for (const page of pages) await out.put(path.join('pages', `${page.key}.html`), [page.html], keys.texts(page));
       if (dist) await dist.written;
       for (const shard of search.shards) {
-        if (named !== undefined && out.keep(shard.name, named)) continue;
-        if (dist) await out.linkTo(path.join(dist.dir, searchFilePath(shard.name)), shard.name, named);
-        else await out.put(shard.name, shard.data, named);
+        if (dist) await out.linkTo(path.join(dist.dir, searchFilePath(shard.name)), shard.name, keys.named);
+        else await out.put(shard.name, shard.data, keys.named);
       }
     },
     update,
@@ -58,12 +52,9 @@ export async function writeDist(dir: string, input: DistInput, update?: FolderUp
     dir,
     async (out) => {
       for (const file of siteFiles(input)) {
-        const isDocument = 'document' in file && file.page !== undefined;
-        if (file.key === undefined || !out.keep(file.path, file.key)) {
-          if ('copyOf' in file) await out.copy(file.copyOf, file.path, file.key);
-          else await out.put(file.path, 'data' in file ? file.data : await file.document(), file.key);
-        }
-        if (isDocument) input.onProgress?.(++documents);
+        if ('copyOf' in file) await out.copy(file.copyOf, file.path, file.key);
+        else await out.put(file.path, 'data' in file ? file.data : file.document, file.key);
+        if ('document' in file && file.page) input.onProgress?.(++documents);
       }
     },
     update,
