@@ -10,6 +10,12 @@
 import type { Neighbours } from './navigation';
 import type { DeploymentPointer, PageMeta, SidebarGroup, SidebarLink, SiteSettings } from './types';
 
+/**
+ * The deployment pointer's file at the base (`DeploymentPointer`): unhashed and never cached, it names the
+ * current manifest. The app reads it to start, and again to find a new deployment.
+ */
+export const POINTER_FILE = 'version.json';
+
 /** Pages per route shard, on average: a shard is a few kilobytes however large the site grows. */
 export const PAGES_PER_SHARD = 64;
 

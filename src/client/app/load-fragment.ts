@@ -2,10 +2,18 @@ import type { QueryClient } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
 import { canonicalRoute } from '../../shared/paths';
 import { indexManifest } from '../../shared/resolve';
+import { POINTER_FILE } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest, PageMeta } from '../../shared/types';
 import { fetchChunk } from '../data/fetch-chunk';
-import { parseManifest, parsePointer } from '../data/parse';
-import { currentManifest, ensureQuery, fragmentQuery, manifestQuery, setManifestUrl } from '../data/queries';
+import { parseManifest } from '../data/parse';
+import {
+  currentManifest,
+  ensureQuery,
+  fetchPointer,
+  fragmentQuery,
+  manifestQuery,
+  setManifestUrl,
+} from '../data/queries';
 import { ensureRoutes } from '../data/site-data';
 
 const RELOAD_GUARD_KEY = 'docs-recovery-reload';
@@ -74,9 +82,7 @@ export async function switchToNewDeployment(
   const manifest = currentManifest(queryClient);
   let pointer: DeploymentPointer;
   try {
-    pointer = await fetchChunk(`${manifest.site.base}version.json`, 'version', signal, parsePointer, {
-      cache: 'no-cache',
-    });
+    pointer = await fetchPointer(manifest.site.base + POINTER_FILE, signal);
   } catch (error) {
     if (signal.aborted) throw error;
     return undefined;

@@ -44,6 +44,10 @@ export const manifestQuery = () =>
     networkMode,
   });
 
+/** The deployment pointer at `url`, past any cache; `started`: a request for it made earlier, to read. */
+export const fetchPointer = (url: string, signal: AbortSignal | undefined, started?: Promise<Response>) =>
+  fetchChunk(url, 'version', signal, parsePointer, { cache: 'no-cache' }, started);
+
 /**
  * The deployment pointer as the app reads it to start: the boot script's request first, a new one when
  * that failed and is tried again.
@@ -51,8 +55,7 @@ export const manifestQuery = () =>
 export const pointerQuery = (url: string) =>
   queryOptions({
     queryKey: ['pointer', url],
-    queryFn: ({ signal }) =>
-      fetchChunk(url, 'version', signal, parsePointer, { cache: 'no-cache' }, takePointerRequest()),
+    queryFn: ({ signal }) => fetchPointer(url, signal, takePointerRequest()),
     retry: retryTransient,
     networkMode,
   });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
+import { POINTER_FILE } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../content/page-record';
@@ -67,9 +68,6 @@ export type SiteFile = {
   /** An HTML document of the app, rendered when it is written (prerendering is most of a build's writing). */
   | { document: () => Promise<string> }
 );
-
-/** The file that names the current manifest; it points at the others, so a writer in place writes it last. */
-export const POINTER_FILE = 'version.json';
 
 /** The route the not-found page is rendered for. */
 export const NOT_FOUND_ROUTE = '/404.html';
@@ -188,5 +186,6 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     path: 'sitemap.xml',
     data: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
   };
+  // Last: it names the other files, so a writer in place writes it once they are there.
   yield { path: POINTER_FILE, data: `${JSON.stringify(pointer)}\n` };
 }

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { POINTER_FILE } from '../../shared/site-data';
 import type { SiteSettings } from '../../shared/types';
 import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
 
 /** The site settings of the manifest that `version.json` names, or undefined when unreadable. */
 function builtSiteSettings(distDir: string, base: string): Partial<SiteSettings> | undefined {
   try {
-    const pointer = JSON.parse(readFileSync(path.join(distDir, 'version.json'), 'utf8')) as { manifest?: unknown };
+    const pointer = JSON.parse(readFileSync(path.join(distDir, POINTER_FILE), 'utf8')) as { manifest?: unknown };
     if (typeof pointer.manifest !== 'string' || !pointer.manifest.startsWith(base)) return undefined;
     const root = path.resolve(distDir);
     const file = path.resolve(root, pointer.manifest.slice(base.length));
