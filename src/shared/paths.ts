@@ -46,13 +46,13 @@ export function withoutBase(base: string, pathname: string): string | undefined 
 }
 
 /**
- * The routes whose records the app needs to show the page at the URL path `pathname`: the route as the
- * path names it and its canonical form (the same route for a page's own URL).
+ * The routes whose records the app needs to show `route`: the route as written and its canonical form
+ * (the same route for a page's own URL).
  */
-export function routesAt(base: string, pathname: string): string[] {
-  const route = withoutBase(base, pathname) ?? '/';
-  return [route, canonicalRoute(route)];
-}
+export const recordRoutes = (route: string): string[] => [route, canonicalRoute(route)];
+
+/** The routes whose records the app needs to show the page at the URL path `pathname` (`recordRoutes`). */
+export const routesAt = (base: string, pathname: string): string[] => recordRoutes(withoutBase(base, pathname) ?? '/');
 
 /** The URL path (under the base) of a page's markdown twin: `/limits/` → `/limits.md`, `/` → `/index.md`. */
 export function markdownTwinPath(route: string): string {

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
-import { canonicalRoute } from '../../shared/paths';
+import { recordRoutes } from '../../shared/paths';
 import { indexManifest } from '../../shared/resolve';
 import { POINTER_FILE } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest, PageMeta } from '../../shared/types';
@@ -59,7 +59,7 @@ function ensureFragment(queryClient: QueryClient, page: PageMeta, signal: AbortS
  * it does for a fragment; with no new deployment, the reader gets the explanation and Retry.
  */
 export async function loadRouteData(queryClient: QueryClient, route: string, signal: AbortSignal): Promise<Manifest> {
-  const routes = [route, canonicalRoute(route)];
+  const routes = recordRoutes(route);
   try {
     return await ensureRoutes(queryClient, routes, signal);
   } catch (error) {
