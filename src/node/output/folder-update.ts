@@ -29,18 +29,18 @@ export class FolderUpdate {
 
   private constructor(
     readonly root: string,
-    private readonly ledger: OutputLedger | undefined,
+    private readonly ledger: OutputLedger,
   ) {}
 
-  /** An update of `target`, whose ledger is kept in `cacheDir` (without one, every file is written). */
-  static async open(target: string, cacheDir?: string): Promise<FolderUpdate> {
+  /** An update of `target`, whose ledger is kept in `cacheDir`. */
+  static async open(target: string, cacheDir: string): Promise<FolderUpdate> {
     const root = path.resolve(target);
-    return new FolderUpdate(root, cacheDir ? await OutputLedger.open(cacheDir, root) : undefined);
+    return new FolderUpdate(root, await OutputLedger.open(cacheDir, root));
   }
 
   /** Whether `relative` stays as the previous build left it: made from the same `key`, and untouched. */
   keep(relative: string, key: string): boolean {
-    if (!this.ledger?.unchanged(relative, key)) return false;
+    if (!this.ledger.unchanged(relative, key)) return false;
     this.files.add(path.normalize(relative));
     return true;
   }
@@ -64,14 +64,14 @@ export class FolderUpdate {
 
   /** Notes that the file of `relative`, written at `file`, was made from `key`. */
   async written(relative: string, key: string, file: string): Promise<void> {
-    await this.ledger?.written(relative, key, file);
+    await this.ledger.written(relative, key, file);
   }
 
   /** Moves the replacements into place, removes what this build did not write, and saves the ledger. */
   async commit(): Promise<void> {
     for (const [replacement, file] of this.replacements) await rename(replacement, file);
     this.sweep();
-    await this.ledger?.save();
+    await this.ledger.save();
   }
 
   /** Takes the folder back to the previous build: the replacements and new files go, and new folders. */

@@ -4,8 +4,8 @@ import { writeDist, writeManifestFolder, type DistInput } from './write-site';
 export interface PublishTargets {
   manifestDir: string;
   outDir: string;
-  /** Where each output's ledger is kept (output-ledger.ts); without it every file is written. */
-  cacheDir?: string;
+  /** Where each output's ledger is kept (output-ledger.ts). */
+  cacheDir: string;
 }
 
 /**
