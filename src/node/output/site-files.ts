@@ -55,8 +55,8 @@ export type SiteFile = {
    */
   page?: PageSource;
   /**
-   * Everything the file is made from, as a digest: the same key makes the same bytes, so the build links
-   * the file from its previous output (output-ledger.ts). Page files only, and only given `versions`.
+   * Everything the file is made from, as a digest (`fileKeys`): the same key makes the same bytes, so the
+   * build leaves the file as the previous one wrote it (folder-update.ts). Only given `versions`.
    */
   key?: string;
 } & (
@@ -154,9 +154,10 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
       const documentAssets = { ...assets, route: page.route, groups };
       return renderDocument(headFor(site, meta), appHtml, documentAssets, site.analyticsId);
     };
-    // The document shows the page and what the browser's data says of the site around it (its view).
+    // The document shows the page and what the browser's data says of the site around it (its view, which
+    // covers the page's sidebar groups too).
     const view = browserData?.viewOf(page.route);
-    const key = view && keys.key(input.versions?.documents ?? '', assetsKey, JSON.stringify(groups), view);
+    const key = view && keys.key(input.versions?.documents ?? '', assetsKey, view);
     yield { path: inOutput(page.route, 'index.html'), page, document, key };
   }
   const notFound = async () => {
