@@ -1,7 +1,7 @@
 import type { ChunkLoadErrorType } from './types';
 
 /**
- * A page fragment, the manifest, the search data or a script chunk failed to load (SPEC §8).
+ * A page fragment, the manifest, the search data or a script chunk failed to load.
  * Thrown at the fetch layer; callers switch on `type`, never on the message.
  */
 export class ChunkLoadError extends Error {

@@ -1,4 +1,4 @@
-/** Run-time constants of SPEC §9 that the app itself obeys (the writer-facing ones live in content/_site.yaml). */
+/** Run-time limits and timings that the app itself obeys (the writer-facing ones live in content/_site.yaml). */
 
 /** A page fragment or script chunk that has not arrived after this long fails with type `timeout`. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

@@ -26,7 +26,7 @@ export interface PageFrontmatter {
   [key: string]: unknown;
 }
 
-/** The metadata of one page, exactly the record of SPEC §3 plus what the app needs to show it. */
+/** The metadata of one page, the fields a page record publishes, plus what the app needs to show it. */
 export interface PageMeta {
   /** Page title: frontmatter `title`, else the first h1. */
   title: string;
@@ -131,5 +131,5 @@ export interface DeploymentPointer {
   shards?: number;
 }
 
-/** Why a chunk failed to load (SPEC §8). */
+/** Why a chunk failed to load. */
 export type ChunkLoadErrorType = 'missing' | 'timeout' | 'error';

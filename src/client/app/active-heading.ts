@@ -8,7 +8,7 @@ import { HEADING_CHOSEN_EVENT, routeLocation } from './links';
 const READING_LINE_PX = 96;
 
 /**
- * Tracks the heading being read (SPEC §2): scroll handling throttled to 300 ms; the URL hash follows
+ * Tracks the heading being read: scroll handling throttled to 300 ms; the URL hash follows
  * with a replacing navigation (never a new entry); at the top the hash is cleared; at the bottom the last
  * heading is active; a heading chosen from the table of contents wins until the scroll it started ends.
  */

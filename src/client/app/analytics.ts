@@ -1,5 +1,5 @@
 /**
- * Tag-manager data layer (SPEC §7). Nothing is loaded or sent unless the site configures an id; the
+ * Tag-manager data layer. Nothing is loaded or sent unless the site configures an id; the
  * container script itself is added by the page head only in that case.
  */
 type DataLayerEvent = Record<string, unknown> & { event: string };

@@ -31,7 +31,7 @@ export function useLinkInterception(router: AppRouter, base: string): void {
       }
       event.preventDefault();
       const here = window.location;
-      // Duplicate navigation (SPEC §4): the current URL again does nothing — no refetch, no history entry.
+      // Duplicate navigation: the current URL again does nothing — no refetch, no history entry.
       if (anchor.href === here.href && !anchor.hash) return;
       if (anchor.pathname === here.pathname && anchor.search === here.search && anchor.hash) {
         const id = decodeURIComponent(anchor.hash.slice(1));

@@ -3,7 +3,7 @@ import { usePageHead } from '../app/head';
 import { manifestQuery } from '../data/queries';
 import { useUi } from '../data/store';
 
-/** Unknown paths (SPEC §2): a page inside the layout, so navigation and search stay at hand. */
+/** Unknown paths: a page inside the layout, so navigation and search stay at hand. */
 export function NotFound() {
   const { data: manifest } = useSuspenseQuery(manifestQuery());
   const setSearchOpen = useUi((s) => s.setSearchOpen);

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { VersionLink } from '../../shared/types';
 import { track } from '../app/analytics';
 
-/** The docs version menu (SPEC §2): a disclosure button with a list of links. */
+/** The docs version menu: a disclosure button with a list of links. */
 export function VersionMenu({ versions }: { versions: VersionLink[] }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);

@@ -11,9 +11,9 @@ const JOBS_PER_BATCH = 16;
 const BATCHES_IN_FLIGHT = 2;
 /**
  * Code still waiting when the pages are rendered, in characters, from which more threads start. A new
- * thread must start and compile its grammars first (about 0.3 s here, the time a thread takes to highlight
- * some 100 KB of code) while sharing the cores with the one already running: on this repository's
- * content, with less than this waiting, one thread alone finished first.
+ * thread must start and compile its grammars first, the time a thread takes to highlight a few hundred
+ * thousand characters of code, while sharing the cores with the one already running: with less than this
+ * waiting, one thread alone finishes first.
  */
 const BACKLOG_FOR_MORE_THREADS = 300_000;
 
