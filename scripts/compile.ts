@@ -1,11 +1,16 @@
 /**
- * `npm run compile`: the build's own TypeScript as plain JavaScript (src/node/compiled.ts), when a source
- * changed since it was last compiled. `npm run build`, `npm run dev` and `npm start` run it first.
+ * `npm run compile`: the build's own TypeScript as plain JavaScript (src/node/compiled.ts), and the app's
+ * bundles (src/node/output/app-bundles.ts), each made again only when a source changed since.
+ * `npm run build`, `npm run dev` and `npm start` run it first.
  */
+import path from 'node:path';
 import { compile, projectRootOf } from '../src/node/compiled';
+import { makeAppBundles } from '../src/node/output/app-bundles';
 
+const root = projectRootOf(import.meta.url);
 try {
-  if (await compile(projectRootOf(import.meta.url))) console.log('compiled the build (node_modules/.cache/docs-node)');
+  if (await compile(root)) console.log('compiled the build (node_modules/.cache/docs-node)');
+  if (await makeAppBundles(path.join(root, 'src'))) console.log('bundled the app (node_modules/.cache/docs-app)');
 } catch (error) {
   // esbuild's message names the file, line and column of each error.
   console.error(`compile: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,8 +10,8 @@ import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { CodeBlocks } from './highlight/blocks';
 import { codeColours } from './highlight/css';
 import { highlightBlocks } from './highlight/highlight-blocks';
-import { bundleAppCss, bundleClient, siteCss } from './output/bundle';
-import { loadPrerender } from './output/prerender';
+import { appBundles } from './output/app-bundles';
+import { siteCss } from './output/bundle';
 import { publishSite } from './output/publish';
 import { progressLog } from './progress';
 import { assembleSite } from './site/assemble';
@@ -26,7 +26,7 @@ export interface BuildOptions {
   strict: boolean;
   /** Where the highlight cache lives between builds (anywhere; the prerender bundle never goes there). */
   cacheDir: string;
-  /** The project's `src/`, for the client bundle. */
+  /** The project's `src/`, for the app's bundles (made once per state of it: output/app-bundles.ts). */
   srcDir: string;
   /** Highlight threads (0: none); by default as many as the tree is large enough to pay for. */
   highlightThreads?: number;
@@ -59,8 +59,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     seconds: (performance.now() - started) / 1000,
   });
   // The code blocks are highlighted as the page pass finds them (on threads for a large site); the cache
-  // loads while the scan runs, and the app's bundles, which do not depend on the content, are made by
-  // esbuild meanwhile.
+  // loads while the scan runs, and the app's bundles, which do not depend on the content, are read (or made,
+  // when src/ changed since) meanwhile.
   const scanning = scanContent(contentDir, diagnostics);
   const blocks = new CodeBlocks();
   // Fragments and markdown wait here, on disk past a budget, until the output stage writes them.
@@ -94,7 +94,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const [files, site] = await Promise.all([scanning, configured]);
     const { config, configText } = site;
-    const bundles = Promise.all([bundleClient(srcDir), loadPrerender(srcDir), bundleAppCss(srcDir)]);
+    const bundles = appBundles(srcDir);
     const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);
     pending.push(bundles, history);
     for (const promise of [bundles, history]) promise.catch(() => undefined);
@@ -132,7 +132,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const assembled = assembleSite(pages, config, configText, strict, diagnostics, texts);
     if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
     const search = buildSearchFiles(assembled.pages);
-    const [client, prerender, appCss] = await bundles;
+    const { client, prerender, appCss } = await bundles;
     const manifest = createManifest(config, assembled, search.entry, client, await history);
 
     const browserData = splitForBrowser(manifest);

@@ -2,8 +2,8 @@
  * The build's own TypeScript, compiled once to plain JavaScript that Node runs without a loader. A loader
  * (tsx, vitest) transforms every module a process imports: the highlight threads and the app's prerender
  * bundle would pay for that on every build, so the commands run compiled and the threads always do.
- * `npm run compile` (scripts/compile.ts) writes these files; the commands' npm scripts run it first, and
- * it does nothing when no source changed since.
+ * `npm run compile` (scripts/compile.ts, started by scripts/compile.mjs) writes these files; the commands'
+ * npm scripts run it first, and it does nothing when no source changed since.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -18,6 +18,8 @@ const INPUTS_FILE = 'inputs.json';
 
 /** Each compiled file's name and its entry point in the project. */
 const ENTRIES = {
+  /** `npm run compile` itself, which scripts/compile.mjs runs in plain Node. */
+  compile: 'scripts/compile.ts',
   /** `npm run build`. */
   build: 'build.ts',
   /** `npm run dev`. */

@@ -6,8 +6,8 @@ import { TextStore } from '../content/text-store';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { liveHighlighter, type LiveHighlighter } from '../highlight/highlight-blocks';
-import { bundleAppCss, bundleClient, siteCss, type ClientAssets } from '../output/bundle';
-import { loadPrerender } from '../output/prerender';
+import { appBundles } from '../output/app-bundles';
+import { siteCss, type ClientAssets } from '../output/bundle';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
 import { assembleSite, type AssembledSite } from '../site/assemble';
 import { createManifest } from '../site/manifest';
@@ -217,11 +217,11 @@ export class DevBuilder {
     const { srcDir } = this.options;
     const pages: PageSource[] = this.pages.loaded();
     this.colours = coloursOf(pages);
-    [this.client, { renderRoute: this.renderRoute }, this.appCss] = await Promise.all([
-      bundleClient(srcDir),
-      loadPrerender(srcDir),
-      bundleAppCss(srcDir),
-    ]);
+    ({
+      client: this.client,
+      prerender: { renderRoute: this.renderRoute },
+      appCss: this.appCss,
+    } = await appBundles(srcDir));
     this.css = await siteCss(this.appCss, pages);
   }
 

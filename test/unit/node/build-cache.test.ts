@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compiledFile } from '../../../src/node/compiled';
 import { HighlightCache } from '../../../src/node/highlight/cache';
 import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
-import { loadPrerender } from '../../../src/node/output/prerender';
+import { appBundles } from '../../../src/node/output/app-bundles';
 import { buildTree, copyOfSrc, makeTree, messages, projectRoot, treeBuildOptions } from '../../helpers/tree';
 
 const run = promisify(execFile);
@@ -57,7 +57,7 @@ describe('the build bundles', () => {
     const root = await copyOfSrc({
       'client/prerender.tsx': "throw new Error('prerender failed to load');\nexport const renderRoute = () => '';\n",
     });
-    await expect(loadPrerender(path.join(root, 'src'))).rejects.toThrow('prerender failed to load');
+    await expect(appBundles(path.join(root, 'src'))).rejects.toThrow('prerender failed to load');
   });
 
   it('build in plain Node, as npm run build runs them: the compiled command, its highlight threads and the prerender', async () => {

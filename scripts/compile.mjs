@@ -1,0 +1,18 @@
+/**
+ * `npm run compile` in plain Node, before `npm run build` and `npm run dev`: runs the compiled compiler
+ * (scripts/compile.ts), which compiles again, itself included, whenever a source changed. Only a checkout
+ * that was never compiled starts tsx for it. JavaScript, not TypeScript: Node 20 runs no TypeScript.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const compiled = new URL('../node_modules/.cache/docs-node/compile.mjs', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
+  const source = fileURLToPath(new URL('./compile.ts', import.meta.url));
+  const result = spawnSync(process.execPath, [tsx, source], { stdio: 'inherit' });
+  process.exitCode = result.status ?? 1;
+}
