@@ -8,6 +8,8 @@ import { prefetchLinksInView } from './viewport-prefetch';
 export function internalTarget(anchor: HTMLAnchorElement, base: string): string | undefined {
   if (anchor.target && anchor.target !== '_self') return undefined;
   if (anchor.hasAttribute('download') || anchor.origin !== window.location.origin) return undefined;
+  // Files served beside the pages (images, downloads, markdown twins, llms.txt) load as themselves.
+  if (/\.[a-z0-9]+$/i.test(anchor.pathname) && !/\.html?$/i.test(anchor.pathname)) return undefined;
   const route = withoutBase(base, anchor.pathname);
   return route === undefined ? undefined : route + anchor.search + anchor.hash;
 }
@@ -24,6 +26,15 @@ export function useLinkInterception(router: AppRouter, base: string): void {
       const anchor = anchorOf(event);
       if (!(anchor instanceof HTMLAnchorElement) || event.defaultPrevented) return;
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (anchor.hasAttribute('data-zoom')) {
+        // A wide screenshot: shown over the page; if its code cannot load, the link opens the file.
+        event.preventDefault();
+        import('./image-zoom').then(
+          ({ showFullSize }) => showFullSize(anchor),
+          () => window.location.assign(anchor.href),
+        );
+        return;
+      }
       const target = internalTarget(anchor, base);
       if (target === undefined) {
         if (anchor.origin !== window.location.origin) track('outbound_link', { url: anchor.href });

@@ -2,7 +2,7 @@ import GithubSlugger from 'github-slugger';
 import type { Token, Tokens } from 'marked';
 import type { PageHeader } from '../../shared/types';
 import { lineLocator, type DiagnosticList } from '../diagnostics';
-import type { PageAsset } from './assets';
+import type { ImageDimensions, PageAsset } from './assets';
 import type { BlockHighlighter } from './code-blocks';
 import { isKnownLanguage } from './code-languages';
 import { parseLineRanges } from './line-ranges';
@@ -72,6 +72,12 @@ export function emptyAnalysis(): PageAnalysis {
 }
 
 /**
+ * The article column at its widest, in CSS pixels (`.article` in src/client/styles/app.css): an image wider
+ * than this is always shown scaled down, so a click on it shows it at full size.
+ */
+const ARTICLE_WIDTH = 780;
+
+/**
  * The one walk over a page's tokens: gives every token its position, annotates the tokens the renderer
  * needs (slugs, resolved links, highlighted code, constant values) and collects the page's metadata and
  * search sections. Rendering afterwards reads only the annotations.
@@ -85,6 +91,8 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   /** Code groups so far, numbering each group's tab ids within the page. */
   let codeGroups = 0;
   let insideLink = false;
+  /** Images so far: only the first, and only above the page's first section, may be on the first screen. */
+  let images = 0;
   /** Raw HTML warnings already given in the current top-level block. */
   const rawWarnings = new Set<string>();
 
@@ -179,7 +187,15 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     }
   }
 
-  type Annotated = { html?: string; label?: string; resolved?: string | null; external?: boolean };
+  type Annotated = {
+    html?: string;
+    label?: string;
+    resolved?: string | null;
+    external?: boolean;
+    dimensions?: ImageDimensions;
+    eager?: boolean;
+    zoom?: boolean;
+  };
 
   function annotateCode(code: Tokens.Code & Annotated, offset: number): void {
     // `js {1,3}` and `js{1,3}` alike: the language ends at the first space or brace.
@@ -199,7 +215,12 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
 
   function annotateLink(link: (Tokens.Link | Tokens.Image) & Annotated, offset: number): void {
     if (link.type === 'image') {
+      const assetsBefore = result.assets.length;
       link.resolved = embedTarget(link.href, 'image', offset);
+      if (result.assets.length > assetsBefore) link.dimensions = result.assets.at(-1)?.dimensions;
+      link.eager = images++ === 0 && result.headers.length === 0;
+      // A link of its own inside a link's text would nest <a> in <a>.
+      link.zoom = !insideLink && (link.dimensions?.width ?? 0) > ARTICLE_WIDTH;
       return;
     }
     const target = linkTarget(link.href, offset);

@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import nodePath from 'node:path';
+import { imageSize } from 'image-size';
 import { contentHash } from '../content-hash';
 
 /** A local file a page refers to, copied into the output under a hashed name. */
@@ -10,6 +11,13 @@ export interface PageAsset {
   /** The file's size and time when its hash was taken: a later build tells a changed file by them. */
   size: number;
   mtimeMs: number;
+  /** An image's intrinsic size in CSS pixels, when its format tells it: the page reserves its box. */
+  dimensions?: ImageDimensions;
+}
+
+export interface ImageDimensions {
+  width: number;
+  height: number;
 }
 
 /** Images go to `assets/img/`, anything else a page links to or embeds (PDF, video, archive) to `assets/files/`. */
@@ -64,8 +72,24 @@ export function localAsset(written: string, kind: AssetKind, place: AssetPlace):
   const ext = nodePath.extname(absolutePath);
   const name = nodePath.basename(absolutePath, ext).replace(/[^a-zA-Z0-9_-]+/g, '-');
   const url = `${place.base}assets/${kind === 'image' ? 'img' : 'files'}/${name}.${hash}${ext.toLowerCase()}`;
+  const dimensions = kind === 'image' ? dimensionsOf(content) : undefined;
   // The path as written, not the real one: the dev server matches changed files against it.
-  return { asset: { absolutePath, url, size, mtimeMs }, href: url + fragment };
+  return { asset: { absolutePath, url, size, mtimeMs, ...(dimensions && { dimensions }) }, href: url + fragment };
+}
+
+/**
+ * Width and height as a browser lays the image out: a photo whose EXIF orientation turns it a quarter
+ * is shown with its sides swapped. Undefined for a format image-size does not know or a damaged file;
+ * such an image keeps its `loading="lazy"` and simply has no reserved box.
+ */
+function dimensionsOf(content: Uint8Array): ImageDimensions | undefined {
+  try {
+    const { width, height, orientation } = imageSize(content);
+    if (!(width > 0 && height > 0)) return undefined;
+    return orientation !== undefined && orientation >= 5 ? { width: height, height: width } : { width, height };
+  } catch {
+    return undefined;
+  }
 }
 
 /** True for the folder itself too: that is no file, so it is reported as not found. */

@@ -8,6 +8,9 @@ type Annotated = {
   label?: string;
   resolved?: string | null;
   external?: boolean;
+  dimensions?: { width: number; height: number };
+  eager?: boolean;
+  zoom?: boolean;
 };
 
 /** Marked renderer overrides; every value they print was prepared by the analysis walk. */
@@ -36,11 +39,19 @@ export const renderer: RendererObject = {
     const rel = external ? ' rel="noopener" class="external"' : '';
     return `<a href="${escapeHtml(resolved)}"${title}${rel}>${inner}</a>`;
   },
+  // The width and height reserve the image's box before it loads, so nothing below it moves; only the
+  // first image above the page's first section may be on the first screen and loads at once.
   image(token) {
-    const { resolved } = token as Tokens.Image & Annotated;
+    const { resolved, dimensions, eager, zoom } = token as Tokens.Image & Annotated;
     if (!resolved) return escapeHtml(token.text);
     const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-    return `<img src="${escapeHtml(resolved)}" alt="${escapeHtml(token.text)}"${title} loading="lazy">`;
+    const size = dimensions ? ` width="${dimensions.width}" height="${dimensions.height}"` : '';
+    const loading = eager ? '' : ' loading="lazy"';
+    const src = escapeHtml(resolved);
+    const img = `<img src="${src}" alt="${escapeHtml(token.text)}"${title}${size} decoding="async"${loading}>`;
+    // Without the app the link opens the file itself; the app shows it over the page (image-zoom.ts).
+    const name = token.text.trim() ? '' : ' aria-label="Image at full size"';
+    return zoom ? `<a class="zoom" href="${src}" data-zoom${name}>${img}</a>` : img;
   },
   html(token) {
     return token.text;
