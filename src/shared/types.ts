@@ -97,6 +97,17 @@ export interface SiteSettings {
   nav?: SidebarLink[];
   /** Domains whose iframes pages may embed (with their subdomains); the CSP's `frame-src` is made of them. */
   embeds?: string[];
+  announcement?: Announcement;
+}
+
+/** The site-wide bar over every page (`announcement` of `_site.yaml`). */
+export interface Announcement {
+  /** Dismissing the bar is remembered for this id: a new id shows again. */
+  id: string;
+  /** The text as HTML: inline markdown, with emphasis and code only. */
+  html: string;
+  /** Where the bar leads: a URL with the base for a route, or an http(s) URL. */
+  link?: string;
 }
 
 /** Everything the app knows about the site, fetched once as one content-hashed file. */

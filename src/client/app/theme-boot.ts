@@ -1,11 +1,13 @@
 // Loaded as a tiny blocking script in <head>, before the first paint, so a stored theme never flashes
 // the wrong colours. It is a file rather than an inline script because the CSP allows no inline script.
-// It also keeps a search shortcut pressed before the app has started, which the app then acts on, and
-// starts the app once the page has painted.
+// It also hides an announcement the reader dismissed, keeps a search shortcut pressed before the app has
+// started, which the app then acts on, and starts the app once the page has painted.
+import { hideDismissedAnnouncement } from './announcement';
 import { noteEarlyShortcut } from './search-shortcut';
 import { startAppAfterFirstPaint } from './start-app';
 import { applyTheme, readStoredTheme } from './theme';
 
 applyTheme(readStoredTheme());
+hideDismissedAnnouncement();
 noteEarlyShortcut();
 startAppAfterFirstPaint();

@@ -5,6 +5,7 @@ import { manifestQuery } from '../data/queries';
 import { useUi } from '../data/store';
 import { useLinkInterception } from '../app/links';
 import { useNavigationEffects } from '../app/navigation-effects';
+import { AnnouncementBar } from './AnnouncementBar';
 import { Header } from './Header';
 import { ProgressBar } from './ProgressBar';
 import { Sidebar } from './Sidebar';
@@ -38,6 +39,7 @@ export function Layout() {
       </a>
       <ProgressBar />
       <Header site={manifest.site} />
+      {manifest.site.announcement && <AnnouncementBar announcement={manifest.site.announcement} />}
       <div className="layout-body">
         <Sidebar groups={manifest.sidebar} base={manifest.site.base} />
         {sidebarOpen && (

@@ -52,6 +52,18 @@ export const siteConfigSchema = z.strictObject({
   embeds: z
     .array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain such as youtube.com'))
     .default([...DEFAULT_EMBED_DOMAINS]),
+  /** A bar over every page until a reader dismisses it; a new `id` shows again to those who did. */
+  announcement: z
+    .strictObject({
+      id: z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "-" or "_", such as launch-2026'),
+      /** Inline markdown: emphasis and code; the bar's link is `link`. */
+      text: z.string().min(1),
+      link: z
+        .string()
+        .regex(/^(\/|https?:\/\/)/, 'must be a route path or an http(s) URL')
+        .optional(),
+    })
+    .optional(),
   constants: z
     .record(
       z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'constant names are UPPER_SNAKE_CASE'),

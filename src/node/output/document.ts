@@ -1,4 +1,5 @@
 import type { HeadData } from '../../shared/head';
+import type { SiteSettings } from '../../shared/types';
 import { START_ASSETS_ID, type StartAssets } from '../../shared/start-assets';
 import { escapeHtml } from '../markdown/escape';
 
@@ -19,9 +20,19 @@ export interface DocumentAssets {
 /** The tag manager's origin, the one third party the CSP allows when analytics is configured. */
 export const ANALYTICS_ORIGIN = 'https://www.googletagmanager.com';
 
+/** What a document carries of the site's settings beyond its page. */
+export type DocumentSettings = Pick<SiteSettings, 'analyticsId' | 'announcement'>;
+
 /** A complete prerendered HTML document for one route; `appHtml` is the server-rendered React tree. */
-export function renderDocument(head: HeadData, appHtml: string, assets: DocumentAssets, analyticsId?: string): string {
+export function renderDocument(
+  head: HeadData,
+  appHtml: string,
+  assets: DocumentAssets,
+  { analyticsId, announcement }: DocumentSettings = {},
+): string {
   const js = `${assets.base}assets/js/`;
+  // The boot script hides a bar the reader dismissed before the first paint: it needs the bar's id first.
+  const announced = announcement ? ` data-announcement="${escapeHtml(announcement.id)}"` : '';
   const meta = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -35,7 +46,7 @@ export function renderDocument(head: HeadData, appHtml: string, assets: Document
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,
     head.canonical ? `<meta property="og:url" content="${escapeHtml(head.canonical)}">` : '',
     `<link rel="icon" href="${assets.base}favicon.svg" type="image/svg+xml">`,
-    `<script src="${js}${assets.theme}"></script>`,
+    `<script src="${js}${assets.theme}"${announced}></script>`,
     `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
     // The app and its first data are loaded by the boot script once the page has painted (StartAssets).
     startAssetsElement({

@@ -145,14 +145,14 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   };
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   const { browserData } = input;
-  const assetsKey = JSON.stringify([assets, site.analyticsId]);
+  const assetsKey = JSON.stringify([assets, site.analyticsId, site.announcement?.id]);
   for (const page of pages) {
     const groups = browserData?.groupsOf(page.route) ?? [];
     const document = async () => {
       const meta = metas.get(page.route);
       const appHtml = await input.renderRoute(manifest, page.route, meta, page.html.read());
       const documentAssets = { ...assets, route: page.route, groups };
-      return renderDocument(headFor(site, meta), appHtml, documentAssets, site.analyticsId);
+      return renderDocument(headFor(site, meta), appHtml, documentAssets, site);
     };
     // The document shows the page and what the browser's data says of the site around it (its view, which
     // covers the page's sidebar groups too).
@@ -162,7 +162,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   }
   const notFound = async () => {
     const appHtml = await input.renderRoute(manifest, NOT_FOUND_ROUTE, undefined, undefined);
-    return renderDocument(headFor(site, undefined), appHtml, assets, site.analyticsId);
+    return renderDocument(headFor(site, undefined), appHtml, assets, site);
   };
   yield { path: '404.html', document: notFound };
 

@@ -162,6 +162,17 @@ export function assembleSite(
   } else {
     sidebar = sidebarFromTree(pages, config.title);
   }
+  const announced = config.announcement?.link;
+  if (announced?.startsWith('/') && !byRoute.has(canonicalRoute(announced))) {
+    const line = configLine(announced);
+    diagnostics.problem(
+      strict,
+      SITE_CONFIG_FILE,
+      line,
+      1,
+      `announcement link ${announced} is not a page${closest(announced, routes)}`,
+    );
+  }
   return { pages, byRoute, sidebar, redirects };
 }
 

@@ -1,8 +1,10 @@
+import { withBase } from '../../shared/paths';
 import type { Manifest, SiteSettings } from '../../shared/types';
 import { editLinkOf } from '../content/page-history';
 import { toPageMeta } from '../content/page-record';
 import type { SiteConfig } from '../content/site-config';
 import { contentHash } from '../content-hash';
+import { announcementHtml } from './announcement';
 import type { AssembledSite } from './assemble';
 
 /** The site-wide settings that ship in the manifest. */
@@ -17,6 +19,17 @@ export function siteSettings(config: SiteConfig): SiteSettings {
     ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
     embeds: config.embeds,
     ...(config.nav.length > 0 ? { nav: config.nav } : {}),
+    ...(config.announcement && {
+      announcement: {
+        id: config.announcement.id,
+        html: announcementHtml(config.announcement.text),
+        ...(config.announcement.link && {
+          link: config.announcement.link.startsWith('/')
+            ? withBase(config.base, config.announcement.link)
+            : config.announcement.link,
+        }),
+      },
+    }),
   };
 }
 
