@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { canonicalRoute } from '../../../src/shared/paths';
 import type { Manifest } from '../../../src/shared/types';
 import { sharedAvailable, sharedDir, specDir, specRedirects, specRoutes } from '../../helpers/spec';
+import { SPEC_SIDEBAR_GROUPS } from '../../helpers/content-checks';
 import { buildTree, makeTree, projectRoot } from '../../helpers/tree';
 
 /** Pages the content issue calls core: at least 500 words each. */
@@ -347,6 +348,10 @@ describe('content', () => {
       constants: Record<string, unknown>;
     };
     for (const spec of SPEC_FIGURES) expect(String(config.constants[spec.constant]), spec.constant).toBe(spec.value);
+  });
+
+  it('groups the sidebar exactly as the spec names its groups', () => {
+    expect(manifest.sidebar.map((g) => g.text)).toEqual(SPEC_SIDEBAR_GROUPS);
   });
 
   it.runIf(sharedAvailable)('uses the same route and redirect lists as ../shared', () => {
