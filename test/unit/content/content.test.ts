@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { canonicalRoute } from '../../../src/shared/paths';
 import type { Manifest } from '../../../src/shared/types';
 import { sharedAvailable, sharedDir, specDir, specRedirects, specRoutes } from '../../helpers/spec';
-import { SPEC_SIDEBAR_GROUPS } from '../../helpers/content-checks';
+import { SPEC_SIDEBAR_GROUPS, runtimeMismatches } from '../../helpers/content-checks';
 import { buildTree, makeTree, projectRoot } from '../../helpers/tree';
 
 /** Pages the content issue calls core: at least 500 words each. */
@@ -352,6 +352,36 @@ describe('content', () => {
 
   it('groups the sidebar exactly as the spec names its groups', () => {
     expect(manifest.sidebar.map((g) => g.text)).toEqual(SPEC_SIDEBAR_GROUPS);
+  });
+
+  it('uses in platform code examples only what the platform runtimes have', () => {
+    const config = parse(readFileSync(path.join(projectRoot, 'content/_site.yaml'), 'utf8')) as {
+      constants: Record<string, string>;
+    };
+    const contentDir = path.join(projectRoot, 'content');
+    const files = Object.fromEntries(
+      readdirSync(contentDir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => [file, readFileSync(path.join(contentDir, file), 'utf8')]),
+    );
+    const versions = {
+      node: String(config.constants['NODE_VERSION']),
+      python: String(config.constants['PYTHON_VERSION']),
+    };
+    expect(runtimeMismatches(files, versions)).toEqual([]);
+  });
+
+  it('finds a code step that calls the global fetch on Node.js 14, and not one that imports it', () => {
+    const step = (body: string) =>
+      `# x\n\n\`\`\`javascript\n${body}\nexport default defineComponent({\n  async run() {\n    return await fetch("https://example.com");\n  },\n});\n\`\`\`\n`;
+    const versions = { node: '14', python: '3.8' };
+    expect(runtimeMismatches({ 'a.md': step('') }, versions)).toEqual([
+      'a.md:3: a Node.js 14 block uses the global fetch (node 18+)',
+    ]);
+    expect(runtimeMismatches({ 'a.md': step('import fetch from "node-fetch";') }, versions)).toEqual([]);
+    expect(runtimeMismatches({ 'a.md': step('') }, { node: '18', python: '3.8' })).toEqual([]);
+    const script = '```javascript\nconst res = await fetch("https://example.com");\n```\n';
+    expect(runtimeMismatches({ 'b.md': script }, versions)).toEqual([]);
   });
 
   it.runIf(sharedAvailable)('uses the same route and redirect lists as ../shared', () => {
