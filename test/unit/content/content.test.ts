@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { canonicalRoute } from '../../../src/shared/paths';
 import type { Manifest } from '../../../src/shared/types';
 import { sharedAvailable, sharedDir, specDir, specRedirects, specRoutes } from '../../helpers/spec';
-import { SPEC_SIDEBAR_GROUPS, runtimeMismatches } from '../../helpers/content-checks';
+import { SPEC_SIDEBAR_GROUPS, danglingLimitPointers, limitRows, runtimeMismatches } from '../../helpers/content-checks';
 import { buildTree, makeTree, projectRoot } from '../../helpers/tree';
 
 /** Pages the content issue calls core: at least 500 words each. */
@@ -352,6 +352,38 @@ describe('content', () => {
 
   it('groups the sidebar exactly as the spec names its groups', () => {
     expect(manifest.sidebar.map((g) => g.text)).toEqual(SPEC_SIDEBAR_GROUPS);
+  });
+
+  it('sends readers to the limits page only for figures it states', () => {
+    const pages = Object.fromEntries(
+      manifest.pages.map((p) => [p.path, readFileSync(path.join(root, 'manifest/pages', `${p.key}.html`), 'utf8')]),
+    );
+    expect(limitRows(pages['/limits/'] ?? '').length).toBeGreaterThan(10);
+    expect(danglingLimitPointers(pages, manifest.site.base)).toEqual([]);
+  });
+
+  it('finds a pointer to the limits page for a figure it lacks', () => {
+    const limits = readFileSync(path.join(root, 'manifest/pages/limits.html'), 'utf8');
+    const pointer = (text: string) => ({ '/limits/': limits, '/x/': `<p>${text}</p>` });
+    const base = manifest.site.base;
+    expect(
+      danglingLimitPointers(pointer(`Stay inside the timeout on the <a href="${base}limits/">limits page</a>.`), base),
+    ).toHaveLength(1);
+    expect(
+      danglingLimitPointers(
+        pointer('Source logs are removed over time; retention figures are on the limits page.'),
+        base,
+      ),
+    ).toHaveLength(1);
+    expect(
+      danglingLimitPointers(
+        pointer('The inspector keeps events for a while; retention figures are on the limits page.'),
+        base,
+      ),
+    ).toEqual([]);
+    expect(
+      danglingLimitPointers(pointer(`Memory is listed on the <a href="${base}limits/">limits</a> page.`), base),
+    ).toEqual([]);
   });
 
   it('uses in platform code examples only what the platform runtimes have', () => {
