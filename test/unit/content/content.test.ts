@@ -350,6 +350,26 @@ describe('content', () => {
     for (const spec of SPEC_FIGURES) expect(String(config.constants[spec.constant]), spec.constant).toBe(spec.value);
   });
 
+  it("computes the pricing page's worked example from the plan's figures", () => {
+    const { constants } = parse(readFileSync(path.join(projectRoot, 'content/_site.yaml'), 'utf8')) as {
+      constants: Record<string, string>;
+    };
+    const num = (name: string) => Number(String(constants[name]).replace(/[$,]/g, ''));
+    const included = num('PRO_MONTHLY_INVOCATIONS');
+    const invocations = 2 * included;
+    const extra = (invocations - included) * num('PRICE_PER_INVOCATION');
+    const dollars = (n: number) => `$${n.toFixed(2)}`;
+    expect({
+      PRO_EXAMPLE_INVOCATIONS: constants['PRO_EXAMPLE_INVOCATIONS'],
+      PRO_EXAMPLE_EXTRA_COST: constants['PRO_EXAMPLE_EXTRA_COST'],
+      PRO_EXAMPLE_TOTAL: constants['PRO_EXAMPLE_TOTAL'],
+    }).toEqual({
+      PRO_EXAMPLE_INVOCATIONS: invocations.toLocaleString('en-US'),
+      PRO_EXAMPLE_EXTRA_COST: dollars(extra),
+      PRO_EXAMPLE_TOTAL: dollars(num('PAID_MONTHLY_PRICE') + extra),
+    });
+  });
+
   it('groups the sidebar exactly as the spec names its groups', () => {
     expect(manifest.sidebar.map((g) => g.text)).toEqual(SPEC_SIDEBAR_GROUPS);
   });
