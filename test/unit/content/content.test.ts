@@ -4,8 +4,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { canonicalRoute } from '../../../src/shared/paths';
 import type { Manifest } from '../../../src/shared/types';
-import { sharedAvailable, sharedDir, specDir, specRedirects, specRoutes } from '../../helpers/spec';
-import { SPEC_SIDEBAR_GROUPS, danglingLimitPointers, limitRows, runtimeMismatches } from '../../helpers/content-checks';
+import {
+  SPEC_SIDEBAR_GROUPS,
+  sharedAvailable,
+  sharedDir,
+  specDir,
+  specRedirects,
+  specRoutes,
+} from '../../helpers/spec';
+import { danglingLimitPointers, limitRows } from '../../helpers/limit-pointers';
+import { runtimeMismatches } from '../../helpers/runtime-features';
 import { buildTree, makeTree, projectRoot } from '../../helpers/tree';
 
 /** Pages the content issue calls core: at least 500 words each. */
