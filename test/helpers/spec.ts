@@ -26,3 +26,12 @@ export function specRedirects(): [string, string][] {
 }
 
 export const sharedAvailable = existsSync(path.join(sharedDir, 'routes.txt'));
+
+/** The sidebar groups the spec names, in its order. */
+export const SPEC_SIDEBAR_GROUPS = [
+  'Workflows',
+  'Reference',
+  'Privacy and Security',
+  'Pricing and Limits',
+  'Organizations',
+];

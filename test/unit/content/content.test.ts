@@ -1,10 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { canonicalRoute } from '../../../src/shared/paths';
 import type { Manifest } from '../../../src/shared/types';
-import { sharedAvailable, sharedDir, specDir, specRedirects, specRoutes } from '../../helpers/spec';
+import {
+  SPEC_SIDEBAR_GROUPS,
+  sharedAvailable,
+  sharedDir,
+  specDir,
+  specRedirects,
+  specRoutes,
+} from '../../helpers/spec';
+import { danglingLimitPointers, limitRows } from '../../helpers/limit-pointers';
+import { runtimeMismatches } from '../../helpers/runtime-features';
 import { buildTree, makeTree, projectRoot } from '../../helpers/tree';
 
 /** Pages the content issue calls core: at least 500 words each. */
@@ -347,6 +356,92 @@ describe('content', () => {
       constants: Record<string, unknown>;
     };
     for (const spec of SPEC_FIGURES) expect(String(config.constants[spec.constant]), spec.constant).toBe(spec.value);
+  });
+
+  it("computes the pricing page's worked example from the plan's figures", () => {
+    const { constants } = parse(readFileSync(path.join(projectRoot, 'content/_site.yaml'), 'utf8')) as {
+      constants: Record<string, string>;
+    };
+    const num = (name: string) => Number(String(constants[name]).replace(/[$,]/g, ''));
+    const included = num('PRO_MONTHLY_INVOCATIONS');
+    const invocations = 2 * included;
+    const extra = (invocations - included) * num('PRICE_PER_INVOCATION');
+    const dollars = (n: number) => `$${n.toFixed(2)}`;
+    expect({
+      PRO_EXAMPLE_INVOCATIONS: constants['PRO_EXAMPLE_INVOCATIONS'],
+      PRO_EXAMPLE_EXTRA_COST: constants['PRO_EXAMPLE_EXTRA_COST'],
+      PRO_EXAMPLE_TOTAL: constants['PRO_EXAMPLE_TOTAL'],
+    }).toEqual({
+      PRO_EXAMPLE_INVOCATIONS: invocations.toLocaleString('en-US'),
+      PRO_EXAMPLE_EXTRA_COST: dollars(extra),
+      PRO_EXAMPLE_TOTAL: dollars(num('PAID_MONTHLY_PRICE') + extra),
+    });
+  });
+
+  it('groups the sidebar exactly as the spec names its groups', () => {
+    expect(manifest.sidebar.map((g) => g.text)).toEqual(SPEC_SIDEBAR_GROUPS);
+  });
+
+  it('sends readers to the limits page only for figures it states', () => {
+    const pages = Object.fromEntries(
+      manifest.pages.map((p) => [p.path, readFileSync(path.join(root, 'manifest/pages', `${p.key}.html`), 'utf8')]),
+    );
+    expect(limitRows(pages['/limits/'] ?? '').length).toBeGreaterThan(10);
+    expect(danglingLimitPointers(pages, manifest.site.base)).toEqual([]);
+  });
+
+  it('finds a pointer to the limits page for a figure it lacks', () => {
+    const limits = readFileSync(path.join(root, 'manifest/pages/limits.html'), 'utf8');
+    const pointer = (text: string) => ({ '/limits/': limits, '/x/': `<p>${text}</p>` });
+    const base = manifest.site.base;
+    expect(
+      danglingLimitPointers(pointer(`Stay inside the timeout on the <a href="${base}limits/">limits page</a>.`), base),
+    ).toHaveLength(1);
+    expect(
+      danglingLimitPointers(
+        pointer('Source logs are removed over time; retention figures are on the limits page.'),
+        base,
+      ),
+    ).toHaveLength(1);
+    expect(
+      danglingLimitPointers(
+        pointer('The inspector keeps events for a while; retention figures are on the limits page.'),
+        base,
+      ),
+    ).toEqual([]);
+    expect(
+      danglingLimitPointers(pointer(`Memory is listed on the <a href="${base}limits/">limits</a> page.`), base),
+    ).toEqual([]);
+  });
+
+  it('uses in platform code examples only what the platform runtimes have', () => {
+    const config = parse(readFileSync(path.join(projectRoot, 'content/_site.yaml'), 'utf8')) as {
+      constants: Record<string, string>;
+    };
+    const contentDir = path.join(projectRoot, 'content');
+    const files = Object.fromEntries(
+      readdirSync(contentDir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => [file, readFileSync(path.join(contentDir, file), 'utf8')]),
+    );
+    const versions = {
+      node: String(config.constants['NODE_VERSION']),
+      python: String(config.constants['PYTHON_VERSION']),
+    };
+    expect(runtimeMismatches(files, versions)).toEqual([]);
+  });
+
+  it('finds a code step that calls the global fetch on Node.js 14, and not one that imports it', () => {
+    const step = (body: string) =>
+      `# x\n\n\`\`\`javascript\n${body}\nexport default defineComponent({\n  async run() {\n    return await fetch("https://example.com");\n  },\n});\n\`\`\`\n`;
+    const versions = { node: '14', python: '3.8' };
+    expect(runtimeMismatches({ 'a.md': step('') }, versions)).toEqual([
+      'a.md:3: a Node.js 14 block uses the global fetch (node 18+)',
+    ]);
+    expect(runtimeMismatches({ 'a.md': step('import fetch from "node-fetch";') }, versions)).toEqual([]);
+    expect(runtimeMismatches({ 'a.md': step('') }, { node: '18', python: '3.8' })).toEqual([]);
+    const script = '```javascript\nconst res = await fetch("https://example.com");\n```\n';
+    expect(runtimeMismatches({ 'b.md': script }, versions)).toEqual([]);
   });
 
   it.runIf(sharedAvailable)('uses the same route and redirect lists as ../shared', () => {
