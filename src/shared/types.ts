@@ -98,6 +98,8 @@ export interface SiteSettings {
   /** Domains whose iframes pages may embed (with their subdomains); the CSP's `frame-src` is made of them. */
   embeds?: string[];
   announcement?: Announcement;
+  /** Where "Was this page helpful?" answers are sent (a POST of JSON); the question shows only with it. */
+  feedback?: { endpoint: string };
 }
 
 /** The site-wide bar over every page (`announcement` of `_site.yaml`). */

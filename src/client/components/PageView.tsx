@@ -9,6 +9,7 @@ import { useCodeCopy } from '../app/code-copy';
 import { useCodeGroups } from '../app/code-groups';
 import { usePageHead } from '../app/head';
 import { manifestQuery } from '../data/queries';
+import { PageFeedback } from './PageFeedback';
 import { PageFooter } from './PageFooter';
 import { CopyMarkdown } from './CopyMarkdown';
 import { PrevNext } from './PrevNext';
@@ -41,6 +42,9 @@ export function PageView() {
           dangerouslySetInnerHTML={{ __html: html }}
         />
         <PageFooter page={page} />
+        {manifest.site.feedback && (
+          <PageFeedback route={page.path} endpoint={manifest.site.feedback.endpoint} deployment={manifest.hash} />
+        )}
         <CopyMarkdown base={manifest.site.base} route={page.path} />
         <PrevNext neighbours={neighbours} base={manifest.site.base} />
       </article>

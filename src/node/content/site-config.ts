@@ -52,6 +52,8 @@ export const siteConfigSchema = z.strictObject({
   embeds: z
     .array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a domain such as youtube.com'))
     .default([...DEFAULT_EMBED_DOMAINS]),
+  /** "Was this page helpful?" under every page, answered by a POST of JSON to `endpoint`. */
+  feedback: z.strictObject({ endpoint: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }) }).optional(),
   /** A bar over every page until a reader dismisses it; a new `id` shows again to those who did. */
   announcement: z
     .strictObject({

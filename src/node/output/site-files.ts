@@ -176,7 +176,10 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   }
   yield { path: '_redirects', data: `${redirectLines.join('\n')}\n` };
   yield { path: '_redirects.nginx', data: renderNginxRedirects(redirectLines) };
-  yield { path: '_headers.nginx', data: renderNginxCsp(securityHeaders(Boolean(site.analyticsId), site.embeds)) };
+  yield {
+    path: '_headers.nginx',
+    data: renderNginxCsp(securityHeaders(Boolean(site.analyticsId), site.embeds, site.feedback?.endpoint)),
+  };
   for (const page of pages)
     yield { path: markdownTwinFile(page.route), page, data: [page.markdown], key: keys.texts(page) };
   const llms = renderLlmsFiles(manifest, pages);

@@ -4,20 +4,23 @@ import { ANALYTICS_ORIGIN } from '../output/document';
 /**
  * Security headers for every response. The CSP allows no inline script and no third-party origin
  * except the tag manager, and only when the site configures an analytics id, and the embed domains of
- * `_site.yaml` (`embeds`) as frames, the ones whose iframes the build keeps.
+ * `_site.yaml` (`embeds`) as frames, the ones whose iframes the build keeps, and the origin the page
+ * feedback is sent to (`feedback.endpoint`), the one place a page may send data to.
  */
 export function securityHeaders(
   analytics: boolean,
   embeds: readonly string[] = DEFAULT_EMBED_DOMAINS,
+  feedbackEndpoint?: string,
 ): Record<string, string> {
   const third = analytics ? ` ${ANALYTICS_ORIGIN}` : '';
+  const feedback = feedbackEndpoint ? ` ${new URL(feedbackEndpoint).origin}` : '';
   const frames = embeds.length > 0 ? frameSources(embeds).join(' ') : "'none'";
   const csp = [
     "default-src 'self'",
     `script-src 'self'${third}`,
     "style-src 'self'",
     "img-src 'self' data: https:",
-    `connect-src 'self'${third}`,
+    `connect-src 'self'${third}${feedback}`,
     "worker-src 'self'",
     "font-src 'self'",
     "object-src 'none'",

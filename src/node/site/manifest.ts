@@ -19,6 +19,7 @@ export function siteSettings(config: SiteConfig): SiteSettings {
     ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
     embeds: config.embeds,
     ...(config.nav.length > 0 ? { nav: config.nav } : {}),
+    ...(config.feedback && { feedback: { endpoint: config.feedback.endpoint } }),
     ...(config.announcement && {
       announcement: {
         id: config.announcement.id,

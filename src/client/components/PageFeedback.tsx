@@ -1,0 +1,81 @@
+import { useEffect, useId, useState } from 'react';
+import { giveFeedback, newFeedbackId, retryUnsent, storedAnswer, type FeedbackAnswer } from '../app/feedback';
+
+type Step =
+  | { kind: 'ask' }
+  | { kind: 'comment'; id: string; answer: FeedbackAnswer; failed: boolean }
+  | { kind: 'done'; failed: boolean };
+
+/**
+ * "Was this page helpful?" under a page, when the site names a feedback endpoint. The prerendered page
+ * shows the question; once the app runs, a page this browser already answered says so instead.
+ */
+export function PageFeedback({ route, endpoint, deployment }: { route: string; endpoint: string; deployment: string }) {
+  const [step, setStep] = useState<Step>({ kind: 'ask' });
+  const [comment, setComment] = useState('');
+  const commentId = useId();
+
+  // Read after hydration, so the prerendered question and the first render agree; one retry per view.
+  useEffect(() => {
+    const stored = storedAnswer(route);
+    setStep(stored ? { kind: 'done', failed: false } : { kind: 'ask' });
+    setComment('');
+    void retryUnsent(endpoint);
+  }, [route, endpoint]);
+
+  const answer = async (value: FeedbackAnswer) => {
+    const id = newFeedbackId();
+    setStep({ kind: 'comment', id, answer: value, failed: false });
+    const ok = await giveFeedback(endpoint, { id, route, answer: value, deployment });
+    if (!ok) setStep((now) => (now.kind === 'comment' && now.id === id ? { ...now, failed: true } : now));
+  };
+
+  const sendComment = async (id: string, value: FeedbackAnswer) => {
+    const text = comment.trim();
+    if (!text) return setStep({ kind: 'done', failed: false });
+    const ok = await giveFeedback(endpoint, { id, route, answer: value, comment: text, deployment });
+    setStep({ kind: 'done', failed: !ok });
+  };
+
+  const failure = (
+    <p className="feedback-failed" role="alert">
+      Your answer could not be sent. It is kept in this browser and sent on your next page view.
+    </p>
+  );
+
+  return (
+    <section className="feedback" aria-label="Page feedback">
+      {step.kind === 'ask' && (
+        <div className="feedback-ask">
+          <p className="feedback-question">Was this page helpful?</p>
+          <button type="button" onClick={() => void answer('yes')}>
+            Yes
+          </button>
+          <button type="button" onClick={() => void answer('no')}>
+            No
+          </button>
+        </div>
+      )}
+      {step.kind === 'comment' && (
+        <form
+          className="feedback-comment"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void sendComment(step.id, step.answer);
+          }}
+        >
+          <label htmlFor={commentId}>Thank you. Anything we should add or fix? (optional)</label>
+          <textarea id={commentId} value={comment} maxLength={2000} onChange={(e) => setComment(e.target.value)} />
+          <button type="submit">Send</button>
+          {step.failed && failure}
+        </form>
+      )}
+      {step.kind === 'done' && (
+        <div role="status">
+          <p className="feedback-question">Thank you for your feedback.</p>
+          {step.failed && failure}
+        </div>
+      )}
+    </section>
+  );
+}
