@@ -97,11 +97,13 @@ export function createSiteServer(options: ServeOptions): http.Server {
       return false;
     }
   };
-  const isFile = (p: string) => {
+  /** The size of a file, or undefined when `p` is no file. */
+  const fileSize = (p: string) => {
     try {
-      return statSync(p).isFile();
+      const stat = statSync(p);
+      return stat.isFile() ? stat.size : undefined;
     } catch {
-      return false;
+      return undefined;
     }
   };
 
@@ -234,7 +236,11 @@ export function createSiteServer(options: ServeOptions): http.Server {
     // A folder is its index.html, anything else the file itself; dot files are never served.
     const file = pathname.endsWith('/') ? path.join(inDist, 'index.html') : inDist;
     const relative = path.relative(root, file).split(path.sep);
-    if (relative.some((segment) => segment.startsWith('.')) || !isFile(file)) return notFound(req, res);
+    const size = fileSize(file);
+    if (relative.some((segment) => segment.startsWith('.')) || size === undefined) return notFound(req, res);
+    // send reads an empty file from byte 0 to byte 0: a file a build is creating in place, still empty when
+    // looked at, would have its first byte sent after an answer of Content-Length 0. Empty is answered here.
+    if (size === 0) return reply(res, 200, '', 'application/octet-stream');
     sendFile(req, res, file, base + relative.join('/'));
     return undefined;
   };
