@@ -220,6 +220,14 @@ describe.each(SERVERS)('hostile requests to $name', (server) => {
       expect(Buffer.from(answer.body, 'latin1')).toEqual(file.subarray(file.length - 100));
     });
 
+    it('answers a suffix longer than the file with the whole file', async () => {
+      const file = page();
+      const answer = await ranged(`bytes=-${file.length + 1000}`);
+      expect(answer.status).toBe(206);
+      expect(answer.headers['content-range']).toBe(`bytes 0-${file.length - 1}/${file.length}`);
+      expect(Buffer.from(answer.body, 'latin1')).toEqual(file);
+    });
+
     it('answers bytes=0-0 with the first byte alone', async () => {
       const file = page();
       const answer = await ranged('bytes=0-0');
@@ -236,7 +244,7 @@ describe.each(SERVERS)('hostile requests to $name', (server) => {
       expect(Buffer.from(answer.body, 'latin1')).toEqual(file.subarray(5, 15));
     });
 
-    it.each(['bytes=5-1', 'bytes=999999999-', 'bytes=99999999999999999999-'])(
+    it.each(['bytes=5-1', 'bytes=999999999-', 'bytes=99999999999999999999-', 'bytes=-0'])(
       'answers the unsatisfiable %s with 416 and the size, and keeps serving',
       async (range) => {
         const answer = await ranged(range);

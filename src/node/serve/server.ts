@@ -241,6 +241,10 @@ export function createSiteServer(options: ServeOptions): http.Server {
     // send reads an empty file from byte 0 to byte 0: a file a build is creating in place, still empty when
     // looked at, would have its first byte sent after an answer of Content-Length 0. Empty is answered here.
     if (size === 0) return reply(res, 200, '', 'application/octet-stream');
+    // A suffix range longer than the file means the whole file (RFC 9110, 14.1.2); range-parser, under send,
+    // answers it 416 before its 2.0 (which needs Node 22), so it is given the range it stands for.
+    const suffix = /^\s*bytes=\s*-\s*(\d+)\s*$/.exec(req.headers.range ?? '')?.[1];
+    if (suffix !== undefined && Number(suffix) > size) req.headers.range = 'bytes=0-';
     sendFile(req, res, file, base + relative.join('/'));
     return undefined;
   };
