@@ -133,6 +133,9 @@ describe('npm run preview of a site built with base /', () => {
     const dist = path.join(root, 'dist');
     await mkdir(path.join(dist, 'café'));
     await cp(path.join(dist, 'limits/index.html'), path.join(dist, 'café/index.html'));
+    // Two files whose names differ by a percent sign, decoded or not.
+    await writeFile(path.join(dist, 'a%41.txt'), 'the file with a percent sign');
+    await writeFile(path.join(dist, 'aA.txt'), 'the other file');
     server = await startPreviewProcess(dist);
     origin = new URL(server.url).origin;
   });
@@ -161,6 +164,11 @@ describe('npm run preview of a site built with base /', () => {
     expect(limits.body).not.toContain('rel="canonical"');
     expect(limits.body).not.toContain('localhost');
     expect(readFileSync(path.join(root, 'dist/index.html'), 'utf8')).not.toContain('rel="canonical"');
+  });
+
+  it('serves a file whose name has a percent sign as the file it names', async () => {
+    expect((await rawGet(origin, '/a%2541.txt')).body).toBe('the file with a percent sign');
+    expect((await rawGet(origin, '/aA.txt')).body).toBe('the other file');
   });
 
   it('redirects a non-ASCII folder asked for without its slash, with the path percent-encoded', async () => {

@@ -132,31 +132,43 @@ export function createSiteServer(options: ServeOptions): http.Server {
     res.end(req.method === 'HEAD' ? undefined : page);
   };
 
-  /** Streams one file of dist/, with ranges and conditional requests, through the compression middleware. */
-  const sendFile = (req: http.IncomingMessage, res: http.ServerResponse, file: string, servedAs: string) => {
-    const { base } = current();
+  /**
+   * Streams the file at `segments` (its path in dist/) with ranges and conditional requests, through the
+   * compression middleware. The handler below resolved the request to that one file (never a folder,
+   * never a dot file). Several ranges in one request are answered with the whole file as 200 (send
+   * builds no multipart answers), which RFC 9110 allows.
+   */
+  const sendFile = (req: http.IncomingMessage, res: http.ServerResponse, segments: string[], base: string) => {
+    const servedAs = base + segments.join('/');
     res.setHeader('Cache-Control', cacheControl(servedAs, base));
     if (/\/(_redirects(\.nginx)?|_headers\.nginx)$/.test(servedAs))
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     // The pages for AI assistants and tools: llms.txt, llms-full.txt and each page's markdown twin.
     else if (servedAs.endsWith('.txt')) res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     else if (servedAs.endsWith('.md')) res.setHeader('Content-Type', 'text/markdown; charset=utf-8');
+    // send's events come after the handler returned, out of reach of the safety net around it: each
+    // listener answers its own failure.
+    const guarded =
+      <A extends unknown[]>(listener: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          listener(...args);
+        } catch (error) {
+          answerFailure(req, res, error, options.log);
+        }
+      };
     compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
-      // The handler below resolved the request to one exact file of dist/ (never a folder, never a dot file),
-      // so `send` is given that file alone. Several ranges in one request are answered with the whole file
-      // as 200 (send does not build multipart answers), which RFC 9110 allows.
-      // Its events come after this handler returned, out of reach of the safety net around it: each one
-      // answers its own failure.
-      const guarded =
-        <A extends unknown[]>(listener: (...args: A) => void) =>
-        (...args: A) => {
-          try {
-            listener(...args);
-          } catch (error) {
-            answerFailure(req, res, error, options.log);
-          }
-        };
-      send(req, file, { etag: true, lastModified: true, cacheControl: false, index: false, dotfiles: 'allow' })
+      // send takes a URL path (it decodes it) below `root`: each name is encoded, so a file whose name has a
+      // `%` is the file it names.
+      const urlPath = `/${segments.map(encodeURIComponent).join('/')}`;
+      send(req, urlPath, {
+        root,
+        etag: true,
+        lastModified: true,
+        cacheControl: false,
+        index: false,
+        dotfiles: 'ignore',
+      })
         .on(
           'error',
           guarded((error: { status?: number; statusCode?: number }) => {
@@ -245,7 +257,7 @@ export function createSiteServer(options: ServeOptions): http.Server {
     // answers it 416 before its 2.0 (which needs Node 22), so it is given the range it stands for.
     const suffix = /^\s*bytes=\s*-\s*(\d+)\s*$/.exec(req.headers.range ?? '')?.[1];
     if (suffix !== undefined && Number(suffix) > size) req.headers.range = 'bytes=0-';
-    sendFile(req, res, file, base + relative.join('/'));
+    sendFile(req, res, relative, base);
     return undefined;
   };
 
