@@ -55,34 +55,34 @@ export function createDevServer(options: DevServerOptions): DevServer {
 
   const send = (res: http.ServerResponse, message: DevMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
 
-  const server = http.createServer(
-    answerFailures((req, res) => {
-      const pathname = (req.url ?? '/').split('?')[0];
-      if (pathname === DEV_EVENTS_PATH && req.method === 'GET') {
-        res.writeHead(200, {
-          'Content-Type': 'text/event-stream; charset=utf-8',
-          'Cache-Control': 'no-cache',
-          Connection: 'keep-alive',
-          'X-Content-Type-Options': 'nosniff',
-        });
-        res.write('retry: 500\n\n');
-        streams.add(res);
-        if (lastError) send(res, lastError);
-        req.on('close', () => streams.delete(res));
-        return;
-      }
-      if (pathname === DEV_SCRIPT_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
-        res.writeHead(200, {
-          'Content-Type': 'text/javascript; charset=utf-8',
-          'Cache-Control': 'no-cache',
-          'X-Content-Type-Options': 'nosniff',
-        });
-        res.end(req.method === 'HEAD' ? undefined : options.liveScript());
-        return;
-      }
-      site(req, res);
-    }),
-  );
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname === DEV_EVENTS_PATH && req.method === 'GET') {
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        Connection: 'keep-alive',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.write('retry: 500\n\n');
+      streams.add(res);
+      if (lastError) send(res, lastError);
+      req.on('close', () => streams.delete(res));
+      return;
+    }
+    if (pathname === DEV_SCRIPT_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end(req.method === 'HEAD' ? undefined : options.liveScript());
+      return;
+    }
+    site(req, res);
+  };
+  // One request that fails is answered 500 and logged; the server goes on (serve/failures.ts).
+  const server = http.createServer(answerFailures(handle));
   // Keeps idle event streams open (a comment line every 15 s) and lets close() end them.
   const heartbeat = setInterval(() => {
     for (const res of streams) res.write(': ping\n\n');
