@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { chmod, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -201,6 +202,117 @@ describe.each(SERVERS)('hostile requests to $name', (server) => {
       // version the server does not speak, and nginx sends it. Node's parser refuses with 400.
       expect([400, 505]).toContain(answer.status);
       expectNoLeak(answer);
+      await alive();
+    });
+  });
+
+  describe('byte ranges', () => {
+    // The page as it is on disk: every range answer is checked against its bytes.
+    const page = () => readFileSync(path.join(distDir, 'limits/index.html'));
+    const ranged = (range: string, method = 'GET') =>
+      rawGet(server.url(), '/docs/limits/', method, `Range: ${range}\r\n`);
+
+    it('answers a suffix range with the last bytes of the file', async () => {
+      const file = page();
+      const answer = await ranged('bytes=-100');
+      expect(answer.status).toBe(206);
+      expect(answer.headers['content-range']).toBe(`bytes ${file.length - 100}-${file.length - 1}/${file.length}`);
+      expect(Buffer.from(answer.body, 'latin1')).toEqual(file.subarray(file.length - 100));
+    });
+
+    it('answers a suffix longer than the file with the whole file', async () => {
+      const file = page();
+      const answer = await ranged(`bytes=-${file.length + 1000}`);
+      expect(answer.status).toBe(206);
+      expect(answer.headers['content-range']).toBe(`bytes 0-${file.length - 1}/${file.length}`);
+      expect(Buffer.from(answer.body, 'latin1')).toEqual(file);
+    });
+
+    it('answers bytes=0-0 with the first byte alone', async () => {
+      const file = page();
+      const answer = await ranged('bytes=0-0');
+      expect(answer.status).toBe(206);
+      expect(answer.headers['content-range']).toBe(`bytes 0-0/${file.length}`);
+      expect(Buffer.from(answer.body, 'latin1')).toEqual(file.subarray(0, 1));
+    });
+
+    it('answers a range inside the file with exactly its bytes', async () => {
+      const file = page();
+      const answer = await ranged('bytes=5-14');
+      expect(answer.status).toBe(206);
+      expect(answer.headers['content-range']).toBe(`bytes 5-14/${file.length}`);
+      expect(Buffer.from(answer.body, 'latin1')).toEqual(file.subarray(5, 15));
+    });
+
+    it.each(['bytes=5-1', 'bytes=999999999-', 'bytes=99999999999999999999-', 'bytes=-0'])(
+      'answers the unsatisfiable %s with 416 and the size, and keeps serving',
+      async (range) => {
+        const answer = await ranged(range);
+        expect(answer.status, answer.raw.slice(0, 300)).toBe(416);
+        expect(answer.headers['content-range']).toBe(`bytes */${page().length}`);
+        await alive();
+      },
+    );
+
+    it('answers a range past the end with the bytes there are (206), or 416', async () => {
+      const file = page();
+      const answer = await ranged('bytes=0-99999999999999999999');
+      if (answer.status === 416) expect(answer.headers['content-range']).toBe(`bytes */${file.length}`);
+      else {
+        expect(answer.status).toBe(206);
+        expect(answer.headers['content-range']).toBe(`bytes 0-${file.length - 1}/${file.length}`);
+        expect(Buffer.from(answer.body, 'latin1')).toEqual(file);
+      }
+      await alive();
+    });
+
+    it('answers HEAD with a range with headers only, and keeps serving', async () => {
+      for (const range of ['bytes=5-1', 'bytes=0-0', 'bytes=-100', 'bytes=0-99999999999999999999']) {
+        const answer = await ranged(range, 'HEAD');
+        expect([200, 206, 416], `${range}: ${answer.raw.slice(0, 300)}`).toContain(answer.status);
+        expect(answer.body).toBe('');
+      }
+      await alive();
+    });
+
+    it('answers several ranges with the whole file, or with each of them', async () => {
+      const file = page();
+      const answer = await ranged('bytes=0-1,5-6');
+      expect([200, 206]).toContain(answer.status);
+      if (answer.status === 200) expect(Buffer.from(answer.body, 'latin1')).toEqual(file);
+      else expect(answer.headers['content-type']).toMatch(/^multipart\/byteranges/);
+    });
+
+    it.each(['bytes=abc', 'bytes=', 'pages=0-1', 'bytes=--5', 'bytes=1-2-3'])(
+      'reads the malformed %s as no range at all, or refuses it',
+      async (range) => {
+        const answer = await ranged(range);
+        expect([200, 416], answer.raw.slice(0, 300)).toContain(answer.status);
+        if (answer.status === 200) expect(Buffer.from(answer.body, 'latin1')).toEqual(page());
+        await alive();
+      },
+    );
+  });
+
+  describe('characters a header cannot carry', () => {
+    // A redirect puts the path into the Location header: it must go there percent-encoded, and a control
+    // character in a path is refused before anything is looked up.
+    it.each([
+      ['a non-ASCII character', '/docs/%E2%82%AC/index.html', '/docs/%E2%82%AC/'],
+      ['a control character', '/docs/%01/index.html', undefined],
+      ['CR LF', '/docs/%0D%0A/index.html', undefined],
+      ['CR LF and a header after it', '/docs/limits%0D%0ASet-Cookie:%20x=1/index.html', undefined],
+      ['a non-ASCII character and no slash', '/docs/%C3%A9t%C3%A9', undefined],
+      // nginx's rewrite puts the decoded path back as it is, so its `?` starts a query string there.
+      ['a question mark', '/docs/a%3Fb/index.html', server.name === 'preview' ? '/docs/a%3Fb/' : undefined],
+    ])('a path with %s is answered cleanly, and the server keeps serving', async (_kind, target, location) => {
+      const answer = await rawGet(server.url(), target);
+      expect([301, 400, 404], answer.raw.slice(0, 300)).toContain(answer.status);
+      expect(answer.headers['set-cookie']).toBeUndefined();
+      if (answer.status === 301) {
+        expect(answer.headers['location']).toMatch(/^[\x21-\x7e]+$/);
+        if (location) expect(answer.headers['location']).toBe(location);
+      }
       await alive();
     });
   });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Diagnostic } from '../diagnostics';
+import { answerFailures } from '../serve/failures';
 import { createSiteServer } from '../serve/server';
-import { builtSiteSecurity } from '../serve/site-analytics';
 
 /** What the dev server tells the open tabs, one JSON object per Server-Sent Event. */
 export type DevMessage =
@@ -24,7 +24,7 @@ export interface DevServer {
   server: http.Server;
   /** Sends a message to every open tab; an 'error' is also replayed to tabs that connect later. */
   broadcast(message: DevMessage): void;
-  /** Re-creates the static handler (it reads `_redirects` once), after the site configuration changed. */
+  /** Re-creates the static handler, after the site configuration changed. */
   refresh(): void;
   clients(): number;
   /** Ends the event streams and stops the server. */
@@ -39,12 +39,11 @@ export interface DevServer {
 export function createDevServer(options: DevServerOptions): DevServer {
   const siteHandler = () => {
     // Analytics stays as the session started (the tag manager is off unless asked for); the embed domains
-    // follow the last build's _site.yaml.
-    const { embeds } = builtSiteSecurity(options.distDir, options.base);
+    // and the redirects follow the last build (the site server reads them again after each one).
     const site = createSiteServer({
       distDir: options.distDir,
       base: options.base,
-      security: { analytics: options.analytics ?? false, embeds },
+      analytics: options.analytics ?? false,
     });
     const [listener] = site.listeners('request') as http.RequestListener[];
     if (!listener) throw new Error('the site server has no request handler');
@@ -56,7 +55,7 @@ export function createDevServer(options: DevServerOptions): DevServer {
 
   const send = (res: http.ServerResponse, message: DevMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
 
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname === DEV_EVENTS_PATH && req.method === 'GET') {
       res.writeHead(200, {
@@ -81,7 +80,9 @@ export function createDevServer(options: DevServerOptions): DevServer {
       return;
     }
     site(req, res);
-  });
+  };
+  // One request that fails is answered 500 and logged; the server goes on (serve/failures.ts).
+  const server = http.createServer(answerFailures(handle));
   // Keeps idle event streams open (a comment line every 15 s) and lets close() end them.
   const heartbeat = setInterval(() => {
     for (const res of streams) res.write(': ping\n\n');

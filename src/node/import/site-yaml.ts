@@ -115,6 +115,11 @@ export function siteYaml(input: SiteYamlInput): SiteYaml {
   if (Object.keys(input.redirects).length > 0) out.redirects = input.redirects;
 
   out.constants = siteConstants(config, title).constants;
+  report.lost(
+    configFile,
+    0,
+    'pages carry no canonical link until `siteUrl:` in `_site.yaml` gives the published address',
+  );
   return out;
 }
 

@@ -81,7 +81,8 @@ export const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b6bcb"/><path d="M9 22V10h7a5 5 0 0 1 0 10h-3v2z" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>\n';
 
 /** A static redirect page for hosts without server-side redirects. */
-export function renderRedirectStub(target: string, canonical: string): string {
+export function renderRedirectStub(target: string, canonical: string | undefined): string {
   const t = escapeHtml(target);
-  return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Redirecting…</title>\n<meta name="robots" content="noindex">\n<link rel="canonical" href="${escapeHtml(canonical)}">\n<meta http-equiv="refresh" content="0; url=${t}">\n</head>\n<body>\n<p>This page has moved to <a href="${t}">${t}</a>.</p>\n</body>\n</html>\n`;
+  const link = canonical ? `<link rel="canonical" href="${escapeHtml(canonical)}">\n` : '';
+  return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Redirecting…</title>\n<meta name="robots" content="noindex">\n${link}<meta http-equiv="refresh" content="0; url=${t}">\n</head>\n<body>\n<p>This page has moved to <a href="${t}">${t}</a>.</p>\n</body>\n</html>\n`;
 }

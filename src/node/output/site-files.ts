@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
-import { headFor } from '../../shared/head';
+import { canonicalUrl, headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import { POINTER_FILE } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
@@ -170,7 +170,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const redirectLines: string[] = [];
   for (const [from, to] of Object.entries(manifest.redirects)) {
     const target = withBase(site.base, to);
-    yield { path: inOutput(from, 'index.html'), data: renderRedirectStub(target, siteUrl + target) };
+    yield { path: inOutput(from, 'index.html'), data: renderRedirectStub(target, canonicalUrl(site, to)) };
     const source = withBase(site.base, from);
     redirectLines.push(`${source.replace(/\/$/, '')} ${target} 301`, `${source} ${target} 301`);
   }

@@ -157,6 +157,17 @@ describe('npm run import of a VuePress 1 site, then a strict build', () => {
     );
   });
 
+  it('says that pages have no canonical link until the site has an address', () => {
+    expect(report().split('\n')).toContain(
+      '- `.vuepress/config.js` pages carry no canonical link until `siteUrl:` in `_site.yaml` gives the published address',
+    );
+    // Neither a page nor a redirect's page names an address.
+    for (const route of ['limits', 'cron']) {
+      const links = page(route).all('link');
+      expect(links.filter((link) => link.attribs['rel'] === 'canonical')).toEqual([]);
+    }
+  });
+
   it('says which options of the config could not be read, and which plugins do not run', () => {
     const lines = report().split('\n');
     expect(lines).toContain(
