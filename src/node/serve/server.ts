@@ -78,7 +78,7 @@ export function createSiteServer(options: ServeOptions): http.Server {
     state = {
       base: options.base ?? built?.base ?? '/docs/',
       redirects: readRedirects(root),
-      headers: securityHeaders(options.analytics ?? security.analytics, security.embeds),
+      headers: securityHeaders(options.analytics ?? security.analytics, security.embeds, security.feedbackEndpoint),
     };
     stateVersion = version;
     return state;

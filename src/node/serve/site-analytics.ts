@@ -60,14 +60,18 @@ export interface BuiltSiteSecurity {
   analytics: boolean;
   /** The embed domains, for the CSP's `frame-src`; the default list when unreadable. */
   embeds: readonly string[];
+  /** Where page feedback is sent, for the CSP's `connect-src`; none when unreadable. */
+  feedbackEndpoint?: string;
 }
 
 export function securityOf(settings: Partial<SiteSettings> | undefined): BuiltSiteSecurity {
   const id = settings?.analyticsId;
   const embeds = settings?.embeds;
+  const endpoint = settings?.feedback?.endpoint;
   return {
     analytics: typeof id === 'string' && id !== '',
     embeds: Array.isArray(embeds) && embeds.every((d) => typeof d === 'string') ? embeds : DEFAULT_EMBED_DOMAINS,
+    ...(typeof endpoint === 'string' && URL.canParse(endpoint) && { feedbackEndpoint: endpoint }),
   };
 }
 
