@@ -46,11 +46,24 @@ export function storedAnswer(route: string): StoredAnswer | undefined {
   return readAll()[route];
 }
 
+const ANSWERED_EVENT = 'docs:feedback-answered';
+
+/** Calls back when an answer is stored, in this tab or another: for `useSyncExternalStore`. */
+export function onAnswersChanged(callback: () => void): () => void {
+  window.addEventListener(ANSWERED_EVENT, callback);
+  window.addEventListener('storage', callback);
+  return () => {
+    window.removeEventListener(ANSWERED_EVENT, callback);
+    window.removeEventListener('storage', callback);
+  };
+}
+
 /** A new answer (or its comment): remembered first, then sent. Resolves whether the endpoint took it. */
 export async function giveFeedback(endpoint: string, message: FeedbackMessage): Promise<boolean> {
   const all = readAll();
   all[message.route] = { message, sent: false };
   writeAll(all);
+  window.dispatchEvent(new Event(ANSWERED_EVENT));
   if (!message.comment) track('page_feedback', { page_path: message.route, answer: message.answer });
   return deliver(endpoint, message);
 }
@@ -61,8 +74,7 @@ export async function retryUnsent(endpoint: string): Promise<void> {
   await Promise.all(unsent.map((stored) => deliver(endpoint, stored.message)));
 }
 
-async function deliver(endpoint: string, message: FeedbackMessage): Promise<boolean> {
-  let ok = false;
+async function post(endpoint: string, message: FeedbackMessage): Promise<boolean> {
   try {
     // keepalive: an answer given just before the reader leaves still goes out.
     const response = await fetch(endpoint, {
@@ -71,10 +83,14 @@ async function deliver(endpoint: string, message: FeedbackMessage): Promise<bool
       body: JSON.stringify(message),
       keepalive: true,
     });
-    ok = response.ok;
+    return response.ok;
   } catch {
-    ok = false;
+    return false;
   }
+}
+
+async function deliver(endpoint: string, message: FeedbackMessage): Promise<boolean> {
+  const ok = await post(endpoint, message);
   if (ok) {
     const all = readAll();
     const stored = all[message.route];

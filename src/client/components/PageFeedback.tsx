@@ -1,5 +1,12 @@
-import { useEffect, useId, useState } from 'react';
-import { giveFeedback, newFeedbackId, retryUnsent, storedAnswer, type FeedbackAnswer } from '../app/feedback';
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import {
+  giveFeedback,
+  newFeedbackId,
+  onAnswersChanged,
+  retryUnsent,
+  storedAnswer,
+  type FeedbackAnswer,
+} from '../app/feedback';
 
 type Step =
   | { kind: 'ask' }
@@ -8,18 +15,21 @@ type Step =
 
 /**
  * "Was this page helpful?" under a page, when the site names a feedback endpoint. The prerendered page
- * shows the question; once the app runs, a page this browser already answered says so instead.
+ * shows the question (the server's snapshot); once hydrated, a page this browser already answered says
+ * so instead. One instance per page (PageView keys it by route).
  */
 export function PageFeedback({ route, endpoint, deployment }: { route: string; endpoint: string; deployment: string }) {
   const [step, setStep] = useState<Step>({ kind: 'ask' });
   const [comment, setComment] = useState('');
   const commentId = useId();
+  const answered = useSyncExternalStore(
+    onAnswersChanged,
+    () => storedAnswer(route) !== undefined,
+    () => false,
+  );
 
-  // Read after hydration, so the prerendered question and the first render agree; one retry per view.
+  // Each page view sends again what an endpoint did not take before.
   useEffect(() => {
-    const stored = storedAnswer(route);
-    setStep(stored ? { kind: 'done', failed: false } : { kind: 'ask' });
-    setComment('');
     void retryUnsent(endpoint);
   }, [route, endpoint]);
 
@@ -42,10 +52,11 @@ export function PageFeedback({ route, endpoint, deployment }: { route: string; e
       Your answer could not be sent. It is kept in this browser and sent on your next page view.
     </p>
   );
+  const shown: Step = step.kind === 'ask' && answered ? { kind: 'done', failed: false } : step;
 
   return (
     <section className="feedback" aria-label="Page feedback">
-      {step.kind === 'ask' && (
+      {shown.kind === 'ask' && (
         <div className="feedback-ask">
           <p className="feedback-question">Was this page helpful?</p>
           <button type="button" onClick={() => void answer('yes')}>
@@ -56,24 +67,24 @@ export function PageFeedback({ route, endpoint, deployment }: { route: string; e
           </button>
         </div>
       )}
-      {step.kind === 'comment' && (
+      {shown.kind === 'comment' && (
         <form
           className="feedback-comment"
           onSubmit={(event) => {
             event.preventDefault();
-            void sendComment(step.id, step.answer);
+            void sendComment(shown.id, shown.answer);
           }}
         >
           <label htmlFor={commentId}>Thank you. Anything we should add or fix? (optional)</label>
           <textarea id={commentId} value={comment} maxLength={2000} onChange={(e) => setComment(e.target.value)} />
           <button type="submit">Send</button>
-          {step.failed && failure}
+          {shown.failed && failure}
         </form>
       )}
-      {step.kind === 'done' && (
+      {shown.kind === 'done' && (
         <div role="status">
           <p className="feedback-question">Thank you for your feedback.</p>
-          {step.failed && failure}
+          {shown.failed && failure}
         </div>
       )}
     </section>

@@ -43,7 +43,12 @@ export function PageView() {
         />
         <PageFooter page={page} />
         {manifest.site.feedback && (
-          <PageFeedback route={page.path} endpoint={manifest.site.feedback.endpoint} deployment={manifest.hash} />
+          <PageFeedback
+            key={page.path}
+            route={page.path}
+            endpoint={manifest.site.feedback.endpoint}
+            deployment={manifest.hash}
+          />
         )}
         <CopyMarkdown base={manifest.site.base} route={page.path} />
         <PrevNext neighbours={neighbours} base={manifest.site.base} />

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appBundles, makeAppBundles } from '../../../../src/node/output/app-bundles';
@@ -18,7 +18,8 @@ describe("the app's bundles", () => {
     expect(before.appCss.length).toBeGreaterThan(1000);
     expect(before.prerender.renderRoute).toBeTypeOf('function');
 
-    await appendFile(path.join(src, 'client/components/NotFound.tsx'), '\nexport const marker = "changed";\n');
+    const notFound = path.join(src, 'client/components/NotFound.tsx');
+    await writeFile(notFound, (await readFile(notFound, 'utf8')).replace('Page not found', 'No page here'));
     expect(await makeAppBundles(src)).toBe(true);
     const after = await appBundles(src);
     expect(after.client.files.size).toBeGreaterThan(0);
