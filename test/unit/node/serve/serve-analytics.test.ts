@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_ORIGIN } from '../../../../src/node/output/document';
 import { createSiteServer } from '../../../../src/node/serve/server';
-import { builtSiteSecurity } from '../../../../src/node/serve/site-analytics';
+import { builtSite, builtSiteSecurity } from '../../../../src/node/serve/site-analytics';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 const site = (extra: string) => `title: Served Docs\n${extra}sidebar:\n  - text: Guide\n    items: [/]\n`;
@@ -63,5 +63,34 @@ describe('the CSP of a served build follows its embeds list', () => {
     expect(await cspOf(await built(''))).toContain(
       '; frame-src https://youtube.com https://*.youtube.com https://youtube-nocookie.com https://*.youtube-nocookie.com https://vimeo.com https://*.vimeo.com https://loom.com https://*.loom.com; ',
     );
+  });
+});
+
+describe('the base of a served build', () => {
+  it('is the one the site was built for, read from the manifest that version.json names', async () => {
+    const nested = await built('base: /guides/v2/\n');
+    expect(builtSite(nested)?.base).toBe('/guides/v2/');
+    expect(builtSite(await built('base: /\n'))?.base).toBe('/');
+    expect(builtSite(await built(''))?.base).toBe('/docs/');
+    const server = createSiteServer({ distDir: nested });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      expect((await fetch(`${origin}/guides/v2/`)).status).toBe(200);
+      expect((await fetch(`${origin}/docs/`)).status).toBe(404);
+      const root = await fetch(`${origin}/`, { redirect: 'manual' });
+      expect([root.status, root.headers.get('location')]).toEqual([301, '/guides/v2/']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('is unknown when version.json names no manifest of this folder', async () => {
+    const dist = await built('');
+    await writeFile(path.join(dist, 'version.json'), '{"manifest":"/docs/assets/js/manifest.00000000.json"}');
+    expect(builtSite(dist)).toBeUndefined();
+    await writeFile(path.join(dist, 'version.json'), 'not json');
+    expect(builtSite(dist)).toBeUndefined();
   });
 });
