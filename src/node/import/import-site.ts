@@ -6,7 +6,7 @@ import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
 import { resolveLink } from '../markdown/links';
 import { readComponents } from './components';
 import { copyPublic, listFiles } from './copy-files';
-import { findConfig, loadConfig, type Tool } from './load-config';
+import { ConfigRunError, findConfig, loadConfig, type Tool } from './load-config';
 import { ImportReport } from './report';
 import { rewritePage } from './rewrite-page';
 import { siteConstants, siteYaml } from './site-yaml';
@@ -25,6 +25,8 @@ export interface ImportOptions {
   out: string;
   /** Write into a folder that is not empty. */
   force?: boolean;
+  /** How long the old site's config may run (load-config.ts has the default). */
+  configTimeLimitMs?: number;
 }
 
 export interface ImportResult {
@@ -50,9 +52,10 @@ export async function importSite(options: ImportOptions): Promise<ImportResult> 
   const configFile = path.relative(source, found.file).split(path.sep).join('/');
   let loaded;
   try {
-    loaded = await loadConfig(found.file);
+    loaded = await loadConfig(found.file, options.configTimeLimitMs);
   } catch (error) {
-    throw new ImportError(`${configFile} could not be run: ${(error as Error).message.split('\n')[0]}`);
+    if (!(error instanceof ConfigRunError)) throw error;
+    throw new ImportError(`${path.join(options.source, configFile)} could not be run: ${error.message.split('\n')[0]}`);
   }
   const { config } = loaded;
   const report = new ImportReport();
