@@ -40,7 +40,7 @@ export interface PageContext {
 export interface PageAnalysis {
   h1?: string;
   headers: PageHeader[];
-  /** Every heading id of the page, for anchor checks. */
+  /** Every heading id of the page and every id of its raw HTML, for anchor checks. */
   anchors: string[];
   /**
    * The ids VuePress and VitePress gave the page's headings where they differ from ours, each to our id:
@@ -219,6 +219,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     embed: (src) => isAllowedEmbed(src, ctx.embeds ?? DEFAULT_EMBED_DOMAINS),
     url: (kind, written, offset) =>
       kind === 'link' ? linkTarget(written, offset, true).href : embedTarget(written, kind, offset, true),
+    anchor: (id) => result.anchors.push(id),
   };
 
   let cursor = 0;
