@@ -29,8 +29,8 @@ const MISSING = Symbol('missing module');
 
 /**
  * A stand-in for a module that is not installed: any property, call or `new` gives another stand-in, so
- * the config runs on. Called with an object, it returns that object: `defineConfig({...})` and its kin are
- * identity functions, and the object is the configuration itself.
+ * the config runs on. Called with an object or a function, it returns it: `defineConfig({...})`,
+ * `defineConfig((ctx) => ({...}))` and their kin are identity functions, and that is the configuration.
  */
 function standIn(module: string): unknown {
   const target = function () {};
@@ -44,7 +44,8 @@ function standIn(module: string): unknown {
     },
     apply(_target, _this, args: unknown[]) {
       const [first] = args;
-      return first !== null && typeof first === 'object' && !isStandIn(first) ? first : standIn(module);
+      const given = first !== null && (typeof first === 'object' || typeof first === 'function');
+      return given && !isStandIn(first) ? first : standIn(module);
     },
     construct: () => standIn(module) as object,
   });
@@ -70,8 +71,11 @@ async function run({ code, file }: RunnerInput): Promise<RunnerOutput> {
   }) as (...args: unknown[]) => void;
   start(module.exports, requireOrStandIn, module, file, path.dirname(file));
   let exported: unknown = module.exports['default'] ?? module.exports;
-  if (typeof exported === 'function' && !isStandIn(exported)) exported = await (exported as () => unknown)();
-  else exported = await exported;
+  // A config that is a function is called as the tools call it, for the site readers were given.
+  const context = { isProd: true, command: 'build', mode: 'production', sourceDir: path.dirname(path.dirname(file)) };
+  if (typeof exported === 'function' && !isStandIn(exported)) {
+    exported = await (exported as (context: unknown) => unknown)(context);
+  } else exported = await exported;
   if (exported === null || typeof exported !== 'object' || isStandIn(exported) || Array.isArray(exported)) {
     throw new Error('the configuration does not export an object');
   }

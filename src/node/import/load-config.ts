@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { build, type Loader, type Plugin } from 'esbuild';
 import type { RunnerInput, RunnerMessage, RunnerOutput } from './config-runner';
@@ -65,13 +65,35 @@ const syntaxDecidesFormat: Plugin = {
         .find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
       return file ? { path: file, namespace: 'config-file' } : undefined;
     });
-    build.onLoad({ filter: /.*/, namespace: 'config-file' }, async (args) => ({
-      contents: await readFile(args.path, 'utf8'),
-      loader: (/\.(json|ts|mts)$/.exec(args.path)?.[1]?.replace('mts', 'ts') ?? 'js') as Loader,
-      resolveDir: path.dirname(args.path),
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'config-file' }, async (args) => {
+      const loader = (/\.(json|ts|mts)$/.exec(args.path)?.[1]?.replace('mts', 'ts') ?? 'js') as Loader;
+      const text = await readFile(args.path, 'utf8');
+      return {
+        contents: loader === 'json' ? text : withOwnLocation(text, args.path),
+        loader,
+        resolveDir: path.dirname(args.path),
+      };
+    });
   },
 };
+
+/**
+ * A config file as it would run on its own: in one bundle, `__dirname` would be the entry's folder for
+ * every file, and `import.meta.url` empty, so a sidebar file that reads the pages' folder beside it
+ * (`readdirSync(path.resolve(__dirname, '../../guide'))`) would read another one. Each file is given its
+ * own; the declarations go on the first line, so the lines of an error stay the file's own.
+ */
+function withOwnLocation(text: string, file: string): string {
+  const url = pathToFileURL(file).href;
+  const own = { url, dirname: path.dirname(file), filename: file } as const;
+  const located = text.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: keyof typeof own) =>
+    JSON.stringify(own[key]),
+  );
+  const uses = /\b__(dirname|filename)\b/.test(located);
+  const declares = /\b(const|let|var|function|class)\s+__(dirname|filename)\b/.test(located);
+  if (!uses || declares) return located;
+  return `var __dirname = ${JSON.stringify(own.dirname)}, __filename = ${JSON.stringify(file)}; ${located}`;
+}
 
 /**
  * Runs the configuration file on a thread of its own (config-runner.ts) and hands back its data. Rejects

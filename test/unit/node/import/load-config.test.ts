@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,6 +60,26 @@ describe("an old site's config that does not give its configuration", () => {
     expect(result.report.entries.map((e) => e.message)).toContain(
       'plugin "plugins[0]" does not run on this site: what it added to pages is not carried over',
     );
+  });
+
+  it('runs a config as its tool did: a function of the build, each file with its own __dirname', async () => {
+    const source = await oldTree(
+      "const { defineConfig } = require('vuepress/config');\n" +
+        "module.exports = defineConfig((ctx) => ({ title: ctx.isProd ? 'Published' : 'Draft', " +
+        "themeConfig: { sidebar: require('./config/sidebar') } }));\n",
+    );
+    await mkdir(path.join(source, '.vuepress/config'));
+    await writeFile(
+      path.join(source, '.vuepress/config/sidebar.js'),
+      "const fs = require('fs');\nconst path = require('path');\n" +
+        "module.exports = fs.readdirSync(path.resolve(__dirname, '../../guide')).map((name) => '/guide/' + name);\n",
+    );
+    await mkdir(path.join(source, 'guide'));
+    await writeFile(path.join(source, 'guide/setup.md'), '# Setup\n');
+    await importSite({ source, out: out(source), configTimeLimitMs: 5000 });
+    const site = readFileSync(path.join(out(source), '_site.yaml'), 'utf8');
+    expect(site).toContain('title: Published\n');
+    expect(site).toContain('      - /guide/setup/\n');
   });
 
   it('ends npm run import with the message and status 1, not silently with the status the config chose', async () => {
