@@ -5,6 +5,7 @@ import { routeFromRelativePath } from '../../shared/paths';
 import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
 import { resolveLink } from '../markdown/links';
 import { readComponents } from './components';
+import { strictBuildErrors } from './check-tree';
 import { copyPublic, listFiles } from './copy-files';
 import { ConfigRunError, findConfig, loadConfig, type Tool } from './load-config';
 import { ImportReport } from './report';
@@ -131,6 +132,9 @@ export async function importSite(options: ImportOptions): Promise<ImportResult> 
       0,
       `${copied} public files were copied to the content folder's root, so links such as /logo.png keep working`,
     );
+  for (const problem of await strictBuildErrors(out)) {
+    report.broken(problem.file, problem.line, problem.column, problem.message);
+  }
   const reportFile = path.join(out, REPORT_FILE);
   await writeFile(reportFile, report.render(options.source, found.tool, routes.size));
   return { tool: found.tool, pages: routes.size, redirects: Object.keys(redirects).length, report, reportFile };
