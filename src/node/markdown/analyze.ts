@@ -52,8 +52,11 @@ export interface PageAnalysis {
   assets: PageAsset[];
   sections: SearchSection[];
   hasRawHtml: boolean;
-  /** Where the body uses a constant (`{{ NAME }}`, outside code) and its value, in order: for the `.md` twin. */
-  constantUses: { offset: number; length: number; value: string }[];
+  /**
+   * Where the `.md` twin differs from the body, by offset: a constant (`{{ NAME }}`, outside code) is its
+   * value, and a link or image to this site its URL with the base, so that it leads where the twin is served.
+   */
+  twinEdits: { offset: number; length: number; value: string }[];
 }
 
 /** The analysis of a page with nothing in it: what a file that only redirects has. */
@@ -67,7 +70,7 @@ export function emptyAnalysis(): PageAnalysis {
     assets: [],
     sections: [],
     hasRawHtml: false,
-    constantUses: [],
+    twinEdits: [],
   };
 }
 
@@ -138,7 +141,12 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       case 'html': {
         result.hasRawHtml = true;
         const html = token as Tokens.HTML;
-        html.text = checkRawHtml(html.text, offset, rawHtmlHooks);
+        const written = html.text;
+        html.text = checkRawHtml(written, offset, rawHtmlHooks);
+        const at = token.raw.indexOf(written);
+        if (html.text !== written && at >= 0) {
+          result.twinEdits.push({ offset: offset + at, length: written.length, value: html.text });
+        }
         return;
       }
       case 'constant': {
@@ -150,7 +158,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
           report(offset, `unknown constant "${name}"${closest(name, known)}`, 'error');
         }
         constant['value'] = value;
-        if (value !== undefined) result.constantUses.push({ offset, length: token.raw.length, value });
+        if (value !== undefined) result.twinEdits.push({ offset, length: token.raw.length, value });
         return;
       }
       case 'toc':
@@ -200,11 +208,28 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   function annotateLink(link: (Tokens.Link | Tokens.Image) & Annotated, offset: number): void {
     if (link.type === 'image') {
       link.resolved = embedTarget(link.href, 'image', offset);
-      return;
+    } else {
+      const target = linkTarget(link.href, offset);
+      link.resolved = target.href;
+      link.external = target.external;
     }
-    const target = linkTarget(link.href, offset);
-    link.resolved = target.href;
-    link.external = target.external;
+    if (link.resolved?.startsWith('/')) twinLink(link, link.resolved, offset);
+  }
+
+  /**
+   * The twin's link to this site: the destination after the label (`[text](url "title")`, `[text][ref]`)
+   * becomes `(url-with-base "title")`. A label the token does not give back as written is left alone.
+   */
+  function twinLink(link: Tokens.Link | Tokens.Image, href: string, offset: number): void {
+    const labelEnd = (link.type === 'image' ? 2 : 1) + link.text.length;
+    if (!link.raw.startsWith(link.type === 'image' ? '![' : '[') || link.raw[labelEnd] !== ']') return;
+    const title = link.title ? ` "${link.title.replace(/["\\]/g, '\\$&')}"` : '';
+    const destination = `(${href.replace(/[()\s]/g, encodeURIComponent)}${title})`;
+    result.twinEdits.push({
+      offset: offset + labelEnd + 1,
+      length: link.raw.length - labelEnd - 1,
+      value: destination,
+    });
   }
 
   const { linkTarget, embedTarget } = linkTargets(ctx, report, at, result);
