@@ -4,6 +4,7 @@
  * content folder `npm run build -- --content <content-folder>` builds, with `_import-report.md` in it.
  */
 import { parseArgs } from 'node:util';
+import { isBrokenLink } from './src/node/import/check-tree';
 import { ImportError, importSite } from './src/node/import/import-site';
 
 const USAGE = 'usage: npm run import -- <old-docs-folder> --out <content-folder> [--force]';
@@ -41,6 +42,17 @@ async function main(): Promise<number> {
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     for (const entry of result.report.entries.filter((e) => e.kind === 'lost')) {
       console.warn(`${entry.line > 0 ? `${entry.file}:${entry.line}` : entry.file} not carried over: ${entry.message}`);
+    }
+    const broken = result.report.entries.filter((e) => e.kind === 'broken');
+    for (const entry of broken) console.warn(`${entry.file}:${entry.line}:${entry.column} ${entry.message}`);
+    const links = broken.filter((e) => isBrokenLink(e.message)).length;
+    if (links > 0) {
+      console.warn(
+        `${links} ${links === 1 ? 'link was' : 'links were'} already broken in the old site: fix ${links === 1 ? 'it' : 'them'}, or build with \`--no-strict\` meanwhile`,
+      );
+    }
+    if (broken.length > links) {
+      console.warn(`${broken.length - links} more problems above stop a strict build: fix them before it`);
     }
     console.log(
       `imported ${result.pages} pages and ${result.redirects} redirects from ${result.tool} in ${seconds}s: ` +

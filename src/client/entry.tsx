@@ -7,6 +7,7 @@ import { routesAt } from '../shared/paths';
 import { indexManifest } from '../shared/resolve';
 import type { Manifest } from '../shared/types';
 import { enableAnalytics, trackPageView } from './app/analytics';
+import { restorePlaceAfterReload } from './app/new-app';
 import { createAppRouter } from './app/router';
 import { pageStartAssets } from './app/start-app';
 import { fragmentQuery, manifestQuery, pointerQuery, retryTransient, setManifestUrl } from './data/queries';
@@ -55,6 +56,8 @@ async function start(): Promise<void> {
   await router.load();
   const root = document.getElementById('app');
   if (!root) return;
+  // After a reload onto a new app (app/new-app.ts): where the reader was, with what they were opening.
+  restorePlaceAfterReload();
   hydrateRoot(
     root,
     <StrictMode>

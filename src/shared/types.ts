@@ -142,6 +142,12 @@ export interface DeploymentPointer {
   hash: string;
   /** The manifest's `shards`, so that a page's route shard can be requested beside the manifest. */
   shards?: number;
+  /**
+   * The app's entry module (with the base), as documents name it: an app whose code changed has a new
+   * one while the manifest may stay the same, and an open tab of the old app learns from it that the
+   * script chunks it asks for are gone for good (src/client/app/new-app.ts).
+   */
+  app?: string;
 }
 
 /** Why a chunk failed to load. */

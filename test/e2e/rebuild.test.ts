@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildTree, messages } from '../helpers/tree';
-import { hydrated, useBrowser } from './browser';
+import { buildTree, copyOfSrc, messages, projectRoot } from '../helpers/tree';
+import { hydrated, searchDialogChunk, useBrowser } from './browser';
 import { useServedTree } from './preview';
 
 /**
@@ -54,5 +54,55 @@ describe('a rebuild while a tab is open', () => {
     await page.click('nav#sidebar a[href="/docs/other/"]');
     await page.getByText('A page the rebuild leaves alone.').waitFor();
     expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * A deploy that changed the app: its script chunks have new names, and the old ones are gone. The open
+ * tab's app can only load its own; it learns from version.json that another app replaced it, and moves
+ * onto it, where the reader was and with the search they opened.
+ */
+const APP_SITE = {
+  '_site.yaml': 'title: App Deploy Docs\n',
+  'README.md': `# Home\n\n${Array.from({ length: 80 }, (_, i) => `Paragraph ${i} about webhooks and triggers.`).join('\n\n')}\n`,
+  'webhooks.md': '# Webhooks\n\nA webhook starts a workflow when an HTTP request arrives.\n',
+};
+
+describe('a deploy that changed the app while a tab is open', () => {
+  const appSite = useServedTree(APP_SITE);
+
+  it('opens search from the new app, where the reader was, without a manual reload', async () => {
+    const { page } = await open(undefined);
+    await page.goto(`${appSite.url}/docs/`);
+    await hydrated(page);
+    const oldChunk = await searchDialogChunk(page);
+    const scrolled = await page.evaluate(() => {
+      window.scrollTo(0, 600);
+      return window.scrollY;
+    });
+    expect(scrolled).toBe(600);
+
+    // The same site, built by an app whose search dialog says something else.
+    const dialogSource = await readFile(path.join(projectRoot, 'src/client/search/SearchDialog.tsx'), 'utf8');
+    expect(dialogSource).toContain('placeholder="Search the docs"');
+    const changed = await copyOfSrc({
+      'client/search/SearchDialog.tsx': dialogSource.replace(
+        'placeholder="Search the docs"',
+        'placeholder="Search the new docs"',
+      ),
+    });
+    const rebuilt = await buildTree(appSite.root, { srcDir: path.join(changed, 'src') });
+    expect(messages(rebuilt)).toEqual([]);
+    expect((await page.request.get(oldChunk)).status()).toBe(404);
+
+    // The reader's shortcut, which leaves the page where it is (a click would scroll the button into view).
+    await page.keyboard.press('/');
+    const input = page.locator('.search-dialog input[role="combobox"]');
+    await input.waitFor();
+    expect(await input.getAttribute('placeholder')).toBe('Search the new docs');
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    await input.fill('webhook');
+    await page.locator('.search-hit', { hasText: 'A webhook starts a workflow' }).first().waitFor();
+    expect(await page.locator('.chunk-error').count()).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { ChunkLoadError, isChunkLoadError } from '../../shared/chunk-error';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
+import { reloadOntoNewApp } from './new-app';
 
 /**
  * A lazy script chunk that can be loaded again after a failure. Browsers long kept a failed module fetch
@@ -8,8 +9,9 @@ import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
  * query: a new module-map entry, fetched for real. Only a module that never ran is loaded this way, so
  * nothing is instantiated twice. Callers share one load: a prefetch and the render that needs the module
  * wait on the same request and the same deadline, and a loaded module is handed out again as it is.
+ * A chunk that is gone because a new app replaced this one moves the tab onto it (new-app.ts).
  */
-export function retryableChunk<T>(chunkId: string, load: () => Promise<T>): () => Promise<T> {
+export function retryableChunk<T>(chunkId: string, load: () => Promise<T>): (purpose?: 'prefetch') => Promise<T> {
   // Known before the first attempt, so a timeout (which has no error message to read a URL from) names
   // the file, and its Retry asks for it under a fresh query instead of joining the request that hangs.
   const chunkUrl = chunkUrlOf(load);
@@ -31,7 +33,19 @@ export function retryableChunk<T>(chunkId: string, load: () => Promise<T>): () =
       throw error;
     }
   };
-  return () => (current ??= attempt());
+  const shared = () => (current ??= attempt());
+  return (purpose) =>
+    purpose === 'prefetch'
+      ? shared()
+      : shared().catch(async (error: unknown) => {
+          // Gone: a new app replaced this one, and the page reloads onto it (new-app.ts); the load then
+          // never settles, and the reader sees nothing fail. Otherwise, the explanation and Retry. A
+          // prefetch only fails: the reader asked for nothing yet.
+          if (isChunkLoadError(error) && error.type === 'missing' && (await reloadOntoNewApp(chunkId))) {
+            return new Promise<never>(() => {});
+          }
+          throw error;
+        });
 }
 
 /**

@@ -96,13 +96,21 @@ export async function switchToNewDeployment(
 
 /** One full reload per target and deployment; a second failure shows the error instead of looping. */
 function reloadOnce(url: string, deploymentHash: string): boolean {
-  const token = `${url}@${deploymentHash}`;
+  if (!claimReload(`${url}@${deploymentHash}`)) return false;
+  window.location.assign(url);
+  return true;
+}
+
+/**
+ * Whether a reload for `token` (a target and a deployment) may happen: true once, and never without
+ * storage, where nothing could stop a loop.
+ */
+export function claimReload(token: string): boolean {
   try {
     if (sessionStorage.getItem(RELOAD_GUARD_KEY) === token) return false;
     sessionStorage.setItem(RELOAD_GUARD_KEY, token);
+    return true;
   } catch {
-    return false; // without storage there is no guard, so never reload
+    return false;
   }
-  window.location.assign(url);
-  return true;
 }

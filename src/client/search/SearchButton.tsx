@@ -1,13 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
+import { takeReopening } from '../app/new-app';
 import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { currentManifest } from '../data/queries';
 import { useUi } from '../data/store';
 
-const loadDialog = retryableChunk('search-dialog', () => import('./SearchDialog'));
-const lazyDialog = () => lazy(loadDialog);
+const SEARCH_CHUNK = 'search-dialog';
+const loadDialog = retryableChunk(SEARCH_CHUNK, () => import('./SearchDialog'));
+const lazyDialog = () => lazy(() => loadDialog());
 
 /** The header's search box: opens the dialog, whose code and index load when the reader reaches for it. */
 export function SearchButton() {
@@ -21,7 +23,7 @@ export function SearchButton() {
   // index now, so the first keystroke is answered sooner. The dialog shares this load (retryableChunk)
   // and reports a failure itself when it opens; there is nothing to tell the reader before that.
   const prepare = () => {
-    loadDialog().then(
+    loadDialog('prefetch').then(
       (dialog) => dialog.prepareSearch(currentManifest(queryClient)),
       () => {},
     );
@@ -35,8 +37,9 @@ export function SearchButton() {
       }
     };
     window.addEventListener('keydown', onKey);
-    // A shortcut pressed before the app started (the boot script kept it) is answered now.
-    if (takeEarlyShortcut()) setOpen(true);
+    // A shortcut pressed before the app started (the boot script kept it) is answered now, and so is a
+    // search the reader opened as the page reloaded onto a new app (new-app.ts).
+    if (takeEarlyShortcut() || takeReopening(SEARCH_CHUNK)) setOpen(true);
     return () => window.removeEventListener('keydown', onKey);
   }, [setOpen]);
 

@@ -157,18 +157,21 @@ export function titleFromPath(relativePath: string, contentFolderName: string): 
 }
 
 /**
- * The body with every constant replaced by its value (code keeps `{{ NAME }}` as written, as the HTML does),
- * under a `# Title` line unless the body starts with its own.
+ * The body with every constant replaced by its value (code keeps `{{ NAME }}` as written, as the HTML does)
+ * and every link and image to this site by its URL with the base, as the HTML has them: the twin is served
+ * at `/docs/guide.md` and read in `llms-full.txt`, where `/errors/` or `./errors.md` would lead elsewhere.
+ * Under a `# Title` line unless the body starts with its own.
  */
 function pageMarkdown(title: string, body: string, analysis: PageAnalysis): string {
   // The offsets are into the body as the markdown pass read it, with its line endings made \n.
   const source = body.replace(/\r\n?/g, '\n');
   let text = '';
   let at = 0;
-  for (const use of analysis.constantUses) {
-    if (use.offset < at) continue;
-    text += source.slice(at, use.offset) + use.value;
-    at = use.offset + use.length;
+  const edits = [...analysis.twinEdits].sort((a, b) => a.offset - b.offset);
+  for (const edit of edits) {
+    if (edit.offset < at) continue;
+    text += source.slice(at, edit.offset) + edit.value;
+    at = edit.offset + edit.length;
   }
   // `[[toc]]` lists the headings that follow; in plain markdown it would only be noise.
   text = (text + source.slice(at)).replace(/^\[\[toc\]\][ \t]*\n+/gim, '').trim();

@@ -5,8 +5,9 @@ import { routeFromRelativePath } from '../../shared/paths';
 import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
 import { resolveLink } from '../markdown/links';
 import { readComponents } from './components';
+import { strictBuildErrors } from './check-tree';
 import { copyPublic, listFiles } from './copy-files';
-import { findConfig, loadConfig, type Tool } from './load-config';
+import { ConfigRunError, findConfig, loadConfig, type Tool } from './load-config';
 import { ImportReport } from './report';
 import { rewritePage } from './rewrite-page';
 import { siteConstants, siteYaml } from './site-yaml';
@@ -25,6 +26,8 @@ export interface ImportOptions {
   out: string;
   /** Write into a folder that is not empty. */
   force?: boolean;
+  /** How long the old site's config may run (load-config.ts has the default). */
+  configTimeLimitMs?: number;
 }
 
 export interface ImportResult {
@@ -50,9 +53,10 @@ export async function importSite(options: ImportOptions): Promise<ImportResult> 
   const configFile = path.relative(source, found.file).split(path.sep).join('/');
   let loaded;
   try {
-    loaded = await loadConfig(found.file);
+    loaded = await loadConfig(found.file, options.configTimeLimitMs);
   } catch (error) {
-    throw new ImportError(`${configFile} could not be run: ${(error as Error).message.split('\n')[0]}`);
+    if (!(error instanceof ConfigRunError)) throw error;
+    throw new ImportError(`${path.join(options.source, configFile)} could not be run: ${error.message.split('\n')[0]}`);
   }
   const { config } = loaded;
   const report = new ImportReport();
@@ -128,6 +132,9 @@ export async function importSite(options: ImportOptions): Promise<ImportResult> 
       0,
       `${copied} public files were copied to the content folder's root, so links such as /logo.png keep working`,
     );
+  for (const problem of await strictBuildErrors(out)) {
+    report.broken(problem.file, problem.line, problem.column, problem.message);
+  }
   const reportFile = path.join(out, REPORT_FILE);
   await writeFile(reportFile, report.render(options.source, found.tool, routes.size));
   return { tool: found.tool, pages: routes.size, redirects: Object.keys(redirects).length, report, reportFile };

@@ -1,16 +1,19 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { runInThisContext } from 'node:vm';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { build, type Loader, type Plugin } from 'esbuild';
+import type { RunnerInput, RunnerMessage, RunnerOutput } from './config-runner';
 
 /**
  * Loads a VuePress or VitePress configuration the way those tools do: as JavaScript, run. A `.ts` or `.mjs`
  * config and the files it imports are bundled to one CommonJS module first (packages stay outside the
  * bundle and are required from the old site's folder, as the tool would). A package that is not installed
  * here (a theme, a plugin, the tool itself) does not stop the import: `require` hands back a stand-in,
- * and every option that ends up holding one is reported as unreadable, with the package it needed.
+ * and every option that ends up holding one is reported as unreadable, with the package it needed. The
+ * config runs on a thread of its own with a time limit, so that a config that exits, hangs or throws is
+ * reported with its path instead of ending or stalling the import.
  */
 
 export type Tool = 'VuePress' | 'VitePress';
@@ -38,40 +41,13 @@ export function findConfig(sourceDir: string): FoundConfig | undefined {
   return undefined;
 }
 
-export interface LoadedConfig {
-  config: Record<string, unknown>;
-  /** Options that hold a stand-in for a missing package: `themeConfig.algolia` → `@docsearch/js`. */
-  unreadable: { option: string; module: string }[];
-}
+export type LoadedConfig = RunnerOutput;
 
-const MISSING = Symbol('missing module');
+/** How long a config may run before the import gives up on it: a real one takes well under a second. */
+export const CONFIG_TIME_LIMIT_MS = 30_000;
 
-/**
- * A stand-in for a module that is not installed: any property, call or `new` gives another stand-in, so
- * the config runs on. Called with an object, it returns that object: `defineConfig({...})` and its kin are
- * identity functions, and the object is the configuration itself.
- */
-function standIn(module: string): unknown {
-  const target = function () {};
-  return new Proxy(target, {
-    has: (_target, key) => key === MISSING || key in _target,
-    get(_target, key) {
-      if (key === MISSING) return module;
-      if (key === Symbol.toPrimitive) return () => '';
-      if (key === 'then' || key === '__esModule') return undefined;
-      return standIn(module);
-    },
-    apply(_target, _this, args: unknown[]) {
-      const [first] = args;
-      return first !== null && typeof first === 'object' && !isStandIn(first) ? first : standIn(module);
-    },
-    construct: () => standIn(module) as object,
-  });
-}
-
-function isStandIn(value: unknown): boolean {
-  return (typeof value === 'function' || typeof value === 'object') && value !== null && MISSING in value;
-}
+/** The config did not give a configuration: it threw, exited, or ran out of time. */
+export class ConfigRunError extends Error {}
 
 /**
  * A config's own files are read for what their syntax says (`module.exports` is CommonJS, `export` an
@@ -89,16 +65,42 @@ const syntaxDecidesFormat: Plugin = {
         .find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
       return file ? { path: file, namespace: 'config-file' } : undefined;
     });
-    build.onLoad({ filter: /.*/, namespace: 'config-file' }, async (args) => ({
-      contents: await readFile(args.path, 'utf8'),
-      loader: (/\.(json|ts|mts)$/.exec(args.path)?.[1]?.replace('mts', 'ts') ?? 'js') as Loader,
-      resolveDir: path.dirname(args.path),
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'config-file' }, async (args) => {
+      const loader = (/\.(json|ts|mts)$/.exec(args.path)?.[1]?.replace('mts', 'ts') ?? 'js') as Loader;
+      const text = await readFile(args.path, 'utf8');
+      return {
+        contents: loader === 'json' ? text : withOwnLocation(text, args.path),
+        loader,
+        resolveDir: path.dirname(args.path),
+      };
+    });
   },
 };
 
-/** Runs the configuration file; throws (with the tool's own message) when the file itself is broken. */
-export async function loadConfig(file: string): Promise<LoadedConfig> {
+/**
+ * A config file as it would run on its own: in one bundle, `__dirname` would be the entry's folder for
+ * every file, and `import.meta.url` empty, so a sidebar file that reads the pages' folder beside it
+ * (`readdirSync(path.resolve(__dirname, '../../guide'))`) would read another one. Each file is given its
+ * own; the declarations go on the first line, so the lines of an error stay the file's own.
+ */
+function withOwnLocation(text: string, file: string): string {
+  const url = pathToFileURL(file).href;
+  const own = { url, dirname: path.dirname(file), filename: file } as const;
+  const located = text.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key: keyof typeof own) =>
+    JSON.stringify(own[key]),
+  );
+  const uses = /\b__(dirname|filename)\b/.test(located);
+  const declares = /\b(const|let|var|function|class)\s+__(dirname|filename)\b/.test(located);
+  if (!uses || declares) return located;
+  return `var __dirname = ${JSON.stringify(own.dirname)}, __filename = ${JSON.stringify(file)}; ${located}`;
+}
+
+/**
+ * Runs the configuration file on a thread of its own (config-runner.ts) and hands back its data. Rejects
+ * with a ConfigRunError saying what went wrong when the file does not compile, throws, ends the process,
+ * never settles or runs longer than `timeLimitMs`; the thread is always ended.
+ */
+export async function loadConfig(file: string, timeLimitMs = CONFIG_TIME_LIMIT_MS): Promise<LoadedConfig> {
   const bundled = await build({
     entryPoints: [file],
     bundle: true,
@@ -109,41 +111,59 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
     logLevel: 'silent',
     target: 'node20',
     plugins: [syntaxDecidesFormat],
+  }).catch((error: unknown) => {
+    throw new ConfigRunError((error as Error).message);
   });
   const code = bundled.outputFiles[0]?.text ?? '';
-  const missing = new Set<string>();
-  const realRequire = createRequire(file);
-  const requireOrStandIn = (id: string): unknown => {
-    try {
-      return realRequire(id) as unknown;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || id.startsWith('.')) throw error;
-      missing.add(id);
-      return standIn(id);
-    }
-  };
-  const module = { exports: {} as Record<string, unknown> };
-  const run = runInThisContext(`(function (exports, require, module, __filename, __dirname) {${code}\n})`, {
-    filename: file,
-  }) as (...args: unknown[]) => void;
-  run(module.exports, requireOrStandIn, module, file, path.dirname(file));
-  let exported: unknown = module.exports['default'] ?? module.exports;
-  if (typeof exported === 'function' && !isStandIn(exported)) exported = await (exported as () => unknown)();
-  if (exported === null || typeof exported !== 'object' || isStandIn(exported)) {
-    throw new Error('the configuration does not export an object');
+  const worker = new Worker(await runnerScript(), {
+    eval: true,
+    execArgv: [],
+    workerData: { code, file } satisfies RunnerInput,
+  });
+  try {
+    return await new Promise<LoadedConfig>((resolve, reject) => {
+      let exitCode: string | undefined;
+      const fail = (message: string) => reject(new ConfigRunError(message));
+      const timer = setTimeout(
+        () => fail(`it was still running after ${timeLimitMs / 1000} s, and was stopped`),
+        timeLimitMs,
+      );
+      worker.on('message', (message: RunnerMessage) => {
+        if (message.kind === 'config') resolve(message.output);
+        else if (message.kind === 'error') fail(message.message);
+        else exitCode = message.code;
+      });
+      worker.on('error', (error) => fail(error.message));
+      worker.on('exit', (code) => {
+        clearTimeout(timer);
+        fail(
+          exitCode !== undefined
+            ? `it called process.exit(${exitCode}) before giving its configuration`
+            : code === 0
+              ? "it ended without giving its configuration: what it exports (a promise, or a function's) never settled"
+              : `it stopped with exit code ${code} before giving its configuration`,
+        );
+      });
+    });
+  } finally {
+    await worker.terminate();
   }
-  const config = exported as Record<string, unknown>;
-  const unreadable: LoadedConfig['unreadable'] = [];
-  collectStandIns(config, '', unreadable, new Set());
-  return { config, unreadable };
 }
 
-function collectStandIns(value: unknown, at: string, found: LoadedConfig['unreadable'], seen: Set<object>): void {
-  if (isStandIn(value)) {
-    found.push({ option: at, module: String((value as Record<symbol, unknown>)[MISSING]) });
-    return;
-  }
-  if (value === null || typeof value !== 'object' || seen.has(value)) return;
-  seen.add(value);
-  for (const [key, child] of Object.entries(value)) collectStandIns(child, at ? `${at}.${key}` : key, found, seen);
+/**
+ * The runner as one CommonJS script: it is TypeScript in this folder, and the thread runs plain
+ * JavaScript whatever loader (tsx, vitest) the import itself runs under.
+ */
+async function runnerScript(): Promise<string> {
+  const runner = await build({
+    entryPoints: [fileURLToPath(new URL('./config-runner.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    packages: 'external',
+    write: false,
+    logLevel: 'silent',
+    target: 'node20',
+  });
+  return runner.outputFiles[0]?.text ?? '';
 }

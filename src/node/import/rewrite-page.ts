@@ -5,6 +5,7 @@ import { frontmatterBlock } from '../content/frontmatter';
 import { titleFromPath } from '../content/page-source';
 import { lineLocator } from '../diagnostics';
 import { isAllowedEmbed } from '../markdown/embeds';
+import { LegacySlugger } from '../markdown/heading-aliases';
 import { resolveLink } from '../markdown/links';
 import { componentKey, type ComponentFile } from './components';
 import type { ImportReport } from './report';
@@ -46,8 +47,9 @@ const PROSE = new RegExp(
     String.raw`<(${NAME})((?:\s[^<>]*?)?)\/>`, // 4, 5: a self-closing component
     String.raw`<(${NAME})((?:\s[^<>]*?)?)>([\s\S]*?)<\/\6\s*>`, // 6, 7, 8: a component with content
     String.raw`\{\{([\s\S]*?)\}\}`, // 9: template text
+    String.raw`(\]\(\s*<?|\shref\s*=\s*["']|^ {0,3}\[[^\]\n]+\]:[ \t]*<?)([^\s"'<>()]+)`, // 10, 11: a link's target
   ].join('|'),
-  'g',
+  'gm',
 );
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
@@ -105,12 +107,18 @@ function rewriteProse(
       `the \`<iframe>\` of ${src} is not from an embed domain: pages show a link to it`,
     );
   }
-  return text.replace(PROSE, (...match: unknown[]) => {
-    const [whole, ticks, code, block, selfName, selfAttrs, name, attrs, inner, template] = match as (
+  const links: number[] = [];
+  const rewritten = text.replace(PROSE, (...match: unknown[]) => {
+    const [whole, ticks, code, block, selfName, selfAttrs, name, attrs, inner, template, before, target] = match as (
       string | undefined
     )[];
-    const at = start + (match[10] as number);
+    const at = start + (match[12] as number);
     const line = where(at);
+    if (target !== undefined) {
+      const moved = movedLink(target, file);
+      if (moved !== target) links.push(line);
+      return (before ?? '') + moved;
+    }
     if (ticks !== undefined && code !== undefined) {
       const evaluated = code.replace(/\{\{([\s\S]*?)\}\}/g, (written, expr: string) => {
         const value = ctx.constants.get(templateConstant(expr, ctx) ?? '');
@@ -124,8 +132,14 @@ function rewriteProse(
       ctx.report.lost(file, line, `a \`<${block}>\` block cannot run on this site and was removed`);
       return '';
     }
-    if (selfName !== undefined) return component(selfName, selfAttrs ?? '', '', file, line, at, ctx, where);
-    if (name !== undefined) return component(name, attrs ?? '', inner ?? '', file, line, at, ctx, where);
+    const componentName = selfName ?? name;
+    if (componentName !== undefined) {
+      const html = component(componentName, selfAttrs ?? attrs ?? '', inner ?? '', file, line, at, ctx, where);
+      const heading = componentKey(componentName) === 'badge' ? oldHeadingId(text, match[12] as number) : undefined;
+      // The old site's id of a heading left the badge out; its text is in the heading here, so the mark
+      // carries the old id, for links written for the old site.
+      return heading ? html.replace(/^<mark>/, `<mark id="${heading}">`) : html;
+    }
     if (template !== undefined) {
       const constant = templateConstant(template, ctx);
       if (constant !== undefined) {
@@ -137,6 +151,49 @@ function rewriteProse(
     }
     return whole ?? '';
   });
+  if (links.length > 0) {
+    const route = routeFromRelativePath(file);
+    ctx.report.changed(
+      file,
+      links[0] ?? 0,
+      `${links.length} relative ${links.length === 1 ? 'link was' : 'links were'} written for the page's old address, ` +
+        `${route.replace(/\/$/, '.html')}: ${links.length === 1 ? 'it now starts' : 'they now start'} from ${route}`,
+    );
+  }
+  return rewritten;
+}
+
+/**
+ * A relative link as it must be written at the page's new address. The old tools served `guide/setup.md` at
+ * `/guide/setup.html`, where `install.html` and `../api/` start from `/guide/`; here the page is the folder
+ * `/guide/setup/`, one level deeper. A link to a `.md` file is read from the file, as before, and a README's
+ * or index's address is its folder in both; so is a file (an image, a PDF), which the build finds beside the
+ * page.
+ */
+function movedLink(target: string, file: string): string {
+  if (/(^|\/)(readme|index)\.md$/i.test(file)) return target;
+  if (/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(target)) return target;
+  const pathPart = target.split(/[?#]/)[0] ?? '';
+  const lastName = pathPart.split('/').pop() ?? '';
+  if (/\.md$/i.test(pathPart) || (/\.[a-z0-9]+$/i.test(lastName) && !/\.html?$/i.test(lastName))) return target;
+  return `../${target.replace(/^\.\//, '')}`;
+}
+
+/**
+ * The id VuePress and VitePress gave the heading a badge at `offset` is in (they read a heading's text
+ * without its components), or undefined when the badge is in no heading.
+ */
+function oldHeadingId(text: string, offset: number): string | undefined {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  const heading = /^ {0,3}#{1,6}\s+(.*)$/.exec(text.slice(start, end < 0 ? text.length : end))?.[1];
+  if (heading === undefined) return undefined;
+  const words = heading
+    .replace(new RegExp(String.raw`<(${NAME})\b[^>]*?(?:\/>|>[\s\S]*?<\/\1\s*>)`, 'g'), '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*_]/g, '');
+  return new LegacySlugger().slugs(words)[0];
 }
 
 /** The constant a template expression names, or undefined when it is anything else. */

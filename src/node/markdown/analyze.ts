@@ -40,7 +40,7 @@ export interface PageContext {
 export interface PageAnalysis {
   h1?: string;
   headers: PageHeader[];
-  /** Every heading id of the page, for anchor checks. */
+  /** Every heading id of the page and every id of its raw HTML, for anchor checks. */
   anchors: string[];
   /**
    * The ids VuePress and VitePress gave the page's headings where they differ from ours, each to our id:
@@ -52,8 +52,11 @@ export interface PageAnalysis {
   assets: PageAsset[];
   sections: SearchSection[];
   hasRawHtml: boolean;
-  /** Where the body uses a constant (`{{ NAME }}`, outside code) and its value, in order: for the `.md` twin. */
-  constantUses: { offset: number; length: number; value: string }[];
+  /**
+   * Where the `.md` twin differs from the body, by offset: a constant (`{{ NAME }}`, outside code) is its
+   * value, and a link or image to this site its URL with the base, so that it leads where the twin is served.
+   */
+  twinEdits: { offset: number; length: number; value: string }[];
 }
 
 /** The analysis of a page with nothing in it: what a file that only redirects has. */
@@ -67,7 +70,7 @@ export function emptyAnalysis(): PageAnalysis {
     assets: [],
     sections: [],
     hasRawHtml: false,
-    constantUses: [],
+    twinEdits: [],
   };
 }
 
@@ -146,7 +149,12 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       case 'html': {
         result.hasRawHtml = true;
         const html = token as Tokens.HTML;
-        html.text = checkRawHtml(html.text, offset, rawHtmlHooks);
+        const written = html.text;
+        html.text = checkRawHtml(written, offset, rawHtmlHooks);
+        const at = token.raw.indexOf(written);
+        if (html.text !== written && at >= 0) {
+          result.twinEdits.push({ offset: offset + at, length: written.length, value: html.text });
+        }
         return;
       }
       case 'constant': {
@@ -158,7 +166,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
           report(offset, `unknown constant "${name}"${closest(name, known)}`, 'error');
         }
         constant['value'] = value;
-        if (value !== undefined) result.constantUses.push({ offset, length: token.raw.length, value });
+        if (value !== undefined) result.twinEdits.push({ offset, length: token.raw.length, value });
         return;
       }
       case 'toc':
@@ -221,11 +229,28 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       link.eager = images++ === 0 && result.headers.length === 0;
       // A link of its own inside a link's text would nest <a> in <a>.
       link.zoom = !insideLink && (link.dimensions?.width ?? 0) > ARTICLE_WIDTH;
-      return;
+    } else {
+      const target = linkTarget(link.href, offset);
+      link.resolved = target.href;
+      link.external = target.external;
     }
-    const target = linkTarget(link.href, offset);
-    link.resolved = target.href;
-    link.external = target.external;
+    if (link.resolved?.startsWith('/')) twinLink(link, link.resolved, offset);
+  }
+
+  /**
+   * The twin's link to this site: the destination after the label (`[text](url "title")`, `[text][ref]`)
+   * becomes `(url-with-base "title")`. A label the token does not give back as written is left alone.
+   */
+  function twinLink(link: Tokens.Link | Tokens.Image, href: string, offset: number): void {
+    const labelEnd = (link.type === 'image' ? 2 : 1) + link.text.length;
+    if (!link.raw.startsWith(link.type === 'image' ? '![' : '[') || link.raw[labelEnd] !== ']') return;
+    const title = link.title ? ` "${link.title.replace(/["\\]/g, '\\$&')}"` : '';
+    const destination = `(${href.replace(/[()\s]/g, encodeURIComponent)}${title})`;
+    result.twinEdits.push({
+      offset: offset + labelEnd + 1,
+      length: link.raw.length - labelEnd - 1,
+      value: destination,
+    });
   }
 
   const { linkTarget, embedTarget } = linkTargets(ctx, report, at, result);
@@ -240,6 +265,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     embed: (src) => isAllowedEmbed(src, ctx.embeds ?? DEFAULT_EMBED_DOMAINS),
     url: (kind, written, offset) =>
       kind === 'link' ? linkTarget(written, offset, true).href : embedTarget(written, kind, offset, true),
+    anchor: (id) => result.anchors.push(id),
   };
 
   let cursor = 0;

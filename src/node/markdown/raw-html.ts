@@ -10,6 +10,8 @@ export interface RawHtmlHooks {
   embed(src: string): boolean;
   /** The URL to print for one written in an attribute, or null when it resolves nowhere (already reported). */
   url(kind: 'link' | AssetKind, written: string, offset: number): string | null;
+  /** An `id` (or an `<a name>`) the reader gets: a link's #hash may lead to it, as to a heading. */
+  anchor(id: string): void;
 }
 
 /** The URL attributes of raw HTML that are checked and rewritten like markdown links and images. */
@@ -25,8 +27,9 @@ const RAW_URLS = new Map<string, 'link' | AssetKind>([
 /**
  * Raw HTML passes through the sanitizer, which drops what is not on its allowlist without a word: this names
  * each dropped element and attribute where it was written, rewrites the URLs of links, images and media as
- * markdown ones are, and removes `<script>` and `<style>`. It reads the snippet with the sanitizer's own
- * parser (html-tags.ts), so what it reports and rewrites is what the sanitizer sees. Returns the HTML to render.
+ * markdown ones are, removes `<script>` and `<style>`, and hands on the ids the reader gets as anchors. It
+ * reads the snippet with the sanitizer's own parser (html-tags.ts), so what it reports, rewrites and counts
+ * as an anchor is what the sanitizer sees. Returns the HTML to render.
  */
 export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks): string {
   const edits: { start: number; end: number; text: string }[] = [];
@@ -60,6 +63,8 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
       const href = dropped ? undefined : rewrittenUrl(tag.name, attribute, offset, hooks);
       if (href !== undefined)
         edits.push({ start: attribute.valueStart, end: attribute.valueEnd, text: `"${escapeHtml(href)}"` });
+      const named = attribute.name === 'id' || (tag.name === 'a' && attribute.name === 'name');
+      if (!dropped && named && attribute.value !== '') hooks.anchor(attribute.value);
     }
   }
   // In the order written and apart: no tag stands inside a removed element.

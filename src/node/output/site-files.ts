@@ -72,12 +72,16 @@ export type SiteFile = {
 /** The route the not-found page is rendered for. */
 export const NOT_FOUND_ROUTE = '/404.html';
 
-/** The pointer to `manifest`; `shards` is the browser manifest's number of route shards, when it has them. */
-export function pointerOf(manifest: Manifest, shards?: number): DeploymentPointer {
+/**
+ * The pointer to `manifest`; `shards` is the browser manifest's number of route shards, when it has them,
+ * and `entry` the app's entry file under assets/js.
+ */
+export function pointerOf(manifest: Manifest, shards?: number, entry?: string): DeploymentPointer {
   return {
     manifest: `${manifest.site.base}assets/js/manifest.${manifest.hash}.json`,
     hash: manifest.hash,
     ...(shards === undefined ? {} : { shards }),
+    ...(entry === undefined ? {} : { app: `${manifest.site.base}assets/js/${entry}` }),
   };
 }
 
@@ -107,7 +111,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const { manifest, pages, client, css } = input;
   const { site } = manifest;
   const underBase = (url: string) => inOutput(new URL(url, 'http://x').pathname.replace(site.base, ''));
-  const pointer = pointerOf(manifest, input.browserData?.shards);
+  const pointer = pointerOf(manifest, input.browserData?.shards, client.entry);
   const keys = fileKeys(input.versions);
   const named = { key: keys.named };
   for (const [name, contents] of client.files) yield { path: inOutput('assets/js', name), data: contents, ...named };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
 import { renderMarkdown } from '../../../../src/node/markdown/pipeline';
+import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 /**
  * Raw HTML in a page is read once, by htmlparser2 as the sanitizer reads it: the warnings a writer gets, the
@@ -126,6 +127,20 @@ describe('raw HTML, read as the sanitizer reads it', () => {
     // A URL with a tab in it is left to the sanitizer, which reads it without the tab, as browsers do.
     expect(page.diagnostics).toEqual([
       'guide/page.md:1:12 warning: link "javascript:alert(1)" uses a scheme that is not allowed and was removed',
+    ]);
+  });
+
+  it('counts the ids of raw HTML as anchors, like headings, and not those of elements the reader never gets', async () => {
+    const root = await makeTree({
+      '_site.yaml': 'title: Docs\n',
+      'README.md': '# Home\n\n[Questions](./help/#still-have-questions), [old](./help/#legacy), [gone](./help/#gone)\n',
+      'help.md':
+        '# Help\n\n<h2 id="still-have-questions"><a href="#still-have-questions">Still have questions?</a></h2>\n\n' +
+        '<p><a name="legacy">Legacy</a> <svg id="gone"></svg></p>\n',
+    });
+    const built = await buildTree(root);
+    expect(messages(built).filter((m) => !m.includes('<svg>'))).toEqual([
+      'README.md:3:67 broken anchor "./help/#gone": /help/ has no heading #gone',
     ]);
   });
 });

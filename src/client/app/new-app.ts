@@ -1,0 +1,70 @@
+import { fetchPointer } from '../data/queries';
+import { claimReload } from './load-fragment';
+import { pageStartAssets } from './start-app';
+
+/**
+ * A script chunk of this app that is gone is the same news as a page's fragment that is gone: a new
+ * deployment replaced it. A new fragment can be read by the running app, but a new chunk belongs to a new
+ * app, whose chunk names only its own entry knows; so the tab moves onto the new deployment by loading the
+ * current URL again, where the reader was and with what they were opening (the search dialog) open again.
+ * Once per URL and app: should the new app fail the same way, the reader gets the explanation and Retry.
+ */
+
+const PLACE_KEY = 'docs-place-before-reload';
+
+interface KeptPlace {
+  url: string;
+  scrollY: number;
+  /** The lazy chunk the reader was opening, to open again. */
+  opening: string;
+}
+
+/**
+ * Reloads the page when the deployment pointer names another app than the one running; resolves false
+ * (and changes nothing) when it names this one, cannot be read, or the reload was already tried.
+ */
+export async function reloadOntoNewApp(opening: string): Promise<boolean> {
+  const assets = pageStartAssets();
+  if (!assets) return false;
+  let app: string | undefined;
+  try {
+    app = (await fetchPointer(assets.pointer, undefined)).app;
+  } catch {
+    return false;
+  }
+  if (app === undefined || app === assets.entry) return false;
+  const url = window.location.href;
+  if (!claimReload(`${url}@${app}`)) return false;
+  try {
+    const place: KeptPlace = { url, scrollY: window.scrollY, opening };
+    sessionStorage.setItem(PLACE_KEY, JSON.stringify(place));
+  } catch {
+    // Without storage the page still moves onto the new app, at its top.
+  }
+  window.location.reload();
+  return true;
+}
+
+let reopening = '';
+
+/** After such a reload: scrolls back to where the reader was. Called once the app has taken the page over. */
+export function restorePlaceAfterReload(): void {
+  let place: KeptPlace | undefined;
+  try {
+    const kept = sessionStorage.getItem(PLACE_KEY);
+    sessionStorage.removeItem(PLACE_KEY);
+    place = kept ? (JSON.parse(kept) as KeptPlace) : undefined;
+  } catch {
+    return;
+  }
+  if (!place || place.url !== window.location.href) return;
+  window.scrollTo(0, place.scrollY);
+  reopening = place.opening;
+}
+
+/** Whether the reader was opening this chunk when the page reloaded onto a new app; true once. */
+export function takeReopening(chunkId: string): boolean {
+  if (reopening !== chunkId) return false;
+  reopening = '';
+  return true;
+}
