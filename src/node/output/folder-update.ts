@@ -2,6 +2,7 @@ import { existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import { rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputLedger } from './output-ledger';
+import { outputMoment } from './test-kill-hook';
 
 /** What a file being replaced is written as until the update is committed; never a file of the site. */
 const REPLACEMENT_SUFFIX = `.replacing-${process.pid}`;
@@ -47,6 +48,7 @@ export class FolderUpdate {
 
   /** Where to write `relative`, whose place is `file`: there when nothing is, else beside it until commit. */
   placeFor(relative: string, file: string): string {
+    outputMoment('write');
     this.files.add(path.normalize(relative));
     if (!existsSync(file)) {
       this.created.push(file);
@@ -69,8 +71,13 @@ export class FolderUpdate {
 
   /** Moves the replacements into place, removes what this build did not write, and saves the ledger. */
   async commit(): Promise<void> {
-    for (const [replacement, file] of this.replacements) await rename(replacement, file);
+    for (const [replacement, file] of this.replacements) {
+      outputMoment('rename');
+      await rename(replacement, file);
+    }
+    outputMoment('sweep');
     this.sweep();
+    outputMoment('ledger');
     await this.ledger.save();
   }
 
