@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuildLock, BuildLockedError } from '../../../../src/node/output/build-lock';
@@ -79,5 +81,25 @@ describe('two builds into the same folders', () => {
     }
     expect(messages(await buildTree(root))).toEqual([]);
     expect(await leftovers(root)).toEqual([]);
+  });
+});
+
+describe('a lock left by a build that is not running', () => {
+  it('is taken over, with a note: its process ended, or its pid now belongs to another process', async () => {
+    const folder = path.join(await mkdtemp(path.join(tmpdir(), 'docs-lock-')), 'dist');
+    const lockFile = `${folder}.build-lock`;
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    // The test runner's own process runs, but it started long before the build that wrote this lock did.
+    const reused = { pid: process.ppid, since: 'another start' };
+    for (const holder of [{ pid: ended }, reused]) {
+      const started = new Date().toISOString();
+      await writeFile(lockFile, JSON.stringify({ ...holder, host: hostname(), started, token: 'left' }));
+      const log: string[] = [];
+      const lock = await BuildLock.acquire([folder], { log: (line) => log.push(line) });
+      expect(log).toEqual([expect.stringContaining(`took over ${lockFile} from a build that is no longer running`)]);
+      expect(log[0]).toContain(`pid ${holder.pid}`);
+      lock.release();
+      expect(existsSync(lockFile)).toBe(false);
+    }
   });
 });
