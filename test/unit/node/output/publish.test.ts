@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DeploymentPointer, Manifest, PageMeta } from '../../../../src/shared/types';
@@ -72,24 +71,21 @@ async function readersSiteProblems(dist: string): Promise<string[]> {
 
 describe('a build killed while it updates the output', () => {
   let cold: Map<string, string>;
-  /** A tree built from `before`, whose content is `after` now: copied for each moment. */
-  let edited: string;
   beforeAll(async () => {
     const root = await makeTree(after);
     expect(messages(await buildTree(root))).toEqual([]);
     cold = await buildOutput(root);
-    edited = await makeTree(before);
-    expect(messages(await buildTree(edited))).toEqual([]);
-    for (const [name, text] of Object.entries(after)) await writeFile(path.join(edited, 'content', name), text);
-    await rm(path.join(edited, 'content/other.md'));
   });
 
   // Moments of the update (output/test-kill-hook.ts): files being written; dist/'s files moving into
   // place, before the pointer and after it; dist/'s sweep; dist/ done and manifest/ not; manifest/'s sweep.
   const moments = ['write:30', 'rename:1', 'rename:3', 'sweep:1', 'ledger:1', 'sweep:2'];
   it.each(moments)('at %s leaves a working site, and the next build makes it whole', async (moment) => {
-    const root = await mkdtemp(path.join(tmpdir(), 'docs-killed-'));
-    await cp(edited, root, { recursive: true, preserveTimestamps: true });
+    // Built where it is updated: the ledger and the page cache know the tree by its folders.
+    const root = await makeTree(before);
+    expect(messages(await buildTree(root))).toEqual([]);
+    for (const [name, text] of Object.entries(after)) await writeFile(path.join(root, 'content', name), text);
+    await rm(path.join(root, 'content/other.md'));
 
     const killed = await runBuild(root, { env: { DOCS_BUILD_TEST_KILL_AT: moment } });
     expect(killed.signal, killed.stdout + killed.stderr).toBe('SIGKILL');
