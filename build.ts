@@ -1,12 +1,14 @@
 /**
- * `npm run build [-- --content DIR --manifest DIR --out DIR --cache DIR --no-strict]`
+ * `npm run build [-- --content DIR --manifest DIR --out DIR --cache DIR --no-strict --wait]`
  * Thin command line around src/node/build.ts: parse options, print diagnostics and one summary line. npm
- * runs it compiled (src/node/compiled.ts).
+ * runs it compiled (src/node/compiled.ts). While another build writes the same folders or cache, a build is
+ * refused with exit code 75 and the other build's pid and start; `--wait` waits for it instead.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { build } from './src/node/build';
+import { BuildLockedError, LOCKED_EXIT_CODE } from './src/node/output/build-lock';
 import { projectRootOf } from './src/node/compiled';
 import { formatDiagnostic } from './src/node/diagnostics';
 
@@ -32,29 +34,40 @@ async function main(): Promise<number> {
         cache: { type: 'string', default: path.join(root, 'node_modules/.cache/docs-build') },
         strict: { type: 'boolean', default: true },
         'no-strict': { type: 'boolean', default: false },
+        wait: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     }));
   } catch (error) {
     console.error(
-      `build: ${(error as Error).message}\nusage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--cache DIR] [--no-strict]`,
+      `build: ${(error as Error).message}\nusage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--cache DIR] [--no-strict] [--wait]`,
     );
     return 2;
   }
   if (values.help) {
-    console.log('usage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--cache DIR] [--no-strict]');
+    console.log(
+      'usage: npm run build -- [--content DIR] [--manifest DIR] [--out DIR] [--cache DIR] [--no-strict] [--wait]',
+    );
     return 0;
   }
   const contentDir = path.resolve(values.content);
-  const result = await build({
-    contentDir,
-    manifestDir: path.resolve(values.manifest),
-    outDir: path.resolve(values.out),
-    strict: !values['no-strict'],
-    cacheDir: path.resolve(values.cache),
-    srcDir: path.join(root, 'src'),
-    log: (line) => console.log(line),
-  });
+  let result;
+  try {
+    result = await build({
+      contentDir,
+      manifestDir: path.resolve(values.manifest),
+      outDir: path.resolve(values.out),
+      strict: !values['no-strict'],
+      cacheDir: path.resolve(values.cache),
+      srcDir: path.join(root, 'src'),
+      log: (line) => console.log(line),
+      waitForLock: values.wait,
+    });
+  } catch (error) {
+    if (!(error instanceof BuildLockedError)) throw error;
+    console.error(`build: ${error.message}`);
+    return LOCKED_EXIT_CODE;
+  }
   for (const d of result.diagnostics) (d.severity === 'error' ? console.error : console.warn)(formatDiagnostic(d));
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = result.diagnostics.length - errors;

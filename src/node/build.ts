@@ -11,6 +11,7 @@ import { CodeBlocks } from './highlight/blocks';
 import { codeColours } from './highlight/css';
 import { highlightBlocks } from './highlight/highlight-blocks';
 import { appBundles } from './output/app-bundles';
+import { BuildLock } from './output/build-lock';
 import { siteCss } from './output/bundle';
 import { publishSite } from './output/publish';
 import { progressLog } from './progress';
@@ -31,6 +32,8 @@ export interface BuildOptions {
   /** Highlight threads (0: none); by default as many as the tree is large enough to pay for. */
   highlightThreads?: number;
   log?: (line: string) => void;
+  /** Wait for another build using the same folders to finish, rather than be refused (output/build-lock.ts). */
+  waitForLock?: boolean;
 }
 
 export interface BuildResult {
@@ -45,8 +48,19 @@ export interface BuildResult {
 /**
  * content/ → manifest/ + dist/, in five stages, each once: scan → page pass → highlight → site → output.
  * Every problem is collected and reported; the outputs are updated only when the build has no error.
+ * Another build writing the same folders or cache meanwhile is refused (`BuildLockedError`).
  */
 export async function build(options: BuildOptions): Promise<BuildResult> {
+  const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
+  const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
+  try {
+    return await buildInLockedFolders(options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const { contentDir, srcDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);

@@ -41,6 +41,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     strict: true,
     cacheDir: path.join(root, 'node_modules/.cache/docs-build'),
     srcDir: path.join(root, 'src'),
+    // The project's cache: a build of the project's own (or another test run's) may be using it.
+    waitForLock: true,
   });
   if (!result.ok) throw new Error(`the site does not build:\n${result.diagnostics.map(formatDiagnostic).join('\n')}`);
   const outsideFile = { path: path.join(work, 'outside-dist.txt'), marker: `outside-dist-${path.basename(work)}` };

@@ -1,28 +1,32 @@
-import { existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
-import { rename, rm, unlink } from 'node:fs/promises';
+import { existsSync, readdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputLedger } from './output-ledger';
+import { outputMoment } from './test-kill-hook';
 
-/** What a file being replaced is written as until the update is committed; never a file of the site. */
+/** What a file is written as beside its place until the update is committed; never a file of the site. */
 const REPLACEMENT_SUFFIX = `.replacing-${process.pid}`;
 
 /**
  * One build's update of an output folder, in place, all of it or none of it. A file unchanged since the
- * previous build (the ledger says so) is left as it is; a new file is written in its place; a file that
- * changed is written beside itself and moved into place only when the whole build has been written. So
- * until `commit`, readers of the folder see the previous build (plus new files that nothing names yet),
- * and `rollback` takes the folder back to exactly that.
+ * previous build (the ledger says so) is left as it is. Any other file is written beside its place and
+ * moved there when the whole build has been written, but for a new file nothing reaches until a file moved
+ * later names it (a hashed file, which only the deployment pointer leads to): that one is written in its
+ * place straight away. So until `commit`, readers of the folder see the previous build, and `rollback`
+ * takes the folder back to exactly that; a build killed before then leaves only files the next one sweeps.
  *
- * `commit` moves the replacements into place in the order they were written (the site's files put the
- * deployment pointer last), then removes every file this build did not write or keep, and the folders
- * left empty. At thousands of pages, a one-page change then touches a few thousand files rather than
- * rewriting tens of thousands and their folders.
+ * `commit` moves the files into place in the order they were written (the site's files put the deployment
+ * pointer before the documents, output/site-files.ts), then removes every file this build did not write
+ * or keep, and the folders left empty. At thousands of pages, a one-page change then touches a few thousand
+ * files rather than rewriting tens of thousands and their folders.
  */
 export class FolderUpdate {
   /** Every file of this build, by its relative path. */
   private readonly files = new Set<string>();
-  /** Replacements, in the order written: [written at, its place]. */
+  /** Files written beside their place, in the order written: [written at, its place]. */
   private readonly replacements: [string, string][] = [];
+  /** Where each of those is until commit, by its relative path. */
+  private readonly aside = new Map<string, string>();
   /** Files written in their place, and folders made for them: what a rollback removes. */
   private readonly created: string[] = [];
   private readonly madeFolders: string[] = [];
@@ -45,16 +49,30 @@ export class FolderUpdate {
     return true;
   }
 
-  /** Where to write `relative`, whose place is `file`: there when nothing is, else beside it until commit. */
-  placeFor(relative: string, file: string): string {
-    this.files.add(path.normalize(relative));
-    if (!existsSync(file)) {
+  /**
+   * Where to write `relative`, whose place is `file`: beside it until commit, or in its place when it is
+   * new and `reachedLater`: nothing leads a reader to it but a file moved into place later.
+   */
+  placeFor(relative: string, file: string, reachedLater = false): string {
+    outputMoment('write');
+    const normal = path.normalize(relative);
+    this.files.add(normal);
+    if (reachedLater && !existsSync(file)) {
       this.created.push(file);
       return file;
     }
     const replacement = file + REPLACEMENT_SUFFIX;
     this.replacements.push([replacement, file]);
+    this.aside.set(normal, replacement);
     return replacement;
+  }
+
+  /**
+   * The file that holds this build's bytes of `relative` until commit: where it is written beside its
+   * place, else its place (written there, or kept). What another file links to must be these bytes.
+   */
+  fileOf(relative: string): string {
+    return this.aside.get(path.normalize(relative)) ?? path.join(this.root, relative);
   }
 
   /** Notes a folder made for this build's files (`mkdirSync`'s answer: the first folder it made). */
@@ -69,8 +87,14 @@ export class FolderUpdate {
 
   /** Moves the replacements into place, removes what this build did not write, and saves the ledger. */
   async commit(): Promise<void> {
-    for (const [replacement, file] of this.replacements) await rename(replacement, file);
+    for (const [replacement, file] of this.replacements) {
+      outputMoment('rename');
+      // In order, one after the other, on this thread: a rename is cheaper than a trip to the thread pool.
+      renameSync(replacement, file);
+    }
+    outputMoment('sweep');
     this.sweep();
+    outputMoment('ledger');
     await this.ledger.save();
   }
 

@@ -70,18 +70,19 @@ export class OutputFolder {
   /**
    * Writes a file; a text in parts is read and written in batches of about a megabyte, never joined whole.
    * `key` says what the file is made from (folder-update.ts): a file kept as it is is not made.
+   * `reachedLater`: only a file written after it leads to it (folder-update.ts), as to a hashed file.
    */
-  async put(relative: string, data: FileMaker, key?: string): Promise<void> {
+  async put(relative: string, data: FileMaker, key?: string, reachedLater = false): Promise<void> {
     if (this.kept(relative, key)) return;
     const contents = typeof data === 'function' ? await data() : data;
-    const file = this.placeFor(relative);
+    const file = this.placeFor(relative, reachedLater);
     const write = writeFile(file, isTextInParts(contents) ? batches(contents) : contents);
     return this.track(this.noted(write, relative, file, key));
   }
 
-  copy(from: string, relative: string, key?: string): Promise<void> {
+  copy(from: string, relative: string, key?: string, reachedLater = false): Promise<void> {
     if (this.kept(relative, key)) return Promise.resolve();
-    const file = this.placeFor(relative);
+    const file = this.placeFor(relative, reachedLater);
     return this.track(this.noted(copyFile(from, file), relative, file, key));
   }
 
@@ -89,9 +90,9 @@ export class OutputFolder {
    * Makes the file another name of `from` (a file of another output with the same bytes): a link costs
    * the disk no new file. Copied where the two are on different file systems.
    */
-  linkTo(from: string, relative: string, key?: string): Promise<void> {
+  linkTo(from: string, relative: string, key?: string, reachedLater = false): Promise<void> {
     if (this.kept(relative, key)) return Promise.resolve();
-    const file = this.placeFor(relative);
+    const file = this.placeFor(relative, reachedLater);
     return this.track(
       this.noted(
         link(from, file).catch(() => copyFile(from, file)),
@@ -132,7 +133,7 @@ export class OutputFolder {
   }
 
   /** Where to write the file, its folder made. */
-  private placeFor(relative: string): string {
+  private placeFor(relative: string, reachedLater: boolean): string {
     const file = path.join(this.root, relative);
     const folder = path.dirname(file);
     if (!this.made.has(folder)) {
@@ -140,6 +141,6 @@ export class OutputFolder {
       this.update?.madeFolder(made);
       this.made.add(folder);
     }
-    return this.update ? this.update.placeFor(relative, file) : file;
+    return this.update ? this.update.placeFor(relative, file, reachedLater) : file;
   }
 }

@@ -10,21 +10,25 @@ export interface PublishTargets {
 
 /**
  * Brings `manifest/` and `dist/` up to date in place, both or neither (folder-update.ts): a failed write
- * leaves the previous build as it was, and a file unchanged since the previous build is not touched.
+ * leaves the previous build as it was, and a file unchanged since the previous build is not touched. A
+ * build killed at any moment leaves `dist/` a site that works, and the next build makes both whole.
  */
 export async function publishSite(targets: PublishTargets, input: DistInput): Promise<void> {
   const [manifestFolder, distFolder] = await Promise.all([
     FolderUpdate.open(targets.manifestDir, targets.cacheDir),
     FolderUpdate.open(targets.outDir, targets.cacheDir),
   ]);
-  const updates = [manifestFolder, distFolder];
+  // dist/ first: what readers are served is never older than manifest/ says.
+  const updates = [distFolder, manifestFolder];
   try {
     const dist = writeDist(distFolder.root, input, distFolder);
     // Each to its end even when the other fails, so nothing is still being written when the updates are
-    // rolled back; manifest/'s search shards are links to dist/'s, made once dist/ is written.
+    // rolled back; manifest/'s search shards are links to the files dist/ wrote (or kept), made once
+    // dist/ is written: to its bytes, not its place, where a damaged file waits to be replaced.
+    const beside = { written: dist, fileOf: (relative: string) => distFolder.fileOf(relative) };
     const written = await Promise.allSettled([
       dist,
-      writeManifestFolder(manifestFolder.root, input, manifestFolder, { dir: distFolder.root, written: dist }),
+      writeManifestFolder(manifestFolder.root, input, manifestFolder, beside),
     ]);
     for (const result of written) if (result.status === 'rejected') throw result.reason;
   } catch (error) {

@@ -59,6 +59,12 @@ export type SiteFile = {
    * build leaves the file as the previous one wrote it (folder-update.ts). Only given `versions`.
    */
   key?: string;
+  /**
+   * Only a file written after it leads a reader to it: a hashed file (named by the pointer, or by a file
+   * the pointer names), a page's image (named by its fragment). New, it can be written in its place
+   * straight away; any other file waits beside its place until the whole site is written (folder-update.ts).
+   */
+  reachedLater?: true;
 } & (
   | {
       data: FileData;
@@ -113,7 +119,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const underBase = (url: string) => inOutput(new URL(url, 'http://x').pathname.replace(site.base, ''));
   const pointer = pointerOf(manifest, input.browserData?.shards, client.entry);
   const keys = fileKeys(input.versions);
-  const named = { key: keys.named };
+  const named = { key: keys.named, reachedLater: true } as const;
   for (const [name, contents] of client.files) yield { path: inOutput('assets/js', name), data: contents, ...named };
   yield { path: inOutput('assets/css', css.name), data: css.css, ...named };
   yield { path: underBase(manifest.search), data: input.search.entry, ...named };
@@ -129,13 +135,13 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const [open, close] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
   for (const page of pages) {
     const path = inOutput('assets/js', fragmentFileName(page));
-    yield { path, page, data: [open, page.html, close], key: keys.texts(page) };
+    yield { path, page, data: [open, page.html, close], key: keys.texts(page), reachedLater: true };
     for (const asset of page.analysis.assets) {
       if (copied.has(asset.url)) continue;
       copied.add(asset.url);
       const { absolutePath, size, mtimeMs } = asset;
       const key = keys.key(absolutePath, String(size), String(mtimeMs));
-      yield { path: inOutput(asset.url.replace(site.base, '')), page, copyOf: absolutePath, key };
+      yield { path: inOutput(asset.url.replace(site.base, '')), page, copyOf: absolutePath, key, reachedLater: true };
     }
   }
 
@@ -147,6 +153,10 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     preload: client.preload,
     pointer: `${site.base}${POINTER_FILE}`,
   };
+  // The pointer, once the data it names is written, and before the documents: a build stopped between the
+  // two leaves old documents beside new data, which the app shows the new pages with; never a new document
+  // beside old data, whose page the app would then find missing. Documents name no deployment.
+  yield { path: POINTER_FILE, data: `${JSON.stringify(pointer)}\n` };
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   const { browserData } = input;
   const assetsKey = JSON.stringify([assets, site.analyticsId, site.announcement?.id]);
@@ -194,6 +204,4 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     path: 'sitemap.xml',
     data: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
   };
-  // Last: it names the other files, so a writer in place writes it once they are there.
-  yield { path: POINTER_FILE, data: `${JSON.stringify(pointer)}\n` };
 }

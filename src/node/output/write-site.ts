@@ -5,8 +5,12 @@ import { fileKeys, searchFilePath, siteFiles, type SiteInput } from './site-file
 
 /** A `dist/` being written beside `manifest/`: its search shards, once written, are `manifest/`'s too. */
 export interface DistBeside {
-  dir: string;
   written: Promise<unknown>;
+  /**
+   * The file holding this build's bytes of a file of `dist/` (folder-update.ts, `fileOf`): until the
+   * update commits, a changed file is not yet in its place, and what is there may be damaged.
+   */
+  fileOf: (relative: string) => string;
 }
 
 /**
@@ -27,11 +31,14 @@ export async function writeManifestFolder(
       await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
       await out.put('search.json', search.entry);
       const keys = fileKeys(versions);
-      for (const page of pages) await out.put(path.join('pages', `${page.key}.html`), [page.html], keys.texts(page));
+      // Pages and shards are reached through manifest.json and search.json, which move into place after them.
+      for (const page of pages) {
+        await out.put(path.join('pages', `${page.key}.html`), [page.html], keys.texts(page), true);
+      }
       if (dist) await dist.written;
       for (const shard of search.shards) {
-        if (dist) await out.linkTo(path.join(dist.dir, searchFilePath(shard.name)), shard.name, keys.named);
-        else await out.put(shard.name, shard.data, keys.named);
+        if (dist) await out.linkTo(dist.fileOf(searchFilePath(shard.name)), shard.name, keys.named, true);
+        else await out.put(shard.name, shard.data, keys.named, true);
       }
     },
     update,
@@ -52,8 +59,9 @@ export async function writeDist(dir: string, input: DistInput, update?: FolderUp
     dir,
     async (out) => {
       for (const file of siteFiles(input)) {
-        if ('copyOf' in file) await out.copy(file.copyOf, file.path, file.key);
-        else await out.put(file.path, 'data' in file ? file.data : file.document, file.key);
+        const { key, reachedLater } = file;
+        if ('copyOf' in file) await out.copy(file.copyOf, file.path, key, reachedLater);
+        else await out.put(file.path, 'data' in file ? file.data : file.document, key, reachedLater);
         if ('document' in file && file.page) input.onProgress?.(++documents);
       }
     },
