@@ -58,9 +58,11 @@ const common: esbuild.BuildOptions = {
 
 /** Bundles the reader app: code-split ESM, content-hashed names, plus the classic theme boot script. */
 export async function bundleClient(srcDir: string): Promise<ClientAssets> {
+  // The project's folder, not the process's: esbuild's output names depend on the paths it is given.
+  const where = { ...common, absWorkingDir: path.resolve(srcDir, '..') };
   const [app, worker, theme] = await Promise.all([
     esbuild.build({
-      ...common,
+      ...where,
       entryPoints: { entry: path.join(srcDir, 'client/entry.tsx') },
       outdir: '/assets/js',
       format: 'esm',
@@ -72,7 +74,7 @@ export async function bundleClient(srcDir: string): Promise<ClientAssets> {
     // One file, sharing no chunk with the app: the first search waits for the worker's script, and a
     // chunk it imported would be one more request in between.
     esbuild.build({
-      ...common,
+      ...where,
       entryPoints: { 'search-worker': path.join(srcDir, 'client/search/worker.ts') },
       outdir: '/assets/js',
       format: 'esm',
@@ -80,7 +82,7 @@ export async function bundleClient(srcDir: string): Promise<ClientAssets> {
       metafile: true,
     }),
     esbuild.build({
-      ...common,
+      ...where,
       entryPoints: { theme: path.join(srcDir, 'client/app/theme-boot.ts') },
       outdir: '/assets/js',
       format: 'iife',
