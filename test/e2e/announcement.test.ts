@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTree, messages } from '../helpers/tree';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, layoutShifts, recordLayoutShifts, useBrowser } from './browser';
 import { useServedTree } from './preview';
 
 /**
@@ -31,19 +31,13 @@ describe('the announcement bar', () => {
     const html = await (await fetch(`${site.url}/docs/guide/`)).text();
     expect(html).toContain('<strong>new editor</strong>');
     const { page, problems } = await open(undefined);
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      (window as unknown as { shifts: number[] }).shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.goto(`${site.url}/docs/`);
     await hydrated(page);
     const bar = page.getByRole('complementary', { name: 'Announcement' });
     await expect.poll(() => bar.isVisible()).toBe(true);
     expect(await bar.locator('a').getAttribute('href')).toBe('/docs/guide/');
-    expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+    expect(await layoutShifts(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 

@@ -74,3 +74,19 @@ export async function searchDialogChunk(page: Page): Promise<string> {
   if (lazy.length !== 1) throw new Error(`expected one lazy chunk in ${entryUrl}, found ${lazy.length}`);
   return new URL(lazy[0] as string, entryUrl).href;
 }
+
+/** Records every layout shift of the page from its start; read them with `layoutShifts`. Call before `goto`. */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The layout shifts seen since the page started (see `recordLayoutShifts`), each its score. */
+export function layoutShifts(page: Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pngImage } from '../helpers/png';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, layoutShifts, recordLayoutShifts, useBrowser } from './browser';
 import { useServedTree } from './preview';
 
 /**
@@ -45,13 +45,7 @@ describe('images on a page', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await route.continue();
     });
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      (window as unknown as { shifts: number[] }).shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.goto(`${site.url}/docs/guide/`);
     await hydrated(page);
     const images = page.locator('#page-content img');
@@ -67,7 +61,7 @@ describe('images on a page', () => {
     // Scaled to the column at the screenshot's own proportions.
     expect(box && column && Math.round(box.width)).toBe(column && Math.round(column.width));
     expect(box && Math.abs(box.height - (box.width * 1000) / 1600)).toBeLessThan(1.5);
-    expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+    expect(await layoutShifts(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 
