@@ -25,7 +25,8 @@ const NODE_BUILTINS = [...builtinModules, ...builtinModules.map((m) => `node:${m
  * take several times as long.
  */
 function checkBrowserBoundary(srcDir: string, metafiles: (esbuild.Metafile | undefined)[]): void {
-  // esbuild names files relative to the working directory it ran in.
+  // esbuild names files relative to the working directory it ran in: the project's folder.
+  const projectDir = path.resolve(srcDir, '..');
   const nodeDir = path.join(path.resolve(srcDir), 'node') + path.sep;
   const problems: string[] = [];
   const inputs = metafiles.flatMap((metafile) => Object.entries(metafile?.inputs ?? {}));
@@ -34,7 +35,7 @@ function checkBrowserBoundary(srcDir: string, metafiles: (esbuild.Metafile | und
       const shown = imported.original ?? imported.path;
       if (imported.external && NODE_BUILTINS.includes(imported.path)) {
         problems.push(`browser code imports the Node built-in "${shown}" (from ${importer})`);
-      } else if (!imported.external && path.resolve(imported.path).startsWith(nodeDir)) {
+      } else if (!imported.external && path.resolve(projectDir, imported.path).startsWith(nodeDir)) {
         problems.push(`browser code imports build-only code "${shown}" (from ${importer})`);
       }
     }
