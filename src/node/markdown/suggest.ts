@@ -1,128 +1,289 @@
 /**
- * "Did you mean" suggestions for a wrong route, anchor or constant name: the known name with the fewest
- * edits (case ignored), when it is close enough; the first in the list wins a tie.
+ * "Did you mean" suggestions for a wrong route, anchor or constant name. A suggestion is for a typo, so
+ * it is a known name a few edits away at most (case ignored): the fewest edits wins, then the first in
+ * the list. Edits are counted as the search engine counts them (src/shared/edit-distance.ts), so a swap
+ * of neighbouring letters is one.
  *
- * A site with many broken links asks this once per link against every route, so comparing each name
- * with every candidate made such a build quadratic. Long lists are indexed by their two-letter pieces
- * (bigrams): one edit changes at most three of a name's bigrams (a swap of neighbours: "abcd" → "acbd"
- * loses ab, bc and cd), so a candidate within `d` edits of a name shares one of any `3d + 1` of them; only
- * candidates holding one of the name's rarest bigrams are compared, with an edit distance that gives up
- * past `d`. Distances are tried from 0 upwards, so a close match costs a handful of comparisons, and every
- * answer equals that of the plain scan. Edits are counted as the search engine counts them
- * (src/shared/edit-distance.ts), so a swap of neighbouring letters is one.
+ * A site with many broken links asks this once per link, and a link to a page removed long ago is near
+ * no route at all: its answer must cost no more than a typo's, whatever the size of the site. Long lists
+ * are therefore looked up by symmetric deletion: a name within `d` edits of another shares with it a
+ * word made by deleting at most `d` letters from each (a swap of neighbours is undone by deleting one of
+ * the two letters on both sides). The index holds those words' hashes, so a look-up hashes the query's
+ * few deletion words and compares only the names filed under them: a name near nothing compares with
+ * nothing, and every answer equals that of the plain scan.
  */
 
 import { editDistance } from '../../shared/edit-distance';
+import { resolveLink } from './links';
 
+/** The most edits a suggestion is away from a name, or from a route in the same folder. */
+export const SUGGESTION_EDITS = 2;
+/** The most edits a suggestion is away from a route elsewhere on the site: a typo in a folder's name. */
+const ROUTE_EDITS = 1;
 /** Lists shorter than this are scanned: building an index would cost more than it saves. */
 const INDEX_FROM = 64;
-const GRAM = 2;
-/** The most bigrams of a name one edit can change. */
-const GRAMS_PER_EDIT = 3;
+/** Ids fit below this in an index entry, beside a 32-bit hash (53 bits in all: exact in a double). */
+const ID_SPACE = 2 ** 21;
 
 /** ` (did you mean "X"?)` for the closest known name, or nothing when none is close. */
 export function closest(name: string, known: readonly string[]): string {
-  const best = nearestName(name, known);
-  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+  return didYouMean(nearestName(name, known));
 }
 
-/** The most edits a suggestion may be away from the name. */
-export function suggestionLimit(name: string): number {
-  return Math.max(3, Math.floor(name.length / 3));
+/**
+ * ` (did you mean "X"?)` for a route nothing is at: see `RouteSuggestions.nearest`. `written` is the
+ * link as the writer wrote it, when there is one.
+ */
+export function closestRoute(route: string, routes: readonly string[], written?: string): string {
+  return didYouMean(nearestRoute(route, routes, written));
 }
 
-const indexes = new WeakMap<readonly string[], NameIndex>();
+const nameLists = new WeakMap<readonly string[], NameSuggestions>();
+const routeLists = new WeakMap<readonly string[], RouteSuggestions>();
 
-/** The known name closest to `name`, or undefined when none is within `suggestionLimit(name)` edits. */
+/** The known name closest to `name`, or undefined when none is within `SUGGESTION_EDITS` edits. */
 export function nearestName(name: string, known: readonly string[]): string | undefined {
-  const query = name.toLowerCase();
-  const limit = suggestionLimit(name);
-  if (known.length < INDEX_FROM) {
-    let best: string | undefined;
-    let bestDistance = limit + 1;
-    for (const candidate of known) {
-      const d = editDistance(query, candidate.toLowerCase(), bestDistance - 1);
-      if (d < bestDistance) [best, bestDistance] = [candidate, d];
-    }
-    return best;
+  let index = nameLists.get(known);
+  if (!index) {
+    index = new NameSuggestions(known);
+    // A short list (a page's anchors) is asked once or twice; a long one is kept for the next question.
+    if (known.length >= INDEX_FROM) nameLists.set(known, index);
   }
-  let index = indexes.get(known);
-  if (!index) indexes.set(known, (index = new NameIndex(known)));
-  return index.nearest(query, limit);
+  return index.nearest(name);
 }
 
-class NameIndex {
-  private readonly lower: string[];
-  private readonly byGram = new Map<string, number[]>();
-  /** Candidate ids by length, each list ascending. */
-  private readonly byLength = new Map<number, number[]>();
+/** The route to suggest for `route`: see `RouteSuggestions.nearest`. */
+export function nearestRoute(route: string, routes: readonly string[], written?: string): string | undefined {
+  let index = routeLists.get(routes);
+  if (!index) {
+    index = new RouteSuggestions(routes);
+    if (routes.length >= INDEX_FROM) routeLists.set(routes, index);
+  }
+  return index.nearest(route, written);
+}
+
+function didYouMean(name: string | undefined): string {
+  return name === undefined ? '' : ` (did you mean "${name}"?)`;
+}
+
+/** How much work the look-ups of an index have done: each known name they examined counts one. */
+export interface SuggestionWork {
+  examined: number;
+}
+
+/** A list of names (anchors, constants) and the closest of them to a wrong one. */
+export class NameSuggestions {
+  readonly work: SuggestionWork = { examined: 0 };
+  private readonly names: CloseNames;
   private readonly answers = new Map<string, string | undefined>();
-  /** Per-query marks, so a candidate in several postings is compared once. */
-  private readonly seen: Uint32Array;
-  private stamp = 0;
 
   constructor(private readonly known: readonly string[]) {
-    this.lower = known.map((name) => name.toLowerCase());
-    this.seen = new Uint32Array(known.length);
-    this.lower.forEach((name, id) => {
-      pushTo(this.byLength, name.length, id);
-      for (const gram of new Set(grams(name))) pushTo(this.byGram, gram, id);
-    });
+    const lower = known.map((name) => name.toLowerCase());
+    this.names = new CloseNames(lower, SUGGESTION_EDITS, this.work);
   }
 
-  nearest(query: string, limit: number): string | undefined {
+  /** The known name with the fewest edits from `name`, at most `SUGGESTION_EDITS`; undefined when none is. */
+  nearest(name: string): string | undefined {
+    const query = name.toLowerCase();
     if (this.answers.has(query)) return this.answers.get(query);
-    let answer: string | undefined;
-    for (let d = 0; d <= limit && answer === undefined; d++) {
-      let best = -1;
-      for (const id of this.candidates(query, d)) {
-        if ((best < 0 || id < best) && editDistance(query, this.lower[id] ?? '', d) <= d) best = id;
-      }
-      if (best >= 0) answer = this.known[best];
-    }
+    const found = this.names.nearest(query, SUGGESTION_EDITS);
+    const answer = found && this.known[found.id];
     this.answers.set(query, answer);
     return answer;
   }
+}
 
-  /** Every candidate that may be within `d` edits of the query (a superset; each at most once). */
-  private *candidates(query: string, d: number): Generator<number> {
-    const mark = ++this.stamp;
-    const fits = (id: number) => {
-      if (this.seen[id] === mark) return false;
-      this.seen[id] = mark;
-      return Math.abs((this.lower[id] ?? '').length - query.length) <= d;
-    };
-    const positions = grams(query);
-    const needed = GRAMS_PER_EDIT * d + 1;
-    if (positions.length < needed) {
-      for (let length = query.length - d; length <= query.length + d; length++) {
-        for (const id of this.byLength.get(length) ?? []) if (fits(id)) yield id;
-      }
-      return;
+/**
+ * A site's routes and the one to suggest for a route nothing is at. A typo is in one place: a route in
+ * the same folder whose last segment is `SUGGESTION_EDITS` edits away at most, or any route one edit
+ * away (a folder's name misspelt, a `/` left out). A relative link whose target is a route when read
+ * from the site's root was meant from there: that route is the suggestion.
+ */
+export class RouteSuggestions {
+  readonly work: SuggestionWork = { examined: 0 };
+  private readonly lower: string[];
+  /** The first route of each lower-case spelling. */
+  private readonly exact = new Map<string, number>();
+  private whole: CloseNames | undefined;
+  /** Route ids by folder (lower case), and their last segments; each folder's index made on first use. */
+  private readonly folders = new Map<string, { ids: number[]; lasts: string[]; names?: CloseNames }>();
+  private readonly answers = new Map<string, string | undefined>();
+
+  constructor(private readonly routes: readonly string[]) {
+    this.lower = routes.map((route) => route.toLowerCase());
+    this.lower.forEach((route, id) => {
+      if (!this.exact.has(route)) this.exact.set(route, id);
+      const { folder, last } = splitRoute(route);
+      const entry = this.folders.get(folder);
+      if (entry) {
+        entry.ids.push(id);
+        entry.lasts.push(last);
+      } else this.folders.set(folder, { ids: [id], lasts: [last] });
+    });
+  }
+
+  nearest(route: string, written?: string): string | undefined {
+    const fromRoot = written === undefined ? undefined : readFromRoot(written);
+    if (fromRoot !== undefined && fromRoot !== route) {
+      const id = this.exact.get(fromRoot.toLowerCase());
+      if (id !== undefined) return this.routes[id];
     }
-    // The rarest bigrams first, until they cover `needed` positions of the query.
-    const counts = new Map<string, number>();
-    for (const gram of positions) counts.set(gram, (counts.get(gram) ?? 0) + 1);
-    const rarest = [...counts].sort(
-      ([a], [b]) => (this.byGram.get(a)?.length ?? 0) - (this.byGram.get(b)?.length ?? 0),
-    );
-    let covered = 0;
-    for (const [gram, count] of rarest) {
-      for (const id of this.byGram.get(gram) ?? []) if (fits(id)) yield id;
-      covered += count;
-      if (covered >= needed) return;
+    const query = route.toLowerCase();
+    if (this.answers.has(query)) return this.answers.get(query);
+    let best: Match | undefined = undefined;
+    const exact = this.exact.get(query);
+    if (exact !== undefined) best = { id: exact, distance: 0 };
+    else {
+      const { folder, last } = splitRoute(query);
+      const siblings = this.folders.get(folder);
+      if (siblings) {
+        siblings.names ??= new CloseNames(siblings.lasts, SUGGESTION_EDITS, this.work);
+        const found = siblings.names.nearest(last, SUGGESTION_EDITS);
+        // The folder is the same, so the route is as many edits away as its last segment.
+        if (found) best = { id: siblings.ids[found.id] ?? 0, distance: found.distance };
+      }
+      this.whole ??= new CloseNames(this.lower, ROUTE_EDITS, this.work);
+      const found = this.whole.nearest(query, ROUTE_EDITS);
+      if (
+        found &&
+        (!best || found.distance < best.distance || (found.distance === best.distance && found.id < best.id))
+      )
+        best = found;
+    }
+    const answer = best && this.routes[best.id];
+    this.answers.set(query, answer);
+    return answer;
+  }
+}
+
+/**
+ * `/a/b/` → folder `/a/`, last segment `b/`. The two make the route, so a route in the same folder is as
+ * many edits away as its last segment.
+ */
+function splitRoute(route: string): { folder: string; last: string } {
+  const last = /[^/]*\/?$/.exec(route)?.[0] ?? '';
+  return { folder: route.slice(0, route.length - last.length), last };
+}
+
+/** The route a relative link leads to when read from the site's root; undefined for any other link. */
+function readFromRoot(written: string): string | undefined {
+  if (/^([a-z][a-z0-9+.-]*:|[/#])/i.test(written.trim())) return undefined;
+  const resolved = resolveLink(written, '/', 'README.md');
+  return resolved.kind === 'internal' ? resolved.route : undefined;
+}
+
+interface Match {
+  id: number;
+  distance: number;
+}
+
+/** Lower-case names and the nearest of them to a lower-case query, `depth` edits away at most. */
+class CloseNames {
+  private index: DeletionIndex | undefined;
+  /** Per-query marks, so a name filed under several of the query's words is compared once. */
+  private readonly seen: Uint32Array;
+  private stamp = 0;
+
+  constructor(
+    private readonly names: readonly string[],
+    private readonly depth: number,
+    private readonly work: SuggestionWork,
+  ) {
+    this.seen = new Uint32Array(names.length);
+  }
+
+  nearest(query: string, limit: number): Match | undefined {
+    let best: Match | undefined;
+    const consider = (id: number) => {
+      this.work.examined++;
+      const name = this.names[id] ?? '';
+      const bound = best ? best.distance : limit;
+      if (Math.abs(name.length - query.length) > bound) return;
+      const distance = editDistance(query, name, bound);
+      if (distance < (best?.distance ?? limit + 1) || (best && distance === best.distance && id < best.id))
+        best = { id, distance };
+    };
+    if (this.names.length < INDEX_FROM) {
+      for (let id = 0; id < this.names.length; id++) consider(id);
+      return best;
+    }
+    this.index ??= new DeletionIndex(this.names, this.depth);
+    const mark = ++this.stamp;
+    for (const id of this.index.candidates(query)) {
+      if (this.seen[id] === mark) continue;
+      this.seen[id] = mark;
+      consider(id);
+    }
+    return best;
+  }
+}
+
+/**
+ * Names filed under the hash of every word made by deleting at most `depth` of their letters; a query's
+ * candidates are the names filed under its own such words, a superset of the names within `depth` edits.
+ * Each entry is `hash × ID_SPACE + id` in one sorted array: a large site's routes take a few megabytes.
+ */
+class DeletionIndex {
+  private readonly entries: Float64Array;
+
+  constructor(
+    names: readonly string[],
+    private readonly depth: number,
+  ) {
+    if (names.length >= ID_SPACE) throw new Error(`too many names to index: ${names.length}`);
+    const entries: number[] = [];
+    names.forEach((name, id) => {
+      for (const word of deletions(name, depth)) entries.push(hashOf(word) * ID_SPACE + id);
+    });
+    this.entries = Float64Array.from(entries).sort();
+  }
+
+  *candidates(query: string): Generator<number> {
+    const { entries } = this;
+    for (const word of deletions(query, this.depth)) {
+      const first = hashOf(word) * ID_SPACE;
+      for (let i = lowerBound(entries, first); i < entries.length && (entries[i] ?? 0) < first + ID_SPACE; i++) {
+        yield (entries[i] ?? 0) - first;
+      }
     }
   }
 }
 
-function pushTo<K>(map: Map<K, number[]>, key: K, id: number): void {
-  const list = map.get(key);
-  if (list) list.push(id);
-  else map.set(key, [id]);
+/** The word and every word made from it by deleting at most `depth` letters, each once. */
+function deletions(word: string, depth: number): Set<string> {
+  const out = new Set([word]);
+  let level = [word];
+  for (let d = 0; d < depth; d++) {
+    const next: string[] = [];
+    for (const w of level) {
+      for (let i = 0; i < w.length; i++) {
+        const shorter = w.slice(0, i) + w.slice(i + 1);
+        if (!out.has(shorter)) {
+          out.add(shorter);
+          next.push(shorter);
+        }
+      }
+    }
+    level = next;
+  }
+  return out;
 }
 
-function grams(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + GRAM <= text.length; i++) out.push(text.slice(i, i + GRAM));
-  return out;
+/** 32-bit FNV-1a: two words with one hash only cost a comparison more. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The first index of a sorted array whose value is at least `value`. */
+function lowerBound(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((sorted[mid] ?? 0) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

@@ -2,19 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closest, nearestName, suggestionLimit } from '../../../../src/node/markdown/suggest';
+import {
+  closest,
+  closestRoute,
+  nearestName,
+  nearestRoute,
+  RouteSuggestions,
+  SUGGESTION_EDITS,
+} from '../../../../src/node/markdown/suggest';
 import { projectRoot } from '../../../helpers/tree';
-
-/** The plain scan the index replaces: every candidate compared in full, the first of the fewest edits wins. */
-function scanNearest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = suggestionLimit(name) + 1;
-  for (const candidate of known) {
-    const d = fullDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
 
 /** Edits counted in full, without a bound: insertions, deletions, substitutions and swaps of neighbours. */
 function fullDistance(a: string, b: string): number {
@@ -34,22 +30,75 @@ function fullDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+/** The plain scan the indexes replace: every name that `fits` compared in full; the fewest edits, then the first, wins. */
+function scanNearest(name: string, known: readonly string[], fits: (d: number, candidate: string) => boolean) {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    // Names of lengths further apart than any suggestion are no suggestion: the full count would only take time.
+    if (Math.abs(candidate.length - name.length) > SUGGESTION_EDITS) continue;
+    const d = fullDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance && fits(d, candidate)) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+const folderOf = (route: string) => route.toLowerCase().replace(/[^/]*\/?$/, '');
+/** The rule for routes: one edit anywhere, or `SUGGESTION_EDITS` in the last segment of a route in the same folder. */
+const scanRoute = (route: string, routes: readonly string[]) =>
+  scanNearest(
+    route,
+    routes,
+    (d, candidate) => d <= 1 || (d <= SUGGESTION_EDITS && folderOf(candidate) === folderOf(route)),
+  );
+const scanName = (name: string, known: readonly string[]) => scanNearest(name, known, (d) => d <= SUGGESTION_EDITS);
+
 /** The routes of the spec's site, copied the way the 10,000-page benchmark tree copies content/. */
 const specRoutes = readFileSync(path.join(projectRoot, 'test/fixtures/spec/routes.txt'), 'utf8')
   .split('\n')
   .map((line) => line.trim())
   .filter((line) => line.startsWith('/'));
-const manyRoutes = Array.from({ length: 10 }, (_, copy) => specRoutes.map((r) => `/copy-${copy}${r}`)).flat();
+const copies = (count: number) =>
+  Array.from({ length: count }, (_, copy) => specRoutes.map((r) => `/copy-${copy}${r}`)).flat();
+const manyRoutes = copies(10);
 
 describe('suggestions for a wrong name', () => {
-  it('names the closest route, as the build reports it', () => {
-    expect(closest('/workflow/steps/trigers/', ['/workflows/steps/triggers/', '/workflows/'])).toBe(
-      ' (did you mean "/workflows/steps/triggers/"?)',
+  it('names the route a typo meant, as the build reports it', () => {
+    const routes = ['/workflows/', '/workflows/steps/', '/workflows/steps/triggers/', '/api/', '/api/auth/'];
+    // A letter left out of the last segment, a folder misspelt, a `/` left out, neighbours swapped.
+    expect(closestRoute('/workflows/steps/trigers/', routes)).toBe(' (did you mean "/workflows/steps/triggers/"?)');
+    expect(closestRoute('/workflow/steps/triggers/', routes)).toBe(' (did you mean "/workflows/steps/triggers/"?)');
+    expect(closestRoute('/workflows/stepstriggers/', routes)).toBe(' (did you mean "/workflows/steps/triggers/"?)');
+    expect(closestRoute('/api/atuh/', routes)).toBe(' (did you mean "/api/auth/"?)');
+    expect(closestRoute('/nothing-like-it-at-all/', routes)).toBe('');
+    expect(closestRoute('/x/', [])).toBe('');
+  });
+
+  it('suggests nothing for a page that is gone, however long its route', () => {
+    const routes = ['/guide/', '/guide/getting-started/', '/guide/deploy/', '/config/'];
+    expect(nearestRoute('/guide/assets-and-static-files/', routes)).toBeUndefined();
+    // Ten edits in a route of thirty letters is another page, not a typo.
+    expect(nearestRoute('/guide/getting-started-again/', routes)).toBeUndefined();
+  });
+
+  it('suggests the route a relative link leads to from the root, when the writer meant it from there', () => {
+    // apps/twitter/README.md links `workflows/steps/code/`: from the page it leads nowhere.
+    const routes = ['/copy1/workflows/steps/code/', '/workflows/steps/code/', '/apps/twitter/'];
+    const broken = '/apps/twitter/workflows/steps/code/';
+    expect(closestRoute(broken, routes, 'workflows/steps/code/')).toBe(' (did you mean "/workflows/steps/code/"?)');
+    expect(nearestRoute('/guide/x/setup/', ['/setup/'], '../x/setup.md')).toBeUndefined();
+    expect(nearestRoute('/guide/setup/', ['/setup/'], 'setup.md')).toBe('/setup/');
+    // A link written from the root gets the nearest route as any other.
+    expect(nearestRoute('/apps/twitter/workflows/steps/code/', routes, '/apps/twitter/workflows/steps/code/')).toBe(
+      undefined,
     );
-    expect(closest('/nothing-like-it-at-all/', ['/workflows/', '/api/'])).toBe('');
+  });
+
+  it('names the closest anchor or constant, a few edits away at most', () => {
+    expect(closest('instal', ['usage', 'install', 'installation'])).toBe(' (did you mean "install"?)');
+    expect(closest('LIMTI', ['LIMIT', 'TIMEOUT'])).toBe(' (did you mean "LIMIT"?)');
+    expect(closest('configuration-reference', ['configuration', 'reference'])).toBe('');
     expect(closest('copy', [])).toBe('');
-    // A swap of neighbouring letters is one edit, as in search.
-    expect(closest('/api/atuh/', ['/api/auth/', '/api/'])).toBe(' (did you mean "/api/auth/"?)');
   });
 
   it('gives the plain scan’s answer for typos of every route of a large site', () => {
@@ -59,29 +108,52 @@ describe('suggestions for a wrong name', () => {
         route.replace(/s\//, '/'),
         route.slice(0, -2) + 'x/',
         route.toUpperCase(),
-        `/missing${route}`,
+        route.replace(/\/([^/]+)\/$/, '$1/'),
         route.replace(/copy-\d+/, 'copy'),
+        `/missing${route}`,
       ]);
     expect(typos.length).toBeGreaterThan(250);
-    for (const typo of typos) expect(nearestName(typo, manyRoutes)).toBe(scanNearest(typo, manyRoutes));
+    let suggested = 0;
+    for (const typo of typos) {
+      const expected = scanRoute(typo, manyRoutes);
+      expect(nearestRoute(typo, manyRoutes)).toBe(expected);
+      if (expected !== undefined) suggested++;
+    }
+    expect(suggested).toBeGreaterThan(typos.length / 2);
   });
 
   it('gives the plain scan’s answer for any name and list, short lists and indexed ones', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'D', '/', '-'), maxLength: 14 });
     fc.assert(
       fc.property(word, fc.array(word, { minLength: 0, maxLength: 150 }), (name, known) => {
-        expect(nearestName(name, known)).toBe(scanNearest(name, known));
+        expect(nearestName(name, known)).toBe(scanName(name, known));
+        expect(nearestRoute(name, known)).toBe(scanRoute(name, known));
       }),
       { numRuns: 400 },
     );
   });
 
-  it('answers many wrong routes against a large site without comparing each with every route', () => {
-    const routes = Array.from({ length: 40 }, (_, copy) => manyRoutes.map((r) => `/s${copy}${r}`)).flat();
-    const wrong = routes.filter((_, i) => i % 10 === 0).map((r) => r.replace(/\/$/, 'z/'));
-    const started = performance.now();
-    for (const route of wrong) expect(nearestName(route, routes)).toBeDefined();
-    // A full scan is routes × wrong (about 5,000 × 50,000 comparisons) and takes minutes.
-    expect(performance.now() - started).toBeLessThan(20_000);
+  it('does work in proportion to the links that match nothing, whatever the number of routes', () => {
+    /** Links to pages and folders that are gone, and relative links read from the wrong folder, in every copy. */
+    const work = (copyCount: number) => {
+      const index = new RouteSuggestions(copies(copyCount));
+      let links = 0;
+      for (let copy = 0; copy < copyCount; copy++) {
+        const gone = specRoutes.filter((_, i) => i % 3 === 0).map((route) => `${route}page-removed-long-ago/`);
+        for (const route of [...gone, '/guides/old-tutorial/', '/api/v1/endpoints/users/']) {
+          expect(index.nearest(`/copy-${copy}${route}`)).toBeUndefined();
+          links++;
+        }
+        expect(index.nearest(`/copy-${copy}/api/auth/workflows/steps/`, 'workflows/steps/')).toBeUndefined();
+        links++;
+      }
+      return { links, examined: index.work.examined };
+    };
+    const small = work(4);
+    const large = work(8);
+    expect(small.links).toBeGreaterThan(150);
+    expect(large.links).toBe(2 * small.links);
+    // Twice the routes and twice the links: twice the work, where comparing each link with each route is four times.
+    expect(large.examined).toBeLessThan(2.5 * small.examined);
   });
 });
