@@ -13,6 +13,7 @@
  * nothing, and every answer equals that of the plain scan.
  */
 
+import path from 'node:path';
 import { editDistance } from '../../shared/edit-distance';
 import { resolveLink } from './links';
 
@@ -31,11 +32,11 @@ export function closest(name: string, known: readonly string[]): string {
 }
 
 /**
- * ` (did you mean "X"?)` for a route nothing is at: see `RouteSuggestions.nearest`. `written` is the
- * link as the writer wrote it, when there is one.
+ * ` (did you mean "X"?)` for a route nothing is at: see `RouteSuggestions.nearest`. `link` is the link as
+ * the writer wrote it and the file it is in, when there is one.
  */
-export function closestRoute(route: string, routes: readonly string[], written?: string): string {
-  return didYouMean(nearestRoute(route, routes, written));
+export function closestRoute(route: string, routes: readonly string[], link?: WrittenLink): string {
+  return didYouMean(nearestRoute(route, routes, link));
 }
 
 const nameLists = new WeakMap<readonly string[], NameSuggestions>();
@@ -53,17 +54,23 @@ export function nearestName(name: string, known: readonly string[]): string | un
 }
 
 /** The route to suggest for `route`: see `RouteSuggestions.nearest`. */
-export function nearestRoute(route: string, routes: readonly string[], written?: string): string | undefined {
+export function nearestRoute(route: string, routes: readonly string[], link?: WrittenLink): string | undefined {
   let index = routeLists.get(routes);
   if (!index) {
     index = new RouteSuggestions(routes);
     if (routes.length >= INDEX_FROM) routeLists.set(routes, index);
   }
-  return index.nearest(route, written);
+  return index.nearest(route, link);
 }
 
 function didYouMean(name: string | undefined): string {
   return name === undefined ? '' : ` (did you mean "${name}"?)`;
+}
+
+/** A link as written (`written`) in a page file (`file`, relative to the content folder). */
+export interface WrittenLink {
+  written: string;
+  file: string;
 }
 
 /** How much work the look-ups of an index have done: each known name they examined counts one. */
@@ -96,8 +103,9 @@ export class NameSuggestions {
 /**
  * A site's routes and the one to suggest for a route nothing is at. A typo is in one place: a route in
  * the same folder whose last segment is `SUGGESTION_EDITS` edits away at most, or any route one edit
- * away (a folder's name misspelt, a `/` left out). A relative link whose target is a route when read
- * from the site's root was meant from there: that route is the suggestion.
+ * away (a folder's name misspelt, a `/` left out). A relative link that leads to a route when read
+ * from the page file's folder (as an older site read `../x.html`), or else from the site's root, was
+ * meant from there: that route is the suggestion.
  */
 export class RouteSuggestions {
   readonly work: SuggestionWork = { examined: 0 };
@@ -122,10 +130,9 @@ export class RouteSuggestions {
     });
   }
 
-  nearest(route: string, written?: string): string | undefined {
-    const fromRoot = written === undefined ? undefined : readFromRoot(written);
-    if (fromRoot !== undefined && fromRoot !== route) {
-      const id = this.exact.get(fromRoot.toLowerCase());
+  nearest(route: string, link?: WrittenLink): string | undefined {
+    for (const meant of link ? readElsewhere(link) : []) {
+      const id = meant === route ? undefined : this.exact.get(meant.toLowerCase());
       if (id !== undefined) return this.routes[id];
     }
     const query = route.toLowerCase();
@@ -165,11 +172,15 @@ function splitRoute(route: string): { folder: string; last: string } {
   return { folder: route.slice(0, route.length - last.length), last };
 }
 
-/** The route a relative link leads to when read from the site's root; undefined for any other link. */
-function readFromRoot(written: string): string | undefined {
-  if (/^([a-z][a-z0-9+.-]*:|[/#])/i.test(written.trim())) return undefined;
-  const resolved = resolveLink(written, '/', 'README.md');
-  return resolved.kind === 'internal' ? resolved.route : undefined;
+/** The routes a relative link leads to when read from its file's folder and from the root; none for another link. */
+function readElsewhere({ written, file }: WrittenLink): string[] {
+  if (/^([a-z][a-z0-9+.-]*:|[/#])/i.test(written.trim())) return [];
+  const folder = path.posix.dirname(file);
+  const readings = [
+    resolveLink(written, folder === '.' ? '/' : `/${folder}/`, file),
+    resolveLink(written, '/', 'README.md'),
+  ];
+  return readings.flatMap((resolved) => (resolved.kind === 'internal' ? [resolved.route] : []));
 }
 
 interface Match {

@@ -60,7 +60,7 @@ export function assembleSite(
         diagnostics.problem(
           strict,
           ...where,
-          `broken link "${link.written}": no page at ${link.route}${closestRoute(link.route, routes, link.written)}`,
+          `broken link "${link.written}": no page at ${link.route}${closestRoute(link.route, routes, { written: link.written, file: page.file.relativePath })}`,
         );
       } else if (link.hash && !target.analysis.anchors.includes(link.hash)) {
         const renamed = target.analysis.aliases[link.hash];

@@ -85,13 +85,21 @@ describe('suggestions for a wrong name', () => {
     // apps/twitter/README.md links `workflows/steps/code/`: from the page it leads nowhere.
     const routes = ['/copy1/workflows/steps/code/', '/workflows/steps/code/', '/apps/twitter/'];
     const broken = '/apps/twitter/workflows/steps/code/';
-    expect(closestRoute(broken, routes, 'workflows/steps/code/')).toBe(' (did you mean "/workflows/steps/code/"?)');
-    expect(nearestRoute('/guide/x/setup/', ['/setup/'], '../x/setup.md')).toBeUndefined();
-    expect(nearestRoute('/guide/setup/', ['/setup/'], 'setup.md')).toBe('/setup/');
-    // A link written from the root gets the nearest route as any other.
-    expect(nearestRoute('/apps/twitter/workflows/steps/code/', routes, '/apps/twitter/workflows/steps/code/')).toBe(
-      undefined,
+    const link = { written: 'workflows/steps/code/', file: 'apps/twitter/README.md' };
+    expect(closestRoute(broken, routes, link)).toBe(' (did you mean "/workflows/steps/code/"?)');
+    expect(nearestRoute('/guide/setup/', ['/setup/'], { written: 'setup.md', file: 'guide/README.md' })).toBe(
+      '/setup/',
     );
+    // A link written from the root gets the nearest route as any other.
+    const fromRoot = { written: broken, file: 'apps/twitter/README.md' };
+    expect(nearestRoute(broken, routes, fromRoot)).toBeUndefined();
+  });
+
+  it('suggests the route a relative link leads to from its file’s folder, as an older site read it', () => {
+    // guide/frontmatter.md is at /guide/frontmatter/: from there `../theme/x.html` is /guide/theme/x/.
+    const routes = ['/theme/x/', '/copy1/theme/x/', '/copy1/guide/frontmatter/'];
+    const link = { written: '../theme/x.html#search', file: 'copy1/guide/frontmatter.md' };
+    expect(nearestRoute('/copy1/guide/theme/x/', routes, link)).toBe('/copy1/theme/x/');
   });
 
   it('names the closest anchor or constant, a few edits away at most', () => {
@@ -144,7 +152,8 @@ describe('suggestions for a wrong name', () => {
           expect(index.nearest(`/copy-${copy}${route}`)).toBeUndefined();
           links++;
         }
-        expect(index.nearest(`/copy-${copy}/api/auth/workflows/steps/`, 'workflows/steps/')).toBeUndefined();
+        const relative = { written: 'workflows/steps/', file: `copy-${copy}/api/auth.md` };
+        expect(index.nearest(`/copy-${copy}/api/auth/workflows/steps/`, relative)).toBeUndefined();
         links++;
       }
       return { links, examined: index.work.examined };
