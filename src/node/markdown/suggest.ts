@@ -1,25 +1,27 @@
 /**
- * "Did you mean" suggestions for a wrong route, anchor or constant name. A suggestion is for a typo, so
- * it is a known name a few edits away at most (case ignored): the fewest edits wins, then the first in
- * the list. Edits are counted as the search engine counts them (src/shared/edit-distance.ts), so a swap
- * of neighbouring letters is one.
+ * "Did you mean" suggestions for a wrong route, anchor or constant name: a known name a few edits away
+ * (case ignored); the fewest edits wins, then the first in the list. Edits are counted as the search
+ * engine counts them (src/shared/edit-distance.ts), so a swap of neighbouring letters is one.
  *
- * A site with many broken links asks this once per link, and a link to a page removed long ago is near
- * no route at all: its answer must cost no more than a typo's, whatever the size of the site. Long lists
- * are therefore looked up by symmetric deletion: a name within `d` edits of another shares with it a
- * word made by deleting at most `d` letters from each (a swap of neighbours is undone by deleting one of
- * the two letters on both sides). The index holds those words' hashes, so a look-up hashes the query's
- * few deletion words and compares only the names filed under them: a name near nothing compares with
- * nothing, and every answer equals that of the plain scan.
+ * Anchors and constants come in short lists (a page's headings, the site's constants), so they are
+ * scanned, and a section renamed a little (`git-repo-…` → `git-repository-…`) is still found: a third of
+ * the name's length may differ. Routes are many, and a site with many broken links asks once per link;
+ * a link to a page removed long ago is near no route at all, and its answer must cost no more than a
+ * typo's, whatever the size of the site. A route suggestion is for a typo in one place, a small fixed
+ * number of edits, so a site's routes are looked up by symmetric deletion: a name within `d` edits of
+ * another shares with it a word made by deleting at most `d` letters from each (a swap of neighbours is
+ * undone by deleting one of its two letters on both sides). The index holds those words' hashes, so a
+ * look-up hashes the query's few deletion words and compares only the names filed under them: a route
+ * near nothing compares with nothing, and every answer equals that of the plain scan.
  */
 
 import path from 'node:path';
 import { editDistance } from '../../shared/edit-distance';
 import { resolveLink } from './links';
 
-/** The most edits a suggestion is away from a name, or from a route in the same folder. */
-export const SUGGESTION_EDITS = 2;
-/** The most edits a suggestion is away from a route elsewhere on the site: a typo in a folder's name. */
+/** The most edits a route suggestion is away from a route in the same folder: in its last segment. */
+export const SEGMENT_EDITS = 2;
+/** The most edits a route suggestion is away from a route elsewhere on the site: a folder's name misspelt. */
 const ROUTE_EDITS = 1;
 /** Lists shorter than this are scanned: building an index would cost more than it saves. */
 const INDEX_FROM = 64;
@@ -39,25 +41,26 @@ export function closestRoute(route: string, routes: readonly string[], link?: Wr
   return didYouMean(nearestRoute(route, routes, link));
 }
 
-const nameLists = new WeakMap<readonly string[], NameSuggestions>();
-const routeLists = new WeakMap<readonly string[], RouteSuggestions>();
-
-/** The known name closest to `name`, or undefined when none is within `SUGGESTION_EDITS` edits. */
-export function nearestName(name: string, known: readonly string[]): string | undefined {
-  let index = nameLists.get(known);
-  if (!index) {
-    index = new NameSuggestions(known);
-    // A short list (a page's anchors) is asked once or twice; a long one is kept for the next question.
-    if (known.length >= INDEX_FROM) nameLists.set(known, index);
-  }
-  return index.nearest(name);
+/** The most edits a suggestion for an anchor or a constant is away from it. */
+export function suggestionLimit(name: string): number {
+  return Math.max(3, Math.floor(name.length / 3));
 }
+
+/** The known anchor or constant closest to `name`, or undefined when none is within `suggestionLimit(name)` edits. */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
+  const lower = known.map((candidate) => candidate.toLowerCase());
+  const found = nearestOf(name.toLowerCase(), lower, suggestionLimit(name), lower.keys(), { examined: 0 });
+  return found && known[found.id];
+}
+
+const routeLists = new WeakMap<readonly string[], RouteSuggestions>();
 
 /** The route to suggest for `route`: see `RouteSuggestions.nearest`. */
 export function nearestRoute(route: string, routes: readonly string[], link?: WrittenLink): string | undefined {
   let index = routeLists.get(routes);
   if (!index) {
     index = new RouteSuggestions(routes);
+    // A long list (a site's routes) is kept for the next broken link.
     if (routes.length >= INDEX_FROM) routeLists.set(routes, index);
   }
   return index.nearest(route, link);
@@ -78,31 +81,9 @@ export interface SuggestionWork {
   examined: number;
 }
 
-/** A list of names (anchors, constants) and the closest of them to a wrong one. */
-export class NameSuggestions {
-  readonly work: SuggestionWork = { examined: 0 };
-  private readonly names: CloseNames;
-  private readonly answers = new Map<string, string | undefined>();
-
-  constructor(private readonly known: readonly string[]) {
-    const lower = known.map((name) => name.toLowerCase());
-    this.names = new CloseNames(lower, SUGGESTION_EDITS, this.work);
-  }
-
-  /** The known name with the fewest edits from `name`, at most `SUGGESTION_EDITS`; undefined when none is. */
-  nearest(name: string): string | undefined {
-    const query = name.toLowerCase();
-    if (this.answers.has(query)) return this.answers.get(query);
-    const found = this.names.nearest(query, SUGGESTION_EDITS);
-    const answer = found && this.known[found.id];
-    this.answers.set(query, answer);
-    return answer;
-  }
-}
-
 /**
  * A site's routes and the one to suggest for a route nothing is at. A typo is in one place: a route in
- * the same folder whose last segment is `SUGGESTION_EDITS` edits away at most, or any route one edit
+ * the same folder whose last segment is `SEGMENT_EDITS` edits away at most, or any route one edit
  * away (a folder's name misspelt, a `/` left out). A relative link that leads to a route when read
  * from the page file's folder (as an older site read `../x.html`), or else from the site's root, was
  * meant from there: that route is the suggestion.
@@ -144,13 +125,13 @@ export class RouteSuggestions {
       const { folder, last } = splitRoute(query);
       const siblings = this.folders.get(folder);
       if (siblings) {
-        siblings.names ??= new CloseNames(siblings.lasts, SUGGESTION_EDITS, this.work);
-        const found = siblings.names.nearest(last, SUGGESTION_EDITS);
+        siblings.names ??= new CloseNames(siblings.lasts, SEGMENT_EDITS, this.work);
+        const found = siblings.names.nearest(last);
         // The folder is the same, so the route is as many edits away as its last segment.
         if (found) best = { id: siblings.ids[found.id] ?? 0, distance: found.distance };
       }
       this.whole ??= new CloseNames(this.lower, ROUTE_EDITS, this.work);
-      const found = this.whole.nearest(query, ROUTE_EDITS);
+      const found = this.whole.nearest(query);
       if (
         found &&
         (!best || found.distance < best.distance || (found.distance === best.distance && found.id < best.id))
@@ -203,30 +184,43 @@ class CloseNames {
     this.seen = new Uint32Array(names.length);
   }
 
-  nearest(query: string, limit: number): Match | undefined {
-    let best: Match | undefined;
-    const consider = (id: number) => {
-      this.work.examined++;
-      const name = this.names[id] ?? '';
-      const bound = best ? best.distance : limit;
-      if (Math.abs(name.length - query.length) > bound) return;
-      const distance = editDistance(query, name, bound);
-      if (distance < (best?.distance ?? limit + 1) || (best && distance === best.distance && id < best.id))
-        best = { id, distance };
-    };
-    if (this.names.length < INDEX_FROM) {
-      for (let id = 0; id < this.names.length; id++) consider(id);
-      return best;
-    }
-    this.index ??= new DeletionIndex(this.names, this.depth);
+  nearest(query: string): Match | undefined {
+    const { names, depth, work } = this;
+    if (names.length < INDEX_FROM) return nearestOf(query, names, depth, names.keys(), work);
+    this.index ??= new DeletionIndex(names, depth);
+    return nearestOf(query, names, depth, this.once(this.index.candidates(query)), work);
+  }
+
+  /** The ids, each once. */
+  private *once(ids: Iterable<number>): Generator<number> {
     const mark = ++this.stamp;
-    for (const id of this.index.candidates(query)) {
+    for (const id of ids) {
       if (this.seen[id] === mark) continue;
       this.seen[id] = mark;
-      consider(id);
+      yield id;
     }
-    return best;
   }
+}
+
+/** Of the names (lower case) with the ids given, the nearest to `query` within `limit` edits; the first wins a tie. */
+function nearestOf(
+  query: string,
+  names: readonly string[],
+  limit: number,
+  ids: Iterable<number>,
+  work: SuggestionWork,
+): Match | undefined {
+  let best: Match | undefined;
+  for (const id of ids) {
+    work.examined++;
+    const name = names[id] ?? '';
+    const bound = best ? best.distance : limit;
+    if (Math.abs(name.length - query.length) > bound) continue;
+    const distance = editDistance(query, name, bound);
+    if (distance < (best?.distance ?? limit + 1) || (best && distance === best.distance && id < best.id))
+      best = { id, distance };
+  }
+  return best;
 }
 
 /**

@@ -8,7 +8,8 @@ import {
   nearestName,
   nearestRoute,
   RouteSuggestions,
-  SUGGESTION_EDITS,
+  SEGMENT_EDITS,
+  suggestionLimit,
 } from '../../../../src/node/markdown/suggest';
 import { projectRoot } from '../../../helpers/tree';
 
@@ -30,28 +31,33 @@ function fullDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** The plain scan the indexes replace: every name that `fits` compared in full; the fewest edits, then the first, wins. */
-function scanNearest(name: string, known: readonly string[], fits: (d: number, candidate: string) => boolean) {
+/**
+ * The plain scan: every name within `limit` edits that `fits` compared in full; the fewest edits, then the
+ * first, wins.
+ */
+function scanNearest(
+  name: string,
+  known: readonly string[],
+  limit: number,
+  fits: (d: number, candidate: string) => boolean,
+) {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
-    // Names of lengths further apart than any suggestion are no suggestion: the full count would only take time.
-    if (Math.abs(candidate.length - name.length) > SUGGESTION_EDITS) continue;
+    // Names of lengths further apart than the limit are no suggestion: the full count would only take time.
+    if (Math.abs(candidate.length - name.length) > limit) continue;
     const d = fullDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance && fits(d, candidate)) [best, bestDistance] = [candidate, d];
+    if (d < bestDistance && d <= limit && fits(d, candidate)) [best, bestDistance] = [candidate, d];
   }
   return best;
 }
 
 const folderOf = (route: string) => route.toLowerCase().replace(/[^/]*\/?$/, '');
-/** The rule for routes: one edit anywhere, or `SUGGESTION_EDITS` in the last segment of a route in the same folder. */
+/** The rule for routes: one edit anywhere, or `SEGMENT_EDITS` in the last segment of a route in the same folder. */
 const scanRoute = (route: string, routes: readonly string[]) =>
-  scanNearest(
-    route,
-    routes,
-    (d, candidate) => d <= 1 || (d <= SUGGESTION_EDITS && folderOf(candidate) === folderOf(route)),
-  );
-const scanName = (name: string, known: readonly string[]) => scanNearest(name, known, (d) => d <= SUGGESTION_EDITS);
+  scanNearest(route, routes, SEGMENT_EDITS, (d, candidate) => d <= 1 || folderOf(candidate) === folderOf(route));
+const scanName = (name: string, known: readonly string[]) =>
+  scanNearest(name, known, suggestionLimit(name), () => true);
 
 /** The routes of the spec's site, copied the way the 10,000-page benchmark tree copies content/. */
 const specRoutes = readFileSync(path.join(projectRoot, 'test/fixtures/spec/routes.txt'), 'utf8')
@@ -102,8 +108,11 @@ describe('suggestions for a wrong name', () => {
     expect(nearestRoute('/copy1/guide/theme/x/', routes, link)).toBe('/copy1/theme/x/');
   });
 
-  it('names the closest anchor or constant, a few edits away at most', () => {
+  it('names the closest anchor or constant, a section renamed a little too', () => {
     expect(closest('instal', ['usage', 'install', 'installation'])).toBe(' (did you mean "install"?)');
+    const headings = ['git-repository-and-edit-links', 'import-code-snippets-beta', 'search-box'];
+    expect(closest('git-repo-and-edit-links', headings)).toBe(' (did you mean "git-repository-and-edit-links"?)');
+    expect(closest('import-code-snippets', headings)).toBe(' (did you mean "import-code-snippets-beta"?)');
     expect(closest('LIMTI', ['LIMIT', 'TIMEOUT'])).toBe(' (did you mean "LIMIT"?)');
     expect(closest('configuration-reference', ['configuration', 'reference'])).toBe('');
     expect(closest('copy', [])).toBe('');
