@@ -27,6 +27,11 @@ const ROUTE_EDITS = 1;
 const INDEX_FROM = 64;
 /** Ids fit below this in an index entry, beside a 32-bit hash (53 bits in all: exact in a double). */
 const ID_SPACE = 2 ** 21;
+/**
+ * The most entries an index may have (8 bytes each). A folder of thousands of pages with long names has
+ * more deletion words than is worth holding: it is scanned, at a cost in proportion to the folder.
+ */
+const MAX_ENTRIES = 2 ** 22;
 
 /** ` (did you mean "X"?)` for the closest known name, or nothing when none is close. */
 export function closest(name: string, known: readonly string[]): string {
@@ -171,7 +176,8 @@ interface Match {
 
 /** Lower-case names and the nearest of them to a lower-case query, `depth` edits away at most. */
 class CloseNames {
-  private index: DeletionIndex | undefined;
+  /** Made on the first look-up; null for a list that is scanned. */
+  private index: DeletionIndex | null | undefined;
   /** Per-query marks, so a name filed under several of the query's words is compared once. */
   private readonly seen: Uint32Array;
   private stamp = 0;
@@ -186,8 +192,8 @@ class CloseNames {
 
   nearest(query: string): Match | undefined {
     const { names, depth, work } = this;
-    if (names.length < INDEX_FROM) return nearestOf(query, names, depth, names.keys(), work);
-    this.index ??= new DeletionIndex(names, depth);
+    this.index ??= names.length >= INDEX_FROM && fitsAnIndex(names, depth) ? new DeletionIndex(names, depth) : null;
+    if (!this.index) return nearestOf(query, names, depth, names.keys(), work);
     return nearestOf(query, names, depth, this.once(this.index.candidates(query)), work);
   }
 
@@ -235,7 +241,6 @@ class DeletionIndex {
     names: readonly string[],
     private readonly depth: number,
   ) {
-    if (names.length >= ID_SPACE) throw new Error(`too many names to index: ${names.length}`);
     const entries: number[] = [];
     names.forEach((name, id) => {
       for (const word of deletions(name, depth)) entries.push(hashOf(word) * ID_SPACE + id);
@@ -252,6 +257,17 @@ class DeletionIndex {
       }
     }
   }
+}
+
+/** Whether the names' deletion words fit in an index: at most `MAX_ENTRIES`, and ids below `ID_SPACE`. */
+function fitsAnIndex(names: readonly string[], depth: number): boolean {
+  if (names.length >= ID_SPACE) return false;
+  let entries = 0;
+  for (const { length } of names) {
+    // Words of `length - i` letters: at most "length choose i" of them.
+    for (let i = 0, ways = 1; i <= depth; i++, ways = (ways * (length - i + 1)) / i) entries += ways;
+  }
+  return entries <= MAX_ENTRIES;
 }
 
 /** The word and every word made from it by deleting at most `depth` letters, each once. */

@@ -150,6 +150,14 @@ describe('suggestions for a wrong name', () => {
     );
   });
 
+  it('gives the plain scan’s answer in a folder of thousands of pages with long names, too many to index', () => {
+    const slug = (i: number) => `a-post-about-workflows-steps-and-triggers-number-${String(i).padStart(5, '0')}`;
+    const routes = Array.from({ length: 3000 }, (_, i) => `/blog/${slug(i)}/`);
+    const typos = [`/blog/${slug(1234).replace('steps', 'stpes')}/`, `/blog/${slug(7)}x/`, '/blog/gone/', '/blgo/x/'];
+    for (const typo of typos) expect(nearestRoute(typo, routes)).toBe(scanRoute(typo, routes));
+    expect(nearestRoute(typos[0] ?? '', routes)).toBe(`/blog/${slug(1234)}/`);
+  });
+
   it('does work in proportion to the links that match nothing, whatever the number of routes', () => {
     /** Links to pages and folders that are gone, and relative links read from the wrong folder, in every copy. */
     const work = (copyCount: number) => {
