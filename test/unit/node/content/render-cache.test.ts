@@ -26,8 +26,8 @@ const site = {
 
 /**
  * A site with problems of every kind in `--no-strict`: the page pass's (a missing image, an unknown code
- * language, an unknown constant, a removed scheme, a page without a title, a page that only redirects) and
- * the site stage's (links and anchors that lead nowhere).
+ * language, an unknown constant, a removed scheme and attribute, a page without a title, a page that only
+ * redirects) and the site stage's (links and anchors that lead nowhere).
  */
 const troubled = {
   ...site,
@@ -44,6 +44,8 @@ const troubled = {
     '[setup](./guide.md#set-up) and [script](javascript:alert(1))',
     '',
     'More on [details](/gone/#details).',
+    '',
+    '<span onclick="go()">Click</span>',
     '',
   ].join('\n'),
   'untitled.md': '![No heading](./nope.png) here.\n',
@@ -121,9 +123,9 @@ describe('the render cache', () => {
     const cold = await buildTree(root, { strict: false });
     const reported = messages(cold);
     // Problems of the page pass and of the site stage, several in one file and two at one place.
-    expect(reported.filter((m) => m.startsWith('troubled.md:'))).toHaveLength(7);
+    expect(reported.filter((m) => m.startsWith('troubled.md:'))).toHaveLength(8);
     expect(reported.filter((m) => m.startsWith('untitled.md:1:1 '))).toHaveLength(2);
-    expect(reported).toHaveLength(10);
+    expect(reported).toHaveLength(11);
 
     const warm = await buildTree(root, { strict: false });
     expect(warm.rendered).toBe(0);
