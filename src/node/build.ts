@@ -116,6 +116,8 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     rendered = reuse.render.length;
     if (reuse.reused.length > 0)
       log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
+    // The unchanged pages' problems, as the page pass reported them when it rendered them.
+    diagnostics.items.push(...reuse.problems);
     const problemsBefore = diagnostics.items.length;
     const settings = settingsOf(site);
     const passing = renderPages(reuse.render, { settings, highlighter: blocks, texts, diagnostics, log });
@@ -134,12 +136,12 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
       },
       texts,
     );
-    // A page with a problem is rendered again next time, so that its problem is reported again.
-    const withProblems = new Set(diagnostics.items.slice(problemsBefore).map((d) => d.file));
-    const cached: RenderedPage[] = renderedPages
-      .filter((page) => !withProblems.has(page.file.relativePath))
-      .map((page) => ({ page, code: codeOf.get(page.file.relativePath) ?? [] }));
-    const saving = reuse.cache.save(cached);
+    // Each page is kept with the problems the page pass reported in its file, to report them again.
+    const cached: RenderedPage[] = renderedPages.map((page) => ({
+      page,
+      code: codeOf.get(page.file.relativePath) ?? [],
+    }));
+    const saving = reuse.cache.save(cached, diagnostics.items.slice(problemsBefore));
     pending.push(saving);
     const pages = inScanOrder(files, reuse.reused, renderedPages);
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { Diagnostic } from '../diagnostics';
 import type { SearchSection } from '../markdown/sections';
 import type { PageSource } from './page-record';
 import type { ContentFile } from './scan';
@@ -10,9 +11,12 @@ import { parsedJson, readText, type StoredText } from './text-store';
 
 /**
  * The page pass's results kept between builds, in the build's cache folder: a page whose file is
- * unchanged, built with the same settings and the same build code, whose images are unchanged and which
- * had no problem last time, is taken from here instead of being rendered again. Its fragment, markdown
- * and search sections stay in the cache's files until the stage that uses them reads them.
+ * unchanged, built with the same settings and the same build code, whose images are unchanged and whose
+ * missing images are still missing, is taken from here instead of being rendered again. The problems its
+ * render reported come with it and are reported again, as they were (a page with an error is rendered
+ * again: that build failed). What a page's links lead to is no part of its render: the site stage checks
+ * every page's links on every build. Its fragment, markdown and search sections stay in the cache's
+ * files until the stage that uses them reads them.
  *
  * `index.jsonl` lists the pages, one JSON line each after the identity's line (written line by line: a
  * large site's index never becomes one string); their texts are in `segment.<id>.bin` files, one
@@ -23,7 +27,7 @@ import { parsedJson, readText, type StoredText } from './text-store';
  * are rendered again: it never fails a build.
  */
 const INDEX_FILE = 'index.jsonl';
-const FORMAT = 2;
+const FORMAT = 3;
 /** Segments beyond this many, or holding more than twice the live texts, are merged into one. */
 const MAX_SEGMENTS = 8;
 
@@ -31,11 +35,14 @@ const MAX_SEGMENTS = 8;
 type TextPlace = [segment: string, offset: number, bytes: number];
 
 /**
- * A page as the cache keeps it. Its record says what it was made from: the file's stamp (`source`) and
- * the stamps of the files it copies (`analysis.assets`).
+ * A page as the cache keeps it. Its record says what it was made from: the file's stamp (`source`), the
+ * stamps of the files it copies (`analysis.assets`) and the files it names but did not copy
+ * (`analysis.uncopied`).
  */
 interface CachedPage {
   record: Omit<PageSource, 'file' | 'html' | 'markdown' | 'sections'>;
+  /** The problems the page pass reported in the page's file, in the order it reported them. */
+  problems: Omit<Diagnostic, 'file'>[];
   html: TextPlace;
   markdown: TextPlace;
   sections: TextPlace;
@@ -84,33 +91,50 @@ export class RenderCache {
 
   /**
    * The records of the files that need no rendering, and the files that do, each list in the files'
-   * order; with the code block keys of the reused pages.
+   * order; with the code block keys of the reused pages and the problems their render reported.
    */
-  reuse(files: readonly ContentFile[]): { reused: PageSource[]; render: ContentFile[]; code: string[] } {
+  reuse(files: readonly ContentFile[]): {
+    reused: PageSource[];
+    render: ContentFile[];
+    code: string[];
+    problems: Diagnostic[];
+  } {
     const reused: PageSource[] = [];
     const render: ContentFile[] = [];
     const code: string[] = [];
+    const problems: Diagnostic[] = [];
     for (const file of files) {
       const entry = this.entries[file.relativePath];
       if (entry && this.stillValid(file, entry)) {
         reused.push(this.record(file, entry));
         code.push(...entry.code);
+        for (const problem of entry.problems) problems.push({ ...problem, file: file.relativePath });
         this.reusedEntries.set(file.relativePath, entry);
       } else render.push(file);
     }
-    return { reused, render, code };
+    return { reused, render, code, problems };
   }
 
   /**
    * Writes the cache for the next build: the reused pages as they are, and the rendered ones (whose
-   * texts go into a new segment). Errors are swallowed: the next build then renders more.
+   * texts go into a new segment) with the problems the page pass reported in their files, except those
+   * with an error. Errors are swallowed: the next build then renders more.
    */
-  async save(rendered: readonly RenderedPage[]): Promise<void> {
+  async save(rendered: readonly RenderedPage[], problems: readonly Diagnostic[]): Promise<void> {
     try {
       await mkdir(this.dir, { recursive: true });
       const pages: Record<string, CachedPage> = {};
       for (const [file, entry] of this.reusedEntries) pages[file] = entry;
-      await this.writeSegment(rendered, pages);
+      const problemsOf = new Map<string, Omit<Diagnostic, 'file'>[]>();
+      for (const { file, ...problem } of problems) {
+        const list = problemsOf.get(file);
+        if (list) list.push(problem);
+        else problemsOf.set(file, [problem]);
+      }
+      const kept = rendered.filter(({ page }) => {
+        return !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error');
+      });
+      await this.writeSegment(kept, problemsOf, pages);
       const live = Object.values(pages);
       const named = segmentsOf(live);
       // Merging moves the entries' texts (the entries change in place).
@@ -151,6 +175,10 @@ export class RenderCache {
         const copied = statSync(absolutePath);
         if (copied.size !== size || copied.mtimeMs !== mtimeMs) return false;
       }
+      // An image that was missing and is there now changes the page, and takes its problem away.
+      for (const uncopied of entry.record.analysis.uncopied) {
+        if (statSync(uncopied, { throwIfNoEntry: false })?.isFile()) return false;
+      }
       // Its texts must still be there: a segment another build removed means rendering the page again.
       for (const [segment] of [entry.html, entry.markdown, entry.sections]) this.fd(segment);
       return true;
@@ -187,8 +215,12 @@ export class RenderCache {
     return fd;
   }
 
-  /** Writes the rendered pages' texts into a new segment and lists them in `pages`. */
-  private async writeSegment(rendered: readonly RenderedPage[], pages: Record<string, CachedPage>): Promise<void> {
+  /** Writes the rendered pages' texts into a new segment and lists them in `pages`, with their problems. */
+  private async writeSegment(
+    rendered: readonly RenderedPage[],
+    problemsOf: ReadonlyMap<string, Omit<Diagnostic, 'file'>[]>,
+    pages: Record<string, CachedPage>,
+  ): Promise<void> {
     if (rendered.length === 0) return;
     const segment = await SegmentWriter.create(this.dir);
     try {
@@ -196,6 +228,7 @@ export class RenderCache {
         const { file, html, markdown, sections, ...record } = page;
         pages[file.relativePath] = {
           record,
+          problems: problemsOf.get(file.relativePath) ?? [],
           html: await segment.put(html.read()),
           markdown: await segment.put(markdown.read()),
           sections: await segment.put(sections.json.read()),

@@ -50,6 +50,11 @@ export interface PageAnalysis {
   firstParagraph: string;
   links: LinkReference[];
   assets: PageAsset[];
+  /**
+   * The local images and files the page names that were not copied (missing, or a link out of the content
+   * folder): the page may change once one of them is a file.
+   */
+  uncopied: string[];
   sections: SearchSection[];
   hasRawHtml: boolean;
   /**
@@ -68,6 +73,7 @@ export function emptyAnalysis(): PageAnalysis {
     firstParagraph: '',
     links: [],
     assets: [],
+    uncopied: [],
     sections: [],
     hasRawHtml: false,
     twinEdits: [],

@@ -31,8 +31,11 @@ export interface AssetPlace {
   base: string;
 }
 
-/** The copy to make, or what is wrong: the file is missing, or it lies outside the content folder. */
-export type AssetResult = { asset: PageAsset; href: string } | { problem: string; outside: boolean };
+/**
+ * The copy to make, or what is wrong: the file is missing, or it lies outside the content folder; with the
+ * path looked at (`path`) when there was one to look at.
+ */
+export type AssetResult = { asset: PageAsset; href: string } | { problem: string; outside: boolean; path?: string };
 
 /**
  * A relative link whose last segment has a file extension other than a page's (`./guide.pdf`, `../x.zip`) is
@@ -64,9 +67,9 @@ export function localAsset(written: string, kind: AssetKind, place: AssetPlace):
     : nodePath.resolve(place.absoluteDir, decodePath(target));
   if (!isInside(place.contentDir, absolutePath)) return outside;
   const found = realFile(absolutePath);
-  if (found === undefined) return notFound;
+  if (found === undefined) return { ...notFound, path: absolutePath };
   const { real, size, mtimeMs } = found;
-  if (!isInside(realFolder(place.contentDir), real)) return outside;
+  if (!isInside(realFolder(place.contentDir), real)) return { ...outside, path: absolutePath };
   const content = readFileSync(real);
   const hash = contentHash(content);
   const ext = nodePath.extname(absolutePath);

@@ -31,7 +31,7 @@ export function linkTargets(
   ctx: TargetContext,
   report: Report,
   at: (offset: number) => { line: number; column: number },
-  found: { links: LinkReference[]; assets: PageAsset[] },
+  found: { links: LinkReference[]; assets: PageAsset[]; uncopied: string[] },
 ) {
   /** Where a link goes (null: nowhere, its text stays); internal links are kept for the site-wide check. */
   function linkTarget(written: string, offset: number, raw = false): { href: string | null; external: boolean } {
@@ -74,6 +74,7 @@ export function linkTargets(
   function assetHref(written: string, kind: AssetKind, offset: number, raw: boolean): string | null {
     const local = localAsset(written, kind, { ...ctx, contentDir: ctx.contentDir ?? ctx.absoluteDir });
     if ('problem' in local) {
+      if (local.path !== undefined) found.uncopied.push(local.path);
       report(offset, local.problem, raw && !local.outside ? 'warning' : 'error');
       return null;
     }

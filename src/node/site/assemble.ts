@@ -1,6 +1,6 @@
 import { canonicalRoute } from '../../shared/paths';
 import type { SidebarGroup } from '../../shared/types';
-import { closest } from '../markdown/suggest';
+import { closest, closestRoute } from '../markdown/suggest';
 import type { SiteConfig } from '../content/site-config';
 import { SITE_CONFIG_FILE } from '../content/site-config';
 import type { PageSource } from '../content/page-record';
@@ -60,7 +60,7 @@ export function assembleSite(
         diagnostics.problem(
           strict,
           ...where,
-          `broken link "${link.written}": no page at ${link.route}${closest(link.route, routes)}`,
+          `broken link "${link.written}": no page at ${link.route}${closestRoute(link.route, routes, { written: link.written, file: page.file.relativePath })}`,
         );
       } else if (link.hash && !target.analysis.anchors.includes(link.hash)) {
         const renamed = target.analysis.aliases[link.hash];
@@ -110,7 +110,7 @@ export function assembleSite(
         file.file.relativePath,
         line,
         column,
-        `redirect to ${target} leads to no page${closest(targetRoute, routes)}`,
+        `redirect to ${target} leads to no page${closestRoute(targetRoute, routes)}`,
       );
     } else if (!byRoute.has(file.route)) redirects[file.route] = target;
   }
@@ -123,7 +123,7 @@ export function assembleSite(
         SITE_CONFIG_FILE,
         configLine(from),
         1,
-        `redirect ${from} leads to ${to}, which is not a page${closest(target, routes)}`,
+        `redirect ${from} leads to ${to}, which is not a page${closestRoute(target, routes)}`,
       );
       continue;
     }
@@ -152,7 +152,7 @@ export function assembleSite(
             SITE_CONFIG_FILE,
             configLine(item),
             1,
-            `sidebar entry ${item} is not a page${closest(item, routes)}`,
+            `sidebar entry ${item} is not a page${closestRoute(item, routes)}`,
           );
           return [];
         }
@@ -202,7 +202,7 @@ function checkNeighbours(byRoute: ReadonlyMap<string, PageSource>, strict: boole
   for (const page of byRoute.values()) {
     for (const { key, written, route, line, column } of page.neighbours) {
       if (byRoute.has(route)) continue;
-      const message = `broken ${key} link "${written}": no page at ${route}${closest(route, routes)}`;
+      const message = `broken ${key} link "${written}": no page at ${route}${closestRoute(route, routes)}`;
       diagnostics.problem(strict, page.file.relativePath, line, column, message);
     }
   }

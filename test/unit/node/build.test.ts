@@ -156,6 +156,21 @@ describe('build', () => {
     expect(messages(result)).toEqual(['README.md:3:1 warning: broken link "/missing/": no page at /missing/']);
   });
 
+  it('suggests for a relative link the page it leads to from the root, and nothing for a page long gone', async () => {
+    const root = await makeTree({
+      'README.md': '# Home\n',
+      'workflows/steps/code.md': '# Code steps\n',
+      'copy1/workflows/steps/code.md': '# Code steps, copied\n',
+      'apps/twitter/README.md':
+        '# Twitter\n\n[code steps](workflows/steps/code/) and [the old API](/apps/twitter/api-v1/)\n',
+    });
+    const result = await buildTree(root, { strict: false });
+    expect(messages(result)).toEqual([
+      'apps/twitter/README.md:3:1 warning: broken link "workflows/steps/code/": no page at /apps/twitter/workflows/steps/code/ (did you mean "/workflows/steps/code/"?)',
+      'apps/twitter/README.md:3:41 warning: broken link "/apps/twitter/api-v1/": no page at /apps/twitter/api-v1/',
+    ]);
+  });
+
   it('checks frontmatter prev/next routes and ships them in the form the app looks up', async () => {
     const files = {
       ...GOOD,

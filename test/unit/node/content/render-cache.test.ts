@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { BuildResult } from '../../../../src/node/build';
 import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
@@ -22,6 +23,47 @@ const site = {
   'diagram.png': PIXEL,
   'other.md': '# Other\n\nPlain.\n',
 };
+
+/**
+ * A site with problems of every kind in `--no-strict`: the page pass's (a missing image, an unknown code
+ * language, an unknown constant, a removed scheme and attribute, a page without a title, a page that only
+ * redirects) and the site stage's (links and anchors that lead nowhere).
+ */
+const troubled = {
+  ...site,
+  'README.md': '# Home\n\nSee [the guide](./guide.md) and [the diagram page](./picture.md).\n',
+  'troubled.md': [
+    '# Troubled',
+    '',
+    '![Missing](./missing.png)',
+    '',
+    '```fortran77\nPRINT *, 1\n```',
+    '',
+    '[gone](/gone/) {{ LIMT }}',
+    '',
+    '[setup](./guide.md#set-up) and [script](javascript:alert(1))',
+    '',
+    'More on [details](/gone/#details).',
+    '',
+    '<span onclick="go()">Click</span>',
+    '',
+  ].join('\n'),
+  'untitled.md': '![No heading](./nope.png) here.\n',
+  'moved.md': '<script>location.href = "/guide/"</script>\n',
+};
+
+/** A page for `troubled.md`'s links that lead nowhere. */
+const GONE = '# Back\n\n## Details\n';
+const brokenToGone = (result: BuildResult) => messages(result).filter((m) => m.includes('/gone/'));
+
+/** A cold `--no-strict` build of `files` in a fresh tree: its folder and its result. */
+async function coldBuild(files: Record<string, string | Uint8Array>): Promise<{ root: string; result: BuildResult }> {
+  const root = await makeTree(files);
+  const result = await buildTree(root, { strict: false });
+  // Every page file is rendered, the one that only redirects too.
+  expect(result.rendered).toBe(result.pages + 1);
+  return { root, result };
+}
 
 /** Builds `root`, then the same content again from scratch in a copy, and expects both outputs to be the same. */
 async function expectSameAsCold(root: string, files: Record<string, string | Uint8Array>): Promise<void> {
@@ -67,20 +109,89 @@ describe('the render cache', () => {
     await expectSameAsCold(root, { ...site, 'guide.md': guide, 'diagram.png': OTHER_PIXEL });
   });
 
-  it('renders every page again when the settings change, and a page with a problem on every build', async () => {
-    const files = { ...site, '_site.yaml': 'title: Docs\n', 'broken.md': '# Broken\n\n![Missing](./missing.png)\n' };
+  it('renders every page again when the settings change', async () => {
+    const files = { ...site, '_site.yaml': 'title: Docs\n' };
     const root = await makeTree(files);
-    const first = await buildTree(root, { strict: false });
-    const warning = messages(first).filter((m) => m.includes('broken.md'));
-    expect(warning).toHaveLength(1);
-
-    const again = await buildTree(root, { strict: false });
-    expect(again.rendered).toBe(1);
-    expect(messages(again).filter((m) => m.includes('broken.md'))).toEqual(warning);
-
+    await buildTree(root, { strict: false });
     await writeFile(path.join(root, 'content/_site.yaml'), 'title: Docs\nconstants:\n  LIMIT: 10\n');
     const reconfigured = await buildTree(root, { strict: false });
     expect(reconfigured.rendered).toBe(reconfigured.pages);
+  });
+
+  it('keeps a page with its problems: a warm build reports what a cold one does and renders nothing', async () => {
+    const root = await makeTree(troubled);
+    const cold = await buildTree(root, { strict: false });
+    const reported = messages(cold);
+    // Problems of the page pass and of the site stage, several in one file and two at one place.
+    expect(reported.filter((m) => m.startsWith('troubled.md:'))).toHaveLength(8);
+    expect(reported.filter((m) => m.startsWith('untitled.md:1:1 '))).toHaveLength(2);
+    expect(reported).toHaveLength(11);
+
+    const warm = await buildTree(root, { strict: false });
+    expect(warm.rendered).toBe(0);
+    expect(messages(warm)).toEqual(reported);
+    expect(warm.diagnostics).toEqual(cold.diagnostics);
+    expect(await buildOutput(root)).toEqual(await buildOutput((await coldBuild(troubled)).root));
+
+    // One page changed: the others come from the cache with their problems, as they were.
+    await writeFile(path.join(root, 'content/other.md'), '# Other\n\nChanged.\n');
+    const changed = await buildTree(root, { strict: false });
+    expect(changed.rendered).toBe(1);
+    expect(messages(changed)).toEqual(reported);
+  });
+
+  it('clears a kept page’s broken-link warning once the page it leads to is written', async () => {
+    const root = await makeTree(troubled);
+    await buildTree(root, { strict: false });
+    expect(brokenToGone(await buildTree(root, { strict: false }))).toHaveLength(2);
+
+    // Only the new page is rendered; the site stage checks the kept page's links against it.
+    await writeFile(path.join(root, 'content/gone.md'), GONE);
+    const created = await buildTree(root, { strict: false });
+    expect(created.rendered).toBe(1);
+    expect(brokenToGone(created)).toEqual([]);
+    expect(messages(created)).toEqual(messages((await coldBuild({ ...troubled, 'gone.md': GONE })).result));
+  });
+
+  it('reports a kept page’s links broken once the heading or the page they lead to is removed', async () => {
+    const root = await makeTree({ ...troubled, 'gone.md': GONE });
+    expect(brokenToGone(await buildTree(root, { strict: false }))).toEqual([]);
+
+    await writeFile(path.join(root, 'content/gone.md'), '# Back\n');
+    const headingRemoved = await buildTree(root, { strict: false });
+    expect(headingRemoved.rendered).toBe(1);
+    expect(brokenToGone(headingRemoved)).toEqual([
+      'troubled.md:13:9 warning: broken anchor "/gone/#details": /gone/ has no heading #details',
+    ]);
+
+    await rm(path.join(root, 'content/gone.md'));
+    await rm(path.join(root, 'content/guide.md'));
+    const removed = await buildTree(root, { strict: false });
+    expect(removed.rendered).toBe(0);
+    expect(brokenToGone(removed)).toHaveLength(2);
+    expect(messages(removed)).toContain('README.md:3:5 warning: broken link "./guide.md": no page at /guide/');
+    const { 'guide.md': _guide, ...rest } = troubled;
+    expect(messages(removed)).toEqual(messages((await coldBuild(rest)).result));
+  });
+
+  it('renders again a page whose missing image appears, and its warning goes', async () => {
+    const root = await makeTree(troubled);
+    await buildTree(root, { strict: false });
+    await writeFile(path.join(root, 'content/missing.png'), PIXEL);
+    const found = await buildTree(root, { strict: false });
+    expect(found.rendered).toBe(1);
+    expect(messages(found).filter((m) => m.includes('missing.png'))).toEqual([]);
+    expect(messages(found)).toEqual(messages((await coldBuild({ ...troubled, 'missing.png': PIXEL })).result));
+  });
+
+  it('renders again a page with an error, which fails every build until it is fixed', async () => {
+    const root = await makeTree({ ...site, 'bad.md': '# Bad\n\n![Missing](./missing.png)\n' });
+    const first = await buildTree(root);
+    expect(first.ok).toBe(false);
+    const again = await buildTree(root);
+    expect(again.ok).toBe(false);
+    expect(again.rendered).toBe(1);
+    expect(messages(again)).toEqual(messages(first));
   });
 
   it('is only a speed-up: a damaged index or a lost segment makes the build render those pages again', async () => {
