@@ -93,6 +93,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   for (const promise of pending) promise.catch(() => undefined);
   try {
     const [files, site] = await Promise.all([scanning, configured]);
+    // Every page is rendered with the settings: with the file wrong, their problems would only echo it.
+    if (!site.valid) return finish(false, 0);
     const { config, configText } = site;
     const bundles = Promise.all([bundleClient(srcDir), loadPrerender(srcDir), bundleAppCss(srcDir)]);
     const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);

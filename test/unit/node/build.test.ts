@@ -137,9 +137,24 @@ describe('build', () => {
     });
     const result = await buildTree(root);
     expect(messages(result)).toEqual([
-      '_site.yaml:1:1 _site.yaml Unrecognized key: "bogus"',
+      '_site.yaml:2:1 unknown key "bogus" in _site.yaml',
       '_site.yaml:4:15 "constants.lower_case" constant names are UPPER_SNAKE_CASE',
     ]);
+  });
+
+  it('stops at a site configuration error, before pages that could only echo it', async () => {
+    const pages = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`page-${i}.md`, `# Page ${i}\n\nThe limit is {{ LIMIT }}.\n`]),
+    );
+    const root = await makeTree({
+      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nfeedback: true\n',
+      'README.md': '# Home\n',
+      ...pages,
+    });
+    const result = await buildTree(root);
+    expect(result.ok).toBe(false);
+    expect(messages(result)).toEqual(['_site.yaml:4:1 unknown key "feedback" in _site.yaml']);
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
 
   it('reports a symbolic link loop instead of hanging', async () => {
