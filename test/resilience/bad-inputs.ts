@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildResult } from '../../src/node/build';
+import { ALIAS_BOMB } from '../helpers/alias-bomb';
 import { buildTree, makeTree, messages } from '../helpers/tree';
 
 /**
@@ -242,6 +243,95 @@ export const BAD_INPUTS: BadInput[] = [
       }
       return problems;
     },
+  },
+  {
+    name: 'a page linked from outside the content folder',
+    files: { ...HOME },
+    prepare: async (contentDir) => {
+      const outside = path.join(path.dirname(contentDir), 'passwd');
+      await writeFile(outside, 'root:x:0:0:root:/root:/bin/bash\n');
+      await symlink(outside, path.join(contentDir, 'passwd.md'));
+    },
+    builds: false,
+    expected: [/^passwd\.md:1:1 page links to a file outside the content folder: it is not published$/],
+  },
+  {
+    name: "pages whose output would land on the site's own files",
+    files: {
+      ...HOME,
+      'version.json.md': '# Version\n',
+      'favicon.svg.md': '# Icon\n',
+      'sitemap.xml.md': '# Sitemap\n',
+      'guide/README.md': '# Guide\n',
+      'guide.md.md': '# Guide twin\n',
+    },
+    builds: false,
+    expected: [
+      /^version\.json\.md:1:1 route \/version\.json\/ needs a folder version\.json\/ where the site writes/,
+      /^favicon\.svg\.md:1:1 route \/favicon\.svg\/ needs a folder favicon\.svg\//,
+      /^sitemap\.xml\.md:1:1 route \/sitemap\.xml\/ needs a folder sitemap\.xml\//,
+      /^guide\.md\.md:1:1 route \/guide\.md\/ needs a folder guide\.md\/ where the site writes the markdown twin guide\.md of guide\/README\.md/,
+    ],
+  },
+  {
+    name: 'file names that would change their URL',
+    files: { ...HOME, 'q?a.md': '# Q\n', 'c#.md': '# C\n', 'back\\slash.md': '# B\n', '%2e%2e.md': '# Up\n' },
+    builds: false,
+    expected: [
+      /^q\?a\.md:1:1 the file name has "\?", which cannot be part of a page's URL: rename it$/,
+      /^c#\.md:1:1 the file name has "#"/,
+      /^back\\slash\.md:1:1 the file name has "\\"/,
+      /^%2e%2e\.md:1:1 the file name has "%"/,
+    ],
+  },
+  {
+    name: 'file names with "&" and spaces, in the sitemap and llms.txt',
+    files: {
+      '_site.yaml': 'title: T\nsiteUrl: https://docs.example.com\n',
+      'README.md': '# Home\n\n[q](q&a.md) and [p](<my page.md>)\n',
+      'q&a.md': '# Questions & answers\n',
+      'my page.md': '# My page\n',
+    },
+    builds: true,
+    expected: [],
+    check: (root) => {
+      const problems: string[] = [];
+      const sitemap = read(root, 'sitemap.xml');
+      const llms = read(root, 'llms.txt');
+      // An `&` that starts no entity makes the whole file invalid XML.
+      if (/&(?!amp;|lt;|gt;|quot;|#39;)/.test(sitemap)) problems.push(`unescaped & in the sitemap: ${sitemap}`);
+      for (const loc of ['https://docs.example.com/docs/q&amp;a/', 'https://docs.example.com/docs/my%20page/']) {
+        if (!sitemap.includes(`<loc>${loc}</loc>`)) problems.push(`the sitemap has no ${loc}: ${sitemap}`);
+      }
+      if (!llms.includes('(https://docs.example.com/docs/my%20page/)')) problems.push(`llms.txt: ${llms}`);
+      if (!read(root, 'index.html').includes('href="/docs/q&amp;a/"')) problems.push('home has no link to q&a');
+      return problems;
+    },
+  },
+  {
+    name: 'a YAML alias bomb in _site.yaml',
+    files: {
+      '_site.yaml': `title: T\n${ALIAS_BOMB}\n`,
+      ...HOME,
+    },
+    builds: false,
+    expected: [/^_site\.yaml:3:8 YAML aliases \(\*name\) here expand to too many values/],
+  },
+  {
+    name: 'a YAML alias bomb in frontmatter',
+    files: { ...HOME, 'a.md': `---\ntitle: A\n${ALIAS_BOMB}\n---\n# A\n` },
+    builds: false,
+    expected: [/^a\.md:4:8 YAML aliases \(\*name\) here expand to too many values/],
+  },
+  {
+    name: 'an unknown key near the end of _site.yaml',
+    files: {
+      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nlang: en-US\nfeedback: true\n',
+      ...HOME,
+      'a.md': '# A\n\nThe limit is {{ LIMIT }}.\n',
+    },
+    builds: false,
+    expected: [/^_site\.yaml:5:1 unknown key "feedback" in _site\.yaml$/],
   },
   {
     name: 'a symbolic link loop',

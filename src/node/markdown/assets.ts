@@ -69,7 +69,7 @@ export function localAsset(written: string, kind: AssetKind, place: AssetPlace):
 }
 
 /** True for the folder itself too: that is no file, so it is reported as not found. */
-function isInside(folder: string, file: string): boolean {
+export function isInside(folder: string, file: string): boolean {
   const relative = nodePath.relative(folder, file);
   return relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative);
 }

@@ -1,7 +1,8 @@
-import { markdownTwinPath, withBase } from '../../shared/paths';
+import { markdownTwinPath } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
 import type { PageSource } from '../content/page-record';
 import { heldText, type StoredText } from '../content/text-store';
+import { pageUrl } from './page-url';
 
 /**
  * The site for AI assistants and other tools (the llms.txt convention): `llms.txt` is an index of every
@@ -17,7 +18,7 @@ export function renderLlmsFiles(
   pages: readonly PageSource[],
 ): { index: string; full: readonly StoredText[] } {
   const { site } = manifest;
-  const url = (route: string) => site.siteUrl.replace(/\/$/, '') + withBase(site.base, route);
+  const url = (route: string) => pageUrl(site.siteUrl, site.base, route);
   const byRoute = new Map(pages.map((page) => [page.route, page]));
   const groups: { text: string; pages: PageSource[] }[] = [];
   const listed = new Set<string>();

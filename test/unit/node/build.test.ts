@@ -256,6 +256,27 @@ describe('build', () => {
     expect(readdirSync(path.join(root, 'dist/assets'))).not.toContain('files');
   });
 
+  it('never publishes a page linked from outside the content folder, --no-strict included', async () => {
+    const root = await makeTree({ 'README.md': '# Home\n' });
+    await writeFile(path.join(root, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    await symlink(path.join(root, 'passwd'), path.join(root, 'content/passwd.md'));
+    const strict = await buildTree(root);
+    expect(messages(strict)).toEqual([
+      'passwd.md:1:1 page links to a file outside the content folder: it is not published',
+    ]);
+    expect(strict.ok).toBe(false);
+    const loose = await buildTree(root, { strict: false });
+    expect(messages(loose)).toEqual([
+      'passwd.md:1:1 warning: page links to a file outside the content folder: it is not published',
+    ]);
+    expect(loose.ok).toBe(true);
+    expect(existsSync(path.join(root, 'dist/passwd'))).toBe(false);
+    const published = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .map((name) => path.join(root, name))
+      .filter((file) => /^(dist|manifest)\//.test(path.relative(root, file)) && statSync(file).isFile());
+    expect(published.filter((file) => readFileSync(file, 'utf8').includes('root:x:0:0'))).toEqual([]);
+  });
+
   it('leaves the previous manifest/ and dist/ untouched when a build fails', async () => {
     const root = await makeTree(GOOD);
     expect((await buildTree(root)).ok).toBe(true);
