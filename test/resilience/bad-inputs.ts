@@ -16,6 +16,8 @@ export interface BadInput {
   prepare?: (contentDir: string) => Promise<void>;
   /** true: the build must succeed (unusual input); false: it must fail and write no dist/. */
   builds: boolean;
+  /** The most seconds the build may take (for input built to make it work for hours). */
+  seconds?: number;
   /** Each must match one diagnostic line (`file:line:col message`). */
   expected: RegExp[];
   /** Further checks on a successful build's output; return a list of problems (empty when fine). */
@@ -177,21 +179,51 @@ export const BAD_INPUTS: BadInput[] = [
     },
   },
   {
-    name: 'lists and blockquotes nested 500 deep',
+    name: 'lists and blockquotes nested 100 deep, the limit',
     files: {
       ...HOME,
-      'lists.md': `# Lists\n\n${Array.from({ length: 500 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n`,
-      'quotes.md': `# Quotes\n\n${'>'.repeat(500)} deep\n`,
-      'mixed.md': `# Mixed\n\n${Array.from({ length: 250 }, (_, i) => `${'  '.repeat(i)}- > item ${i}`).join('\n')}\n`,
+      'lists.md': `# Lists\n\n${Array.from({ length: 100 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n`,
+      'quotes.md': `# Quotes\n\n${'>'.repeat(100)} deep\n`,
+      'mixed.md': `# Mixed\n\n${Array.from({ length: 50 }, (_, i) => `${'  '.repeat(i)}- > item ${i}`).join('\n')}\n`,
     },
     builds: true,
     expected: [],
     check: (root) => {
       const problems: string[] = [];
-      if (!read(root, 'lists/index.html').includes('level 499')) problems.push('the deepest list item is missing');
+      if (!read(root, 'lists/index.html').includes('level 99')) problems.push('the deepest list item is missing');
       if (!read(root, 'quotes/index.html').includes('deep')) problems.push('the deepest quote is missing');
       return problems;
     },
+  },
+  {
+    name: 'lists and quotes nested past the limit, 10,000 on one line',
+    files: {
+      ...HOME,
+      'quotes.md': `# Quotes\n\n${'>'.repeat(10_000)} deep\n`,
+      'items.md': `# Items\n\nText.\n\n${'- '.repeat(10_000)}deep\n`,
+      'indented.md': `# Indented\n\n${Array.from({ length: 2_000 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n`,
+    },
+    builds: false,
+    seconds: 20,
+    expected: [
+      /^quotes\.md:3:1 lists and quotes are nested 10000 levels deep here; a page may nest 100 /,
+      /^items\.md:5:1 lists and quotes are nested 10000 levels deep here/,
+      /^indented\.md:103:1 lists and quotes are nested 101 levels deep here/,
+    ],
+  },
+  {
+    name: 'emphasis markers that make the parser work for hours (pages of 1 MB and 8 MB)',
+    files: {
+      ...HOME,
+      'stars.md': `# Stars\n\nIntro.\n\n${'**a'.repeat(300_000)}\n`,
+      'underscores.md': `# Under\n\n${`${'_a'.repeat(150)}\n\n`.repeat(27_000)}`,
+    },
+    builds: false,
+    seconds: 20,
+    expected: [
+      /^stars\.md:5:1 too many emphasis markers \(\* _ ~\) in long words or nested emphasis for the markdown parser/,
+      /^underscores\.md:3:1 too many emphasis markers/,
+    ],
   },
   {
     name: 'titles with HTML, quotes, emoji and right-to-left text',
@@ -355,6 +387,9 @@ export async function runBadInput(input: BadInput): Promise<BadInputOutcome & { 
     problems.push(`the build threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
   const seconds = (performance.now() - started) / 1000;
+  if (input.seconds !== undefined && seconds > input.seconds) {
+    problems.push(`the build took ${seconds.toFixed(1)} s, more than ${input.seconds} s`);
+  }
   const lines = result ? messages(result) : [];
   if (result) {
     if (result.ok !== input.builds) problems.push(`build ${result.ok ? 'succeeded' : 'failed'}: ${lines.join('; ')}`);

@@ -12,11 +12,21 @@ const DEFAULT_TITLES: Record<ContainerKind, string> = {
   details: 'Details',
 };
 
+/**
+ * Where a block of ours may start in `src`, for marked to end a paragraph before it: only within the
+ * paragraph, up to its blank line, which ends it anyway. Searching the whole rest of the page, as marked
+ * asks for each paragraph, made a page's reading grow with the square of its number of paragraphs.
+ */
+function startInParagraph(src: string, pattern: RegExp): number | undefined {
+  const blank = /\n[ \t]*\n/.exec(src);
+  return (blank ? src.slice(0, blank.index + 1) : src).match(pattern)?.index;
+}
+
 /** `::: tip Optional title` … `:::` — body is markdown. */
 export const containerExtension: TokenizerAndRendererExtension = {
   name: 'container',
   level: 'block',
-  start: (src) => src.match(/^:::/m)?.index,
+  start: (src) => startInParagraph(src, /^:::/m),
   tokenizer(src) {
     const match = /^::: *(tip|warning|danger|details)(?:[ \t]+([^\n]*))?\n([\s\S]*?)(?:^|\n):::[ \t]*(?:\n+|$)/.exec(
       src,
@@ -54,7 +64,7 @@ const TAB_LABEL = /\[([^\]\n]*)\]/;
 export const codeGroupExtension: TokenizerAndRendererExtension = {
   name: 'codeGroup',
   level: 'block',
-  start: (src) => src.match(/^::: *code-group/m)?.index,
+  start: (src) => startInParagraph(src, /^::: *code-group/m),
   tokenizer(src) {
     const match = /^::: *code-group[ \t]*\n([\s\S]*?)(?:^|\n):::[ \t]*(?:\n+|$)/.exec(src);
     if (!match) return undefined;
@@ -99,7 +109,7 @@ export const codeGroupExtension: TokenizerAndRendererExtension = {
 export const tocExtension: TokenizerAndRendererExtension = {
   name: 'toc',
   level: 'block',
-  start: (src) => src.match(/^\[\[toc\]\]/im)?.index,
+  start: (src) => startInParagraph(src, /^\[\[toc\]\]/im),
   tokenizer(src) {
     const match = /^\[\[toc\]\][ \t]*(?:\n+|$)/i.exec(src);
     return match ? { type: 'toc', raw: match[0], headers: [] as PageHeader[] } : undefined;
