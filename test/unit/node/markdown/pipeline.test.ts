@@ -99,4 +99,11 @@ describe("renderMarkdown given a page past the parser's limits", () => {
     expect(messages).toEqual([]);
     expect(page?.html).toContain('id="part-1999"');
   });
+
+  it('renders a 2 MB word of code spans in bounded time', () => {
+    const { page, messages, seconds } = render(`# Ticks\n\n${fill('a`', 2 * MB - 100)}\n`);
+    expect(messages).toEqual([]);
+    expect(page?.html).toContain('<code>');
+    expect(seconds).toBeLessThan(20);
+  });
 });
