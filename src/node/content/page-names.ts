@@ -1,5 +1,5 @@
 import { markdownTwinPath, routeFromRelativePath } from '../../shared/paths';
-import { SITE_ROOT_FILES } from '../output/site-files';
+import { SITE_ROOT_FILES } from '../../shared/root-files';
 
 /**
  * Characters a page's file or folder name cannot have, because its route becomes a URL: `?` and `#` end

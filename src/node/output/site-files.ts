@@ -2,6 +2,7 @@ import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
+import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
 import { POINTER_FILE } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
@@ -70,24 +71,6 @@ export type SiteFile = {
   /** An HTML document of the app, rendered when it is written (prerendering is most of a build's writing). */
   | { document: () => Promise<string> }
 );
-
-export const SITEMAP_FILE = 'sitemap.xml';
-export const FAVICON_FILE = 'favicon.svg';
-export const NOT_FOUND_FILE = '404.html';
-
-/**
- * The files the site writes at the top of `dist/` whose names a page file could claim (`_redirects` and
- * the like cannot: such names are never pages). A page `version.json.md` would need a folder
- * `version.json/` where the site's own file is.
- */
-export const SITE_ROOT_FILES: readonly string[] = [
-  FAVICON_FILE,
-  NOT_FOUND_FILE,
-  LLMS_INDEX_FILE,
-  LLMS_FULL_FILE,
-  SITEMAP_FILE,
-  POINTER_FILE,
-];
 
 /** The route the not-found page is rendered for. */
 export const NOT_FOUND_ROUTE = '/404.html';
