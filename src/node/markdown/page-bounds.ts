@@ -14,8 +14,9 @@
 export const MAX_NESTING = 100;
 
 /**
- * Text times the depth it is nested at, summed over the page: what marked reads again for each level. A
- * site's largest page (8 MB) with every line four levels deep stays under it.
+ * Text times the depth it is nested at, summed over the page: what marked reads again for each level.
+ * The content and VuePress trees' pages reach a few thousand; a page of the largest size (8 MB) with every
+ * line three levels deep stays under it.
  */
 export const MAX_NESTED_TEXT = 32 * 1024 * 1024;
 
@@ -32,8 +33,8 @@ export const MAX_BLOCK = 2 * 1024 * 1024;
  * next run that could close it (over the whole nested structure in `*a *a … b* b*`), and every piece of
  * text between markers makes it scan the rest of its word in case it is an e-mail address (`**a` repeated
  * is one 1 MB word of 700,000 pieces). Both are counted for every piece of text the pass reads (a
- * paragraph, a heading, a cell, the inside of an emphasis, again). Pages people write count a few
- * thousand, a synthetic 8 MB page with emphasis in every sentence a few hundred thousand.
+ * paragraph, a heading, a cell, the inside of an emphasis, again). The content and VuePress trees' pages
+ * count a few thousand at most; a synthetic 8 MB page with three emphases in every sentence about 6 million.
  */
 export const MAX_INLINE_WORK = 48 * 1024 * 1024;
 
@@ -44,7 +45,7 @@ export interface BoundProblem {
   message: string;
 }
 
-/** What the nesting pass learns of a page: a problem, or where its emphasis is densest. */
+/** What the pass over a page's lines learns of it: a problem, or where a later one would be. */
 export interface PageShape {
   problem?: BoundProblem;
   /** The deepest line's levels (the first past the limit, if any), and the nested text (see MAX_NESTED_TEXT). */
@@ -194,8 +195,8 @@ export function inlineWork(text: string): number {
 }
 
 /**
- * Counts what marked's emphasis pass reads on one page, from the `emStrongMask` hook, which marked calls
- * once for each piece of text it reads for emphasis (a paragraph, a heading, a cell, the inside of an
+ * Counts the inline work (MAX_INLINE_WORK) of one page, from the `emStrongMask` hook, which marked calls
+ * once for each piece of text its inline pass reads (a paragraph, a heading, a cell, the inside of an
  * emphasis, again), and stops the page once past its budget. marked renders one page at a time (the page
  * pass is synchronous), so one meter serves the build: `start` sets it for the next page.
  */
@@ -216,7 +217,7 @@ export class EmphasisMeter {
   };
 }
 
-/** Thrown out of marked's lexer when a page's emphasis is past its budget. */
+/** Thrown out of marked's lexer when a page's inline work is past its budget. */
 export class EmphasisOverrun extends Error {
   constructor() {
     super('too many emphasis markers (* _ ~) in long words or nested emphasis for the markdown parser');
