@@ -107,6 +107,8 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
   for (const promise of pending) promise.catch(() => undefined);
   try {
     const [files, site] = await Promise.all([scanning, configured]);
+    // Every page is rendered with the settings: with the file wrong, their problems would only echo it.
+    if (!site.valid) return finish(false, 0);
     const { config, configText } = site;
     const bundles = appBundles(srcDir);
     const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);

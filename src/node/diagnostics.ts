@@ -29,6 +29,14 @@ export class DiagnosticList {
     this.items.push({ severity: this.strict ? 'error' : 'warning', file, line, column, message });
   }
 
+  /**
+   * A problem no build goes past, strict or not: the site's own settings (`_site.yaml`), which every page
+   * is rendered with; a site built on the defaults instead would deploy under the wrong base.
+   */
+  fatal(file: string, line: number, column: number, message: string): void {
+    this.items.push({ severity: 'error', file, line, column, message });
+  }
+
   warn(file: string, line: number, column: number, message: string): void {
     this.items.push({ severity: 'warning', file, line, column, message });
   }

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildResult } from '../../src/node/build';
+import { ALIAS_BOMB } from '../helpers/alias-bomb';
 import { buildTree, makeTree, messages } from '../helpers/tree';
 
 /**
@@ -15,6 +16,8 @@ export interface BadInput {
   prepare?: (contentDir: string) => Promise<void>;
   /** true: the build must succeed (unusual input); false: it must fail and write no dist/. */
   builds: boolean;
+  /** The most seconds the build may take (for input built to make it work for hours). */
+  seconds?: number;
   /** Each must match one diagnostic line (`file:line:col message`). */
   expected: RegExp[];
   /** Further checks on a successful build's output; return a list of problems (empty when fine). */
@@ -176,21 +179,51 @@ export const BAD_INPUTS: BadInput[] = [
     },
   },
   {
-    name: 'lists and blockquotes nested 500 deep',
+    name: 'lists and blockquotes nested 100 deep, the limit',
     files: {
       ...HOME,
-      'lists.md': `# Lists\n\n${Array.from({ length: 500 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n`,
-      'quotes.md': `# Quotes\n\n${'>'.repeat(500)} deep\n`,
-      'mixed.md': `# Mixed\n\n${Array.from({ length: 250 }, (_, i) => `${'  '.repeat(i)}- > item ${i}`).join('\n')}\n`,
+      'lists.md': `# Lists\n\n${Array.from({ length: 100 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n`,
+      'quotes.md': `# Quotes\n\n${'>'.repeat(100)} deep\n`,
+      'mixed.md': `# Mixed\n\n${Array.from({ length: 50 }, (_, i) => `${'  '.repeat(i)}- > item ${i}`).join('\n')}\n`,
     },
     builds: true,
     expected: [],
     check: (root) => {
       const problems: string[] = [];
-      if (!read(root, 'lists/index.html').includes('level 499')) problems.push('the deepest list item is missing');
+      if (!read(root, 'lists/index.html').includes('level 99')) problems.push('the deepest list item is missing');
       if (!read(root, 'quotes/index.html').includes('deep')) problems.push('the deepest quote is missing');
       return problems;
     },
+  },
+  {
+    name: 'lists and quotes nested past the limit, 10,000 on one line',
+    files: {
+      ...HOME,
+      'quotes.md': `# Quotes\n\n${'>'.repeat(10_000)} deep\n`,
+      'items.md': `# Items\n\nText.\n\n${'- '.repeat(10_000)}deep\n`,
+      'indented.md': `# Indented\n\n${Array.from({ length: 2_000 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n`,
+    },
+    builds: false,
+    seconds: 20,
+    expected: [
+      /^quotes\.md:3:1 lists and quotes are nested 10000 levels deep here; a page may nest 100 /,
+      /^items\.md:5:1 lists and quotes are nested 10000 levels deep here/,
+      /^indented\.md:103:1 lists and quotes are nested 101 levels deep here/,
+    ],
+  },
+  {
+    name: 'emphasis markers that make the parser work for hours (pages of 1 MB and 8 MB)',
+    files: {
+      ...HOME,
+      'stars.md': `# Stars\n\nIntro.\n\n${'**a'.repeat(300_000)}\n`,
+      'underscores.md': `# Under\n\n${`${'_a'.repeat(150)}\n\n`.repeat(27_000)}`,
+    },
+    builds: false,
+    seconds: 20,
+    expected: [
+      /^stars\.md:5:1 too many emphasis markers \(\* _ ~\) in long words or nested emphasis for the markdown parser/,
+      /^underscores\.md:3:1 too many emphasis markers/,
+    ],
   },
   {
     name: 'titles with HTML, quotes, emoji and right-to-left text',
@@ -244,6 +277,95 @@ export const BAD_INPUTS: BadInput[] = [
     },
   },
   {
+    name: 'a page linked from outside the content folder',
+    files: { ...HOME },
+    prepare: async (contentDir) => {
+      const outside = path.join(path.dirname(contentDir), 'passwd');
+      await writeFile(outside, 'root:x:0:0:root:/root:/bin/bash\n');
+      await symlink(outside, path.join(contentDir, 'passwd.md'));
+    },
+    builds: false,
+    expected: [/^passwd\.md:1:1 page links to a file outside the content folder: it is not published$/],
+  },
+  {
+    name: "pages whose output would land on the site's own files",
+    files: {
+      ...HOME,
+      'version.json.md': '# Version\n',
+      'favicon.svg.md': '# Icon\n',
+      'sitemap.xml.md': '# Sitemap\n',
+      'guide/README.md': '# Guide\n',
+      'guide.md.md': '# Guide twin\n',
+    },
+    builds: false,
+    expected: [
+      /^version\.json\.md:1:1 route \/version\.json\/ needs a folder version\.json\/ where the site writes/,
+      /^favicon\.svg\.md:1:1 route \/favicon\.svg\/ needs a folder favicon\.svg\//,
+      /^sitemap\.xml\.md:1:1 route \/sitemap\.xml\/ needs a folder sitemap\.xml\//,
+      /^guide\.md\.md:1:1 route \/guide\.md\/ needs a folder guide\.md\/ where the site writes the markdown twin guide\.md of guide\/README\.md/,
+    ],
+  },
+  {
+    name: 'file names that would change their URL',
+    files: { ...HOME, 'q?a.md': '# Q\n', 'c#.md': '# C\n', 'back\\slash.md': '# B\n', '%2e%2e.md': '# Up\n' },
+    builds: false,
+    expected: [
+      /^q\?a\.md:1:1 the file name has "\?", which cannot be part of a page's URL: rename it$/,
+      /^c#\.md:1:1 the file name has "#"/,
+      /^back\\slash\.md:1:1 the file name has "\\"/,
+      /^%2e%2e\.md:1:1 the file name has "%"/,
+    ],
+  },
+  {
+    name: 'file names with "&" and spaces, in the sitemap and llms.txt',
+    files: {
+      '_site.yaml': 'title: T\nsiteUrl: https://docs.example.com\n',
+      'README.md': '# Home\n\n[q](q&a.md) and [p](<my page.md>)\n',
+      'q&a.md': '# Questions & answers\n',
+      'my page.md': '# My page\n',
+    },
+    builds: true,
+    expected: [],
+    check: (root) => {
+      const problems: string[] = [];
+      const sitemap = read(root, 'sitemap.xml');
+      const llms = read(root, 'llms.txt');
+      // An `&` that starts no entity makes the whole file invalid XML.
+      if (/&(?!amp;|lt;|gt;|quot;|#39;)/.test(sitemap)) problems.push(`unescaped & in the sitemap: ${sitemap}`);
+      for (const loc of ['https://docs.example.com/docs/q&amp;a/', 'https://docs.example.com/docs/my%20page/']) {
+        if (!sitemap.includes(`<loc>${loc}</loc>`)) problems.push(`the sitemap has no ${loc}: ${sitemap}`);
+      }
+      if (!llms.includes('(https://docs.example.com/docs/my%20page/)')) problems.push(`llms.txt: ${llms}`);
+      if (!read(root, 'index.html').includes('href="/docs/q&amp;a/"')) problems.push('home has no link to q&a');
+      return problems;
+    },
+  },
+  {
+    name: 'a YAML alias bomb in _site.yaml',
+    files: {
+      '_site.yaml': `title: T\n${ALIAS_BOMB}\n`,
+      ...HOME,
+    },
+    builds: false,
+    expected: [/^_site\.yaml:3:8 YAML aliases \(\*name\) here expand to too many values/],
+  },
+  {
+    name: 'a YAML alias bomb in frontmatter',
+    files: { ...HOME, 'a.md': `---\ntitle: A\n${ALIAS_BOMB}\n---\n# A\n` },
+    builds: false,
+    expected: [/^a\.md:4:8 YAML aliases \(\*name\) here expand to too many values/],
+  },
+  {
+    name: 'an unknown key near the end of _site.yaml',
+    files: {
+      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nlang: en-US\nfeedback: true\n',
+      ...HOME,
+      'a.md': '# A\n\nThe limit is {{ LIMIT }}.\n',
+    },
+    builds: false,
+    expected: [/^_site\.yaml:5:1 unknown key "feedback" in _site\.yaml$/],
+  },
+  {
     name: 'a symbolic link loop',
     files: { ...HOME, 'sub/page.md': '# Page\n' },
     prepare: (contentDir) => symlink('..', path.join(contentDir, 'sub/loop')),
@@ -265,6 +387,9 @@ export async function runBadInput(input: BadInput): Promise<BadInputOutcome & { 
     problems.push(`the build threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
   const seconds = (performance.now() - started) / 1000;
+  if (input.seconds !== undefined && seconds > input.seconds) {
+    problems.push(`the build took ${seconds.toFixed(1)} s, more than ${input.seconds} s`);
+  }
   const lines = result ? messages(result) : [];
   if (result) {
     if (result.ok !== input.builds) problems.push(`build ${result.ok ? 'succeeded' : 'failed'}: ${lines.join('; ')}`);

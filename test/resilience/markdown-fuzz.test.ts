@@ -404,6 +404,8 @@ function render(markdown: string): { page: RenderedPage; diagnostics: Diagnostic
     strict: true,
     diagnostics,
   });
+  // Pages this size are far inside the parser's limits (page-bounds.ts): each must render.
+  if (!page) throw new Error(`page refused: ${diagnostics.items.map((d) => d.message).join('; ')}`);
   return { page, diagnostics };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PageFrontmatter } from '../../shared/types';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import { resolveLink } from '../markdown/links';
-import { reportSchemaIssues, yamlErrorPosition } from './schema-errors';
+import { documentValue, reportSchemaIssues, yamlErrorPosition } from './schema-errors';
 
 // `//host/x` would be a link to another site, not a route.
 const neighbour = z.union([z.literal(false), z.string().regex(/^\/(?!\/)/, 'must be false or a route path')]);
@@ -67,14 +67,17 @@ export function splitFrontmatter(text: string, file: string, diagnostics: Diagno
     }
     return { frontmatter: {}, body, bodyLineOffset, neighbours: [] };
   }
-  const value: unknown = doc.toJS() ?? {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
+  const report = (line: number, column: number, message: string) => diagnostics.error(file, line, column, message);
+  // The YAML starts on the line after the opening `---`.
+  const value = documentValue(doc, yamlText, 1, report);
+  if (value === undefined) return { frontmatter: {}, body, bodyLineOffset, neighbours: [] };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     diagnostics.error(file, 2, 1, 'frontmatter must be a mapping of keys to values');
     return { frontmatter: {}, body, bodyLineOffset, neighbours: [] };
   }
   const result = frontmatterSchema.safeParse(value);
   if (!result.success) {
-    reportSchemaIssues(result.error, doc, yamlText, 1, file, 'frontmatter', diagnostics);
+    reportSchemaIssues(result.error, doc, yamlText, 1, 'frontmatter', report);
     return { frontmatter: {}, body, bodyLineOffset, neighbours: [] };
   }
   const frontmatter = result.data as PageFrontmatter;

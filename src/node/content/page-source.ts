@@ -61,7 +61,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     const page = redirectPage(file, route, frontmatter, redirect, at, bodyLineOffset, diagnostics);
     return page && { ...page, source };
   }
-  const { html, analysis } = renderMarkdown(body, {
+  const rendered = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),
     contentDir: contentDirOf(file),
@@ -74,6 +74,8 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     ...(site.embeds ? { embeds: site.embeds } : {}),
     diagnostics,
   });
+  if (!rendered) return undefined;
+  const { html, analysis } = rendered;
   let title = frontmatter.title ?? analysis.h1;
   if (!title) {
     if (site.strict) {

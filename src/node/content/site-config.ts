@@ -4,7 +4,7 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { DiagnosticList } from '../diagnostics';
 import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
-import { reportSchemaIssues, yamlErrorPosition } from './schema-errors';
+import { documentValue, reportSchemaIssues, yamlErrorPosition } from './schema-errors';
 
 /** The site configuration file, inside the content tree so writers own it. */
 export const SITE_CONFIG_FILE = '_site.yaml';
@@ -78,36 +78,44 @@ export type SiteConfig = z.infer<typeof siteConfigSchema>;
 
 /**
  * Reads and validates the site configuration, once: its text comes along for the line numbers of
- * site-level problems. A tree without one gets the defaults.
+ * site-level problems. A tree without one gets the defaults. `valid` is false when the file has a problem:
+ * every page depends on its settings (base, constants), so the build stops before the pages, whose
+ * problems would only be echoes of it.
  */
 export async function readSiteConfig(
   contentDir: string,
   diagnostics: DiagnosticList,
-): Promise<{ config: SiteConfig; configText: string }> {
+): Promise<{ config: SiteConfig; configText: string; valid: boolean }> {
   const file = path.join(contentDir, SITE_CONFIG_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    return { config: siteConfigSchema.parse({ title: path.basename(path.resolve(contentDir)) }), configText: '' };
+    const config = siteConfigSchema.parse({ title: path.basename(path.resolve(contentDir)) });
+    return { config, configText: '', valid: true };
   }
-  return { config: parseSiteConfig(text, diagnostics), configText: text };
+  const config = parseSiteConfig(text, diagnostics);
+  return { config: config ?? siteConfigSchema.parse({ title: 'Documentation' }), configText: text, valid: !!config };
 }
 
-/** `_site.yaml`'s text, validated; problems go to the diagnostics and leave the defaults. */
-function parseSiteConfig(text: string, diagnostics: DiagnosticList): SiteConfig {
+/** `_site.yaml`'s text, validated; undefined when it has problems, each reported as an error however strict the build. */
+function parseSiteConfig(text: string, diagnostics: DiagnosticList): SiteConfig | undefined {
+  const report = (line: number, column: number, message: string) =>
+    diagnostics.fatal(SITE_CONFIG_FILE, line, column, message);
   const doc = parseDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {
       const { line, column } = yamlErrorPosition(error, 0);
-      diagnostics.error(SITE_CONFIG_FILE, line, column, `invalid YAML: ${error.message.split('\n')[0]}`);
+      report(line, column, `invalid YAML: ${error.message.split('\n')[0]}`);
     }
-    return siteConfigSchema.parse({ title: 'Documentation' });
+    return undefined;
   }
-  const result = siteConfigSchema.safeParse(doc.toJS() ?? {});
+  const value = documentValue(doc, text, 0, report);
+  if (value === undefined) return undefined;
+  const result = siteConfigSchema.safeParse(value);
   if (!result.success) {
-    reportSchemaIssues(result.error, doc, text, 0, SITE_CONFIG_FILE, SITE_CONFIG_FILE, diagnostics);
-    return siteConfigSchema.parse({ title: 'Documentation' });
+    reportSchemaIssues(result.error, doc, text, 0, SITE_CONFIG_FILE, report);
+    return undefined;
   }
   return result.data;
 }

@@ -290,11 +290,21 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
 /** Offset of a token's raw text in the body, searched from the cursor within its parent. */
 function locate(body: string, raw: string, from: number, to: number): number {
   if (!raw) return from;
-  const exact = body.indexOf(raw, from);
-  if (exact >= 0 && exact < to) return exact;
+  const exact = startBefore(body, raw, from, to);
+  if (exact >= 0) return exact;
   const firstLine = raw.split('\n')[0]?.trim() ?? '';
-  const partial = firstLine ? body.indexOf(firstLine, from) : -1;
-  return partial >= 0 && partial < to ? partial : from;
+  const partial = firstLine ? startBefore(body, firstLine, from, to) : -1;
+  return partial >= 0 ? partial : from;
+}
+
+/**
+ * The first offset in [from, to) where `text` starts in `body`, or -1. Searched within that range only: a
+ * nested list item's text is not in the body as written (its indentation is gone), and searching on to
+ * the end of the page for each one made a page of many lists cost the square of its length.
+ */
+function startBefore(body: string, text: string, from: number, to: number): number {
+  const found = body.slice(from, to - 1 + text.length).indexOf(text);
+  return found < 0 ? -1 : from + found;
 }
 
 function isClosedFence(raw: string): boolean {

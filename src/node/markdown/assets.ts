@@ -96,7 +96,7 @@ function dimensionsOf(content: Uint8Array): ImageDimensions | undefined {
 }
 
 /** True for the folder itself too: that is no file, so it is reported as not found. */
-function isInside(folder: string, file: string): boolean {
+export function isInside(folder: string, file: string): boolean {
   const relative = nodePath.relative(folder, file);
   return relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative);
 }

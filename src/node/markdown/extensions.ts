@@ -12,11 +12,21 @@ const DEFAULT_TITLES: Record<ContainerKind, string> = {
   details: 'Details',
 };
 
+/**
+ * Where a block of ours may start in `src`, for marked to end a paragraph before it: only within the
+ * paragraph, up to its blank line, which ends it anyway. Searching the whole rest of the page, as marked
+ * asks for each paragraph, made a page's reading grow with the square of its number of paragraphs.
+ */
+function startInParagraph(src: string, pattern: RegExp): number | undefined {
+  const blank = /\n[ \t]*\n/.exec(src);
+  return (blank ? src.slice(0, blank.index + 1) : src).match(pattern)?.index;
+}
+
 /** `::: tip Optional title` … `:::` — body is markdown. */
 export const containerExtension: TokenizerAndRendererExtension = {
   name: 'container',
   level: 'block',
-  start: (src) => src.match(/^:::/m)?.index,
+  start: (src) => startInParagraph(src, /^:::/m),
   tokenizer(src) {
     const match = /^::: *(tip|warning|danger|details)(?:[ \t]+([^\n]*))?\n([\s\S]*?)(?:^|\n):::[ \t]*(?:\n+|$)/.exec(
       src,
@@ -54,7 +64,7 @@ const TAB_LABEL = /\[([^\]\n]*)\]/;
 export const codeGroupExtension: TokenizerAndRendererExtension = {
   name: 'codeGroup',
   level: 'block',
-  start: (src) => src.match(/^::: *code-group/m)?.index,
+  start: (src) => startInParagraph(src, /^::: *code-group/m),
   tokenizer(src) {
     const match = /^::: *code-group[ \t]*\n([\s\S]*?)(?:^|\n):::[ \t]*(?:\n+|$)/.exec(src);
     if (!match) return undefined;
@@ -99,7 +109,7 @@ export const codeGroupExtension: TokenizerAndRendererExtension = {
 export const tocExtension: TokenizerAndRendererExtension = {
   name: 'toc',
   level: 'block',
-  start: (src) => src.match(/^\[\[toc\]\]/im)?.index,
+  start: (src) => startInParagraph(src, /^\[\[toc\]\]/im),
   tokenizer(src) {
     const match = /^\[\[toc\]\][ \t]*(?:\n+|$)/i.exec(src);
     return match ? { type: 'toc', raw: match[0], headers: [] as PageHeader[] } : undefined;
@@ -123,11 +133,23 @@ export const tocExtension: TokenizerAndRendererExtension = {
   },
 };
 
+/**
+ * Where a piece of inline text ends in marked's text rule whatever follows: before a character that may
+ * start other markup, a hard line break, an e-mail address or a URL.
+ */
+const TEXT_STOP = /[\\<![`*~_@]| {2,}\n|https?|ftp:\/\/|www\./i;
+
 /** `{{ NAME }}` in prose; the analysis walk resolves the value (or reports an unknown name). */
 export const constantExtension: TokenizerAndRendererExtension = {
   name: 'constant',
   level: 'inline',
-  start: (src) => (src.indexOf('{{') >= 0 ? src.indexOf('{{') : undefined),
+  start(src) {
+    // Searched only up to where marked's text rule stops by itself: it asks before every piece of text,
+    // and searching the whole rest of a paragraph each time made a long one cost the square of its length.
+    const stop = TEXT_STOP.exec(src);
+    const at = (stop ? src.slice(0, stop.index + 1) : src).indexOf('{{');
+    return at >= 0 ? at : undefined;
+  },
   tokenizer(src) {
     const match = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/.exec(src);
     return match ? { type: 'constant', raw: match[0], name: match[1], value: undefined } : undefined;

@@ -1,15 +1,16 @@
-import { markdownTwinPath, withBase } from '../../shared/paths';
+import { markdownTwinPath } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
 import type { PageSource } from '../content/page-record';
 import { heldText, type StoredText } from '../content/text-store';
+import { pageUrl } from './page-url';
+import { LLMS_FULL_FILE, LLMS_INDEX_FILE } from '../../shared/root-files';
 
 /**
  * The site for AI assistants and other tools (the llms.txt convention): `llms.txt` is an index of every
  * page — title, URL, description — grouped as the sidebar is, `llms-full.txt` every page's markdown in
  * that order, and each page also has a markdown twin next to its folder (`markdownTwinPath`).
  */
-export const LLMS_INDEX_FILE = 'llms.txt';
-export const LLMS_FULL_FILE = 'llms-full.txt';
+export { LLMS_FULL_FILE, LLMS_INDEX_FILE };
 
 /** `llms.txt`, and `llms-full.txt` in parts, each page's markdown read only as the file is written. */
 export function renderLlmsFiles(
@@ -17,7 +18,7 @@ export function renderLlmsFiles(
   pages: readonly PageSource[],
 ): { index: string; full: readonly StoredText[] } {
   const { site } = manifest;
-  const url = (route: string) => site.siteUrl.replace(/\/$/, '') + withBase(site.base, route);
+  const url = (route: string) => pageUrl(site.siteUrl, site.base, route);
   const byRoute = new Map(pages.map((page) => [page.route, page]));
   const groups: { text: string; pages: PageSource[] }[] = [];
   const listed = new Set<string>();

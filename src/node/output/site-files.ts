@@ -2,11 +2,13 @@ import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { canonicalUrl, headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
+import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
 import { POINTER_FILE } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../content/page-record';
 import { heldText } from '../content/text-store';
+import { escapeHtml } from '../markdown/escape';
 import { securityHeaders } from '../serve/headers';
 import type { BrowserData } from '../site/browser-data';
 import type { SearchFiles } from '../site/search-files';
@@ -15,6 +17,7 @@ import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
 import type { FileData } from './output-folder';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
+import { pageUrl } from './page-url';
 
 /** Renders one route's app HTML with the prerender bundle (the same components the browser hydrates). */
 export type RenderRoute = (
@@ -130,7 +133,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     ...named,
   };
   for (const [url, json] of input.browserData?.files ?? []) yield { path: underBase(url), data: json, ...named };
-  yield { path: 'favicon.svg', data: FAVICON_SVG };
+  yield { path: FAVICON_FILE, data: FAVICON_SVG };
   const copied = new Set<string>();
   const [open, close] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
   for (const page of pages) {
@@ -178,7 +181,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     const appHtml = await input.renderRoute(manifest, NOT_FOUND_ROUTE, undefined, undefined);
     return renderDocument(headFor(site, undefined), appHtml, assets, site);
   };
-  yield { path: '404.html', document: notFound };
+  yield { path: NOT_FOUND_FILE, document: notFound };
 
   const siteUrl = site.siteUrl.replace(/\/$/, '');
   const redirectLines: string[] = [];
@@ -199,9 +202,10 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const llms = renderLlmsFiles(manifest, pages);
   yield { path: LLMS_INDEX_FILE, data: llms.index };
   yield { path: LLMS_FULL_FILE, data: llms.full };
-  const urls = pages.map((p) => `  <url><loc>${siteUrl}${withBase(site.base, p.route)}</loc></url>`);
+  // Escaped as XML: a URL may hold `&` (`q&a.md`), which alone would make the file invalid.
+  const urls = pages.map((p) => `  <url><loc>${escapeHtml(pageUrl(siteUrl, site.base, p.route))}</loc></url>`);
   yield {
-    path: 'sitemap.xml',
+    path: SITEMAP_FILE,
     data: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
   };
 }

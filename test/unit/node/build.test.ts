@@ -137,9 +137,24 @@ describe('build', () => {
     });
     const result = await buildTree(root);
     expect(messages(result)).toEqual([
-      '_site.yaml:1:1 _site.yaml Unrecognized key: "bogus"',
+      '_site.yaml:2:1 unknown key "bogus" in _site.yaml',
       '_site.yaml:4:15 "constants.lower_case" constant names are UPPER_SNAKE_CASE',
     ]);
+  });
+
+  it('stops at a site configuration error, before pages that could only echo it', async () => {
+    const pages = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`page-${i}.md`, `# Page ${i}\n\nThe limit is {{ LIMIT }}.\n`]),
+    );
+    const root = await makeTree({
+      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nfeedback: true\n',
+      'README.md': '# Home\n',
+      ...pages,
+    });
+    const result = await buildTree(root);
+    expect(result.ok).toBe(false);
+    expect(messages(result)).toEqual(['_site.yaml:4:1 unknown key "feedback" in _site.yaml']);
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
 
   it('reports a symbolic link loop instead of hanging', async () => {
@@ -254,6 +269,27 @@ describe('build', () => {
     );
     expect(readdirSync(path.join(root, 'dist/assets'))).not.toContain('img');
     expect(readdirSync(path.join(root, 'dist/assets'))).not.toContain('files');
+  });
+
+  it('never publishes a page linked from outside the content folder, --no-strict included', async () => {
+    const root = await makeTree({ 'README.md': '# Home\n' });
+    await writeFile(path.join(root, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    await symlink(path.join(root, 'passwd'), path.join(root, 'content/passwd.md'));
+    const strict = await buildTree(root);
+    expect(messages(strict)).toEqual([
+      'passwd.md:1:1 page links to a file outside the content folder: it is not published',
+    ]);
+    expect(strict.ok).toBe(false);
+    const loose = await buildTree(root, { strict: false });
+    expect(messages(loose)).toEqual([
+      'passwd.md:1:1 warning: page links to a file outside the content folder: it is not published',
+    ]);
+    expect(loose.ok).toBe(true);
+    expect(existsSync(path.join(root, 'dist/passwd'))).toBe(false);
+    const published = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .map((name) => path.join(root, name))
+      .filter((file) => /^(dist|manifest)\//.test(path.relative(root, file)) && statSync(file).isFile());
+    expect(published.filter((file) => readFileSync(file, 'utf8').includes('root:x:0:0'))).toEqual([]);
   });
 
   it('leaves the previous manifest/ and dist/ untouched when a build fails', async () => {

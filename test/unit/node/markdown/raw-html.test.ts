@@ -44,6 +44,7 @@ function render(markdown: string) {
     strict: true,
     diagnostics,
   });
+  if (!page) throw new Error(`page refused: ${diagnostics.items.map((d) => d.message).join('; ')}`);
   return {
     html: page.html,
     diagnostics: diagnostics.sorted().map(formatDiagnostic),
