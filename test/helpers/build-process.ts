@@ -14,6 +14,8 @@ export interface BuildExit {
 export interface RunningBuild {
   pid: number;
   done: Promise<BuildExit>;
+  /** What the build has printed so far. */
+  output: () => string;
 }
 
 /**
@@ -41,7 +43,7 @@ export function startBuild(
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
   if (child.pid === undefined) throw new Error('the build process did not start');
-  return { pid: child.pid, done };
+  return { pid: child.pid, done, output: () => stdout + stderr };
 }
 
 export const runBuild = (root: string, options?: Parameters<typeof startBuild>[1]): Promise<BuildExit> =>

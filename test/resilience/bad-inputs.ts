@@ -358,12 +358,12 @@ export const BAD_INPUTS: BadInput[] = [
   {
     name: 'an unknown key near the end of _site.yaml',
     files: {
-      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nlang: en-US\nfeedback: true\n',
+      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nlang: en-US\nfeedbak: true\n',
       ...HOME,
       'a.md': '# A\n\nThe limit is {{ LIMIT }}.\n',
     },
     builds: false,
-    expected: [/^_site\.yaml:5:1 unknown key "feedback" in _site\.yaml$/],
+    expected: [/^_site\.yaml:5:1 unknown key "feedbak" in _site\.yaml$/],
   },
   {
     name: 'a symbolic link loop',

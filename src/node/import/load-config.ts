@@ -95,25 +95,28 @@ function withOwnLocation(text: string, file: string): string {
   return `var __dirname = ${JSON.stringify(own.dirname)}, __filename = ${JSON.stringify(file)}; ${located}`;
 }
 
+/** One script for a thread of this process: its packages are loaded from node_modules, not bundled. */
+const NODE_SCRIPT = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  packages: 'external',
+  write: false,
+  logLevel: 'silent',
+  target: 'node20',
+} as const;
+
 /**
  * Runs the configuration file on a thread of its own (config-runner.ts) and hands back its data. Rejects
  * with a ConfigRunError saying what went wrong when the file does not compile, throws, ends the process,
  * never settles or runs longer than `timeLimitMs`; the thread is always ended.
  */
 export async function loadConfig(file: string, timeLimitMs = CONFIG_TIME_LIMIT_MS): Promise<LoadedConfig> {
-  const bundled = await build({
-    entryPoints: [file],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    packages: 'external',
-    write: false,
-    logLevel: 'silent',
-    target: 'node20',
-    plugins: [syntaxDecidesFormat],
-  }).catch((error: unknown) => {
-    throw new ConfigRunError((error as Error).message);
-  });
+  const bundled = await build({ ...NODE_SCRIPT, entryPoints: [file], plugins: [syntaxDecidesFormat] }).catch(
+    (error: unknown) => {
+      throw new ConfigRunError((error as Error).message);
+    },
+  );
   const code = bundled.outputFiles[0]?.text ?? '';
   const worker = new Worker(await runnerScript(), {
     eval: true,
@@ -156,14 +159,8 @@ export async function loadConfig(file: string, timeLimitMs = CONFIG_TIME_LIMIT_M
  */
 async function runnerScript(): Promise<string> {
   const runner = await build({
+    ...NODE_SCRIPT,
     entryPoints: [fileURLToPath(new URL('./config-runner.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    packages: 'external',
-    write: false,
-    logLevel: 'silent',
-    target: 'node20',
   });
   return runner.outputFiles[0]?.text ?? '';
 }

@@ -147,13 +147,13 @@ describe('build', () => {
       Array.from({ length: 20 }, (_, i) => [`page-${i}.md`, `# Page ${i}\n\nThe limit is {{ LIMIT }}.\n`]),
     );
     const root = await makeTree({
-      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nfeedback: true\n',
+      '_site.yaml': 'title: T\nconstants:\n  LIMIT: 10\nfeedbak: true\n',
       'README.md': '# Home\n',
       ...pages,
     });
     const result = await buildTree(root);
     expect(result.ok).toBe(false);
-    expect(messages(result)).toEqual(['_site.yaml:4:1 unknown key "feedback" in _site.yaml']);
+    expect(messages(result)).toEqual(['_site.yaml:4:1 unknown key "feedbak" in _site.yaml']);
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
 

@@ -16,9 +16,9 @@ async function read(yaml: string, strict = true) {
 
 describe('_site.yaml', () => {
   it('reports an unknown key at its own line, however far down the file it is', async () => {
-    const yaml = 'title: T\nbase: /docs/\nconstants:\n  LIMIT: 10\nlang: en-US\nfeedback: true\n';
+    const yaml = 'title: T\nbase: /docs/\nconstants:\n  LIMIT: 10\nlang: en-US\nfeedbak: true\n';
     const { messages, valid } = await read(yaml);
-    expect(messages).toEqual(['_site.yaml:6:1 unknown key "feedback" in _site.yaml']);
+    expect(messages).toEqual(['_site.yaml:6:1 unknown key "feedbak" in _site.yaml']);
     expect(valid).toBe(false);
   });
 

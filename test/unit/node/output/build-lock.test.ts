@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuildLock, BuildLockedError } from '../../../../src/node/output/build-lock';
-import { startBuild, type RunningBuild } from '../../../helpers/build-process';
+import { startBuild } from '../../../helpers/build-process';
 import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages, treeBuildOptions } from '../../../helpers/tree';
 
@@ -25,11 +25,13 @@ async function leftovers(root: string): Promise<string[]> {
   return [...names.flat(), ...beside].filter((name) => /\.replacing-|\.build-lock/.test(name));
 }
 
-/** Waits until the build holds its lock on dist/ (or has ended), to start another one meanwhile. */
-async function whileItBuilds(root: string, build: RunningBuild): Promise<void> {
-  let ended = false;
-  void build.done.finally(() => (ended = true));
-  while (!ended && !existsSync(path.join(root, 'dist.build-lock'))) await new Promise((r) => setTimeout(r, 10));
+/**
+ * The lock on a tree's output and cache folders, held by this process as a build that runs long would
+ * hold it: a build started meanwhile meets it however fast it would itself have been.
+ */
+function holdFolders(root: string): Promise<BuildLock> {
+  const { outDir, manifestDir, cacheDir } = treeBuildOptions(root);
+  return BuildLock.acquire([outDir, manifestDir, cacheDir]);
 }
 
 async function expectSameAsCold(root: string): Promise<void> {
@@ -39,30 +41,37 @@ async function expectSameAsCold(root: string): Promise<void> {
 }
 
 describe('two builds into the same folders', () => {
-  it('refuses the second while the first runs, naming it, and leaves the first one’s output whole', async () => {
+  it('refuses the second while the first runs, naming it, and leaves the folders to the first', async () => {
     const root = await makeTree(site);
-    const first = startBuild(root);
-    await whileItBuilds(root, first);
+    const first = await holdFolders(root);
     const second = await startBuild(root).done;
+    first.release();
     expect(second.code, second.stdout + second.stderr).toBe(75);
     expect(second.stderr).toMatch(
-      new RegExp(`is being written by another build \\(pid ${first.pid}, started .+ ago\\)`),
+      new RegExp(`is being written by another build \\(pid ${process.pid}, started .+ ago\\)`),
     );
     expect(second.stderr).toContain('--wait');
-    const done = await first.done;
-    expect(done.code, done.stderr).toBe(0);
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
     expect(await leftovers(root)).toEqual([]);
+    const after = await startBuild(root).done;
+    expect(after.code, after.stderr).toBe(0);
     await expectSameAsCold(root);
   });
 
   it('with --wait, builds once the first has finished', async () => {
     const root = await makeTree(site);
-    const first = startBuild(root);
-    await whileItBuilds(root, first);
-    const second = await startBuild(root, { args: ['--wait'] }).done;
-    expect(second.stdout).toContain(`(pid ${first.pid}, started`);
-    expect(second.code, second.stderr).toBe(0);
-    expect((await first.done).code).toBe(0);
+    const first = await holdFolders(root);
+    const second = startBuild(root, { args: ['--wait'] });
+    let ended = false;
+    void second.done.finally(() => (ended = true));
+    while (!ended && !second.output().includes(`(pid ${process.pid}, started`)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(existsSync(path.join(root, 'dist'))).toBe(false);
+    first.release();
+    const done = await second.done;
+    expect(done.stdout).toContain(`(pid ${process.pid}, started`);
+    expect(done.code, done.stderr).toBe(0);
     expect(await leftovers(root)).toEqual([]);
     await expectSameAsCold(root);
   });
