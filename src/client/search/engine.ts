@@ -193,7 +193,9 @@ export class SearchEngine {
     // the details of the sections it shows asked for.
     const unranked = this.shards.takeMissing();
     if (unranked.length > 0) return { results: NO_RESULTS, missing: unranked };
-    const groups = drawGroups(selectRanked(ranked, titled, pageOf, pageStart), pageStart, (p) => this.shards.detail(p));
+    const groups = drawGroups(selectRanked(ranked, titled, pageOf, pageStart), pageStart, (p, sections) =>
+      this.shards.detail(p, sections),
+    );
     return {
       results: {
         groups,
@@ -268,7 +270,7 @@ export class SearchEngine {
     };
     const letter = this.shards.letter(term);
     // Until the vocabulary is loaded it cannot say the word is there; it usually is.
-    if (!letter) this.shards.expectPostings(term, term.length >= TEXT_PREFIX_MIN);
+    if (!letter) this.shards.expectPostings(term);
     const words = letter?.words ?? [];
     const start = letter?.lowerBound(term) ?? 0;
     const exact = words[start] === term;
@@ -377,9 +379,9 @@ export class SearchEngine {
 /**
  * Runs a query until it has every file it reaches: each run names the shards it lacked, `load` fetches
  * them into the engine, and the next run goes further (letters, then postings, then details). When only
- * the results' details are missing, those of the first screen are loaded first and `onFirst` gets the
- * results they make, so the top of the list is drawn while the rest loads. `stale` ends the work early
- * when a newer query has arrived.
+ * the results' details are missing, `onFirst` gets the top of the list that can be drawn already: the
+ * results the term shards carried, else those of the first screen's detail files, loaded first. The rest
+ * loads while that top is drawn. `stale` ends the work early when a newer query has arrived.
  */
 export async function runQuery(
   engine: SearchEngine,
@@ -395,7 +397,10 @@ export async function runQuery(
     if (outcome.missing.length === 0) return outcome.results;
     if (stale()) return undefined;
     const ranked = outcome.missing.every((file) => shardKindOf(file) === 'details');
-    if (ranked && !firstShown && outcome.missing.length > FIRST_DETAILS) {
+    if (ranked && !firstShown && outcome.results.total > 0) {
+      firstShown = true;
+      onFirst(outcome.results);
+    } else if (ranked && !firstShown && outcome.missing.length > FIRST_DETAILS) {
       firstShown = true;
       await load(outcome.missing.slice(0, FIRST_DETAILS));
       const first = engine.search(query).results;
