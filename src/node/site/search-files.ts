@@ -22,6 +22,9 @@ import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './s
  */
 const LETTER_BYTES = 48_000;
 const TERM_BYTES = 48_000;
+/** Words that start with the same this many characters share a term shard, up to `TERM_BYTES_MAX`. */
+const SAME_FILE_PREFIX = 4;
+const TERM_BYTES_MAX = 3 * TERM_BYTES;
 const DETAIL_BYTES = 12_000;
 
 /**
@@ -82,19 +85,22 @@ export function searchFiles(index: SearchIndex): SearchFiles {
   return { entry: JSON.stringify(entry), shards };
 }
 
-/** Consecutive items grouped until a group's estimated size reaches `target`; `canCut` may forbid a boundary. */
+/**
+ * Consecutive items grouped until a group's estimated size reaches `target`; `canCut` may forbid a
+ * boundary, given the size the group has reached.
+ */
 function groups<T>(
   items: readonly T[],
   size: (item: T) => number,
   target: number,
-  canCut = (_a: T, _b: T) => true,
+  canCut = (_a: T, _b: T, _bytes: number) => true,
 ): T[][] {
   const out: T[][] = [];
   let current: T[] = [];
   let bytes = 0;
   items.forEach((item, i) => {
     const previous = items[i - 1];
-    if (current.length > 0 && bytes >= target && previous !== undefined && canCut(previous, item)) {
+    if (current.length > 0 && bytes >= target && previous !== undefined && canCut(previous, item, bytes)) {
       out.push(current);
       current = [];
       bytes = 0;
@@ -168,8 +174,13 @@ function termShards(words: [string, IndexedWord][], index: SearchIndex): [string
   const size = ({ key, lists, shown: ids }: Posted) =>
     key.length + lists.reduce((n, l) => n + l.length + 1, 0) + ids.reduce((n, id) => n + sectionBytes(id), 0);
   // A word and the title or heading that is that word alone share a shard: both are found by that key.
-  const apart = (a: Posted, b: Posted) => a.key !== b.key;
-  return groups(posted, size, TERM_BYTES, apart).map((group, i): [string, TermShard] => {
+  // So do the words that start alike, up to a size, so that a typed word and the words it begins are in
+  // one file: the query needs no second round for them.
+  const apart = (a: Posted, b: Posted, bytes: number) =>
+    a.key !== b.key &&
+    (a.key.slice(0, SAME_FILE_PREFIX) !== b.key.slice(0, SAME_FILE_PREFIX) || bytes >= TERM_BYTES_MAX);
+  const cut = groups(posted, size, TERM_BYTES, apart);
+  return cut.map((group, i): [string, TermShard] => {
     const listed = group.filter((g) => !g.phrase);
     const shard: TermShard = {
       w: listed.map((g) => g.key).join(' '),
@@ -183,7 +194,12 @@ function termShards(words: [string, IndexedWord][], index: SearchIndex): [string
     }
     const ids = [...new Set(listed.flatMap((g) => g.shown))].sort((a, b) => a - b);
     if (ids.length > 0) shard.s = shownPages(ids, index, pageStart, pageOf);
-    return [i === 0 ? '' : (group[0]?.key ?? ''), shard];
+    // A shard cut between words that start differently starts at its first word's beginning: a typed
+    // beginning that is no word itself (every word after the previous shard's last) then finds it.
+    const from = group[0]?.key ?? '';
+    const before = cut[i - 1]?.at(-1)?.key;
+    const start = from.slice(0, SAME_FILE_PREFIX);
+    return [before === undefined ? '' : before.slice(0, SAME_FILE_PREFIX) === start ? from : start, shard];
   });
 }
 
