@@ -39,7 +39,7 @@ export interface SearchResults {
 }
 
 /** At most this many sections are shown, and at most this many of one page. */
-const MAX_HITS = 20;
+export const MAX_HITS = 20;
 const MAX_PER_PAGE = 4;
 /** A page's further sections are shown when they score at least this share of its best one. */
 const PAGE_FLOOR = 0.5;
