@@ -1,22 +1,27 @@
 /**
  * The layout of the search data, shared by the build that cuts it into files and the search worker that
- * loads them. A first search must download about the same whatever the size of the site, so the worker
- * starts from a small entry file and then fetches only the shards a query reaches, Pagefind-style:
+ * loads them. A first search must download about the same whatever the size of the site, and in a
+ * handful of files, so the worker starts from a small entry file and then fetches only the shards a
+ * query reaches, Pagefind-style:
  *
  * - letter shards: the vocabulary (every indexed word with how often it occurs) and the fuzzy index of
  *   title and heading words, by first character. Exact, prefix and typo matching and the splitting of
  *   run-together words need the words, not their postings.
- * - head shards: per word range, the posting lists of the short fields (page title, page name, folders,
- *   section heading), and the titles and headings that are exactly a given word sequence.
- * - text shards: per word range, the posting lists of section text, the long ones. A prefix shorter
- *   than the engine's text minimum never loads them.
- * - detail shards: per page range, what a result shows (title, route, headings, excerpts).
+ * - term shards: per word range, everything a query needs of those words in one file: the posting lists
+ *   of every field (page title, page name, folders, section heading, section text), the titles and
+ *   headings that are exactly a given word sequence, and what the first results of each frequent word
+ *   show (`TermShard.s`). Results are spread over the whole site (the same word is on pages far apart),
+ *   so without those a first screen would need a detail file per page shown.
+ * - detail shards: per page range, what a result shows (title, route, headings, excerpts), for the results
+ *   the term shards do not carry.
  *
  * Section ids run page by page, each page's intro first, as `SearchEntry.sections` counts them.
  */
 
 /** The kinds of shard file, each cut by its own key: a character, a word, or a page index. */
-export type ShardKind = 'letters' | 'heads' | 'texts' | 'details';
+export type ShardKind = 'letters' | 'terms' | 'details';
+
+const KINDS: readonly ShardKind[] = ['letters', 'terms', 'details'];
 
 /**
  * The file the worker loads first. Per kind, the first key of each shard in order (the first shard's is
@@ -24,7 +29,7 @@ export type ShardKind = 'letters' | 'heads' | 'texts' | 'details';
  */
 export interface SearchEntry {
   /** Format version. */
-  v: 3;
+  v: 4;
   /** Content hash of all the shards together: one deployment's files never mix with another's. */
   hash: string;
   /** Size of all the shards together (bytes of JSON), for a worker deciding whether to fetch them all. */
@@ -32,8 +37,7 @@ export interface SearchEntry {
   /** Number of sections of each page, in page order. */
   sections: number[];
   letters: string[];
-  heads: string[];
-  texts: string[];
+  terms: string[];
   details: number[];
 }
 
@@ -42,14 +46,12 @@ export const shardFile = (kind: ShardKind, n: number, hash: string): string => `
 
 /** The kind of shard a file name (as `shardFile` makes it) is. */
 export function shardKindOf(file: string): ShardKind | undefined {
-  return /(?:^|\/)(letters|heads|texts|details)\.\d+\.[0-9a-f]+\.json$/.exec(file)?.[1] as ShardKind | undefined;
+  return /(?:^|\/)(letters|terms|details)\.\d+\.[0-9a-f]+\.json$/.exec(file)?.[1] as ShardKind | undefined;
 }
 
 /** Every shard file an entry names. */
 export const shardFiles = (entry: SearchEntry): string[] =>
-  (['letters', 'heads', 'texts', 'details'] as const).flatMap((kind) =>
-    entry[kind].map((_, n) => shardFile(kind, n, entry.hash)),
-  );
+  KINDS.flatMap((kind) => entry[kind].map((_, n) => shardFile(kind, n, entry.hash)));
 
 /** The words starting with some characters, sorted, with the number of postings of each. */
 export interface LetterShard {
@@ -61,30 +63,41 @@ export interface LetterShard {
   fuzzy: Record<string, unknown>;
 }
 
-/** Fields of a head shard's posting lists, in the order of `PostingShard.p`. */
-export const HEAD_FIELDS = ['title', 'name', 'folder', 'heading'] as const;
+/** Fields of a term shard's posting lists, in the order of `TermShard.p`: page fields, then section fields. */
+export const TERM_FIELDS = ['title', 'name', 'folder', 'heading', 'text'] as const;
 
-/** Posting lists of a range of words: `p[field]` holds one list per word of `w`, space-separated. */
-export interface PostingShard {
+/** A section as a result shows it: heading, excerpt, level, and the heading id when it is not `simpleSlug(heading)`. */
+export type DetailSection = [h: string, x: string, l: 1 | 2 | 3] | [h: string, x: string, l: 1 | 2 | 3, a: string];
+
+/**
+ * Some sections of a page, as a term shard carries them for its words' first results: the page's index,
+ * title and route, and per section its position in the page (0 is the intro) and what it shows.
+ */
+export type ShownPage = [p: number, t: string, u: string, sections: [n: number, ...section: DetailSection][]];
+
+/** Everything a query needs of a range of words: `p[field]` holds one list per word of `w`, space-separated. */
+export interface TermShard {
   w: string;
-  /** Head shards: pages (title, name, folder) and sections (heading); text shards: one list of sections. */
+  /** Pages (title, name, folder) and sections (heading, text), in `TERM_FIELDS` order. */
   p: string[];
   /**
-   * Head shards: title and heading keys (stemmed words joined by spaces) in this word range,
-   * newline-separated and sorted, with the pages whose title (`kt`) and the sections whose heading
-   * (`kh`) is exactly that key, space-separated lists.
+   * Title and heading keys (stemmed words joined by spaces) in this word range, newline-separated and
+   * sorted, with the pages whose title (`kt`) and the sections whose heading (`kh`) is exactly that key,
+   * space-separated lists.
    */
   k?: string;
   kt?: string;
   kh?: string;
+  /** What the first results of the range's frequent words show, by page (ascending), once per shard. */
+  s?: ShownPage[];
 }
 
 /** A page of a detail shard: its title, route and sections. */
 export interface DetailPage {
   t: string;
   u: string;
-  /** Sections in id order: heading, excerpt, level, and the heading id when it is not `simpleSlug(heading)`. */
-  r: ([h: string, x: string, l: 1 | 2 | 3] | [h: string, x: string, l: 1 | 2 | 3, a: string])[];
+  /** Sections in id order. */
+  r: DetailSection[];
 }
 
 export interface DetailShard {

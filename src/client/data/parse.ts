@@ -38,7 +38,7 @@ export function parsePointer(text: string): DeploymentPointer {
 
 export function parseSearchEntry(text: string): SearchEntry {
   const value = parseJson(text) as Partial<SearchEntry> | null;
-  if (!value || value.v !== 3 || !Array.isArray(value.sections) || !Array.isArray(value.letters)) {
+  if (!value || value.v !== 4 || !Array.isArray(value.sections) || !Array.isArray(value.letters)) {
     throw new WrongContentError(false);
   }
   return value as SearchEntry;

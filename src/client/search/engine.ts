@@ -8,7 +8,7 @@
 import Fuse, { type FuseIndex } from 'fuse.js';
 import { editDistance } from '../../shared/edit-distance';
 import { shardKindOf, type SearchEntry } from '../../shared/search-layout';
-import { drawGroups, selectRanked, type Ranked, type SearchResults } from './results';
+import { MAX_HITS, drawGroups, selectRanked, type Ranked, type SearchResults, type Selection } from './results';
 import { SearchShards, type LetterView } from './shards';
 import { queryTerms, stem, type QueryTerm } from '../../shared/search-text';
 
@@ -187,13 +187,14 @@ export class SearchEngine {
       this.headingMask[id] = 0;
       this.titleMask[pageOf[id] ?? 0] = 0;
     }
-    ranked.sort((a, b) => b.tier - a.tier || b.value - a.value || a.id - b.id);
 
     // The ranking is only right once every letter and posting shard it reached is loaded; only then are
     // the details of the sections it shows asked for.
     const unranked = this.shards.takeMissing();
     if (unranked.length > 0) return { results: NO_RESULTS, missing: unranked };
-    const groups = drawGroups(selectRanked(ranked, titled, pageOf, pageStart), pageStart, (p) => this.shards.detail(p));
+    const groups = drawGroups(selectLeading(ranked, titled, pageOf, pageStart), pageStart, (p, sections) =>
+      this.shards.detail(p, sections),
+    );
     return {
       results: {
         groups,
@@ -268,7 +269,7 @@ export class SearchEngine {
     };
     const letter = this.shards.letter(term);
     // Until the vocabulary is loaded it cannot say the word is there; it usually is.
-    if (!letter) this.shards.expectPostings(term, term.length >= TEXT_PREFIX_MIN);
+    if (!letter) this.shards.expectPostings(term);
     const words = letter?.words ?? [];
     const start = letter?.lowerBound(term) ?? 0;
     const exact = words[start] === term;
@@ -377,9 +378,9 @@ export class SearchEngine {
 /**
  * Runs a query until it has every file it reaches: each run names the shards it lacked, `load` fetches
  * them into the engine, and the next run goes further (letters, then postings, then details). When only
- * the results' details are missing, those of the first screen are loaded first and `onFirst` gets the
- * results they make, so the top of the list is drawn while the rest loads. `stale` ends the work early
- * when a newer query has arrived.
+ * the results' details are missing, `onFirst` gets the top of the list that can be drawn already: the
+ * results the term shards carried, else those of the first screen's detail files, loaded first. The rest
+ * loads while that top is drawn. `stale` ends the work early when a newer query has arrived.
  */
 export async function runQuery(
   engine: SearchEngine,
@@ -395,7 +396,10 @@ export async function runQuery(
     if (outcome.missing.length === 0) return outcome.results;
     if (stale()) return undefined;
     const ranked = outcome.missing.every((file) => shardKindOf(file) === 'details');
-    if (ranked && !firstShown && outcome.missing.length > FIRST_DETAILS) {
+    if (ranked && !firstShown && outcome.results.total > 0) {
+      firstShown = true;
+      onFirst(outcome.results);
+    } else if (ranked && !firstShown && outcome.missing.length > FIRST_DETAILS) {
       firstShown = true;
       await load(outcome.missing.slice(0, FIRST_DETAILS));
       const first = engine.search(query).results;
@@ -406,6 +410,62 @@ export async function runQuery(
     await load(outcome.missing);
   }
   throw new Error(`the search for "${query}" kept asking for files`);
+}
+
+const before = (a: Ranked, b: Ranked) => b.tier - a.tier || b.value - a.value || a.id - b.id;
+
+/** Sections ranked first by a partial sort, at least this many; more when these do not fill the list. */
+const LEADING = 256;
+
+/**
+ * What `selectRanked` makes of the whole ranking, from its head only: a common word reaches tens of
+ * thousands of sections, and sorting them all would be most of a query's time. The list is filled from
+ * the leading sections in rank order, so the same head gives the same list; when the head runs out
+ * before the list is full (many sections of few pages), a longer head is taken.
+ */
+export function selectLeading(
+  ranked: Ranked[],
+  titled: ReadonlySet<number>,
+  pageOf: Uint32Array,
+  pageStart: Uint32Array,
+): Selection[] {
+  for (let count = LEADING; ; count *= 4) {
+    if (count >= ranked.length) return selectRanked(ranked.sort(before), titled, pageOf, pageStart);
+    const selection = selectRanked(leading(ranked, count), titled, pageOf, pageStart);
+    if (selection.reduce((n, s) => n + s.hits.length, 0) >= MAX_HITS) return selection;
+  }
+}
+
+/** The first `count` sections of the ranking, in order, kept in a bounded heap whose root is the last of them. */
+function leading(ranked: readonly Ranked[], count: number): Ranked[] {
+  const heap: Ranked[] = [];
+  const sink = (at: number) => {
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let last = at;
+      if (left < heap.length && before(heap[left] as Ranked, heap[last] as Ranked) > 0) last = left;
+      if (right < heap.length && before(heap[right] as Ranked, heap[last] as Ranked) > 0) last = right;
+      if (last === at) return;
+      [heap[at], heap[last]] = [heap[last] as Ranked, heap[at] as Ranked];
+      at = last;
+    }
+  };
+  for (const item of ranked) {
+    if (heap.length < count) {
+      heap.push(item);
+      for (let at = heap.length - 1; at > 0;) {
+        const parent = (at - 1) >> 1;
+        if (before(heap[at] as Ranked, heap[parent] as Ranked) <= 0) break;
+        [heap[at], heap[parent]] = [heap[parent] as Ranked, heap[at] as Ranked];
+        at = parent;
+      }
+    } else if (before(item, heap[0] as Ranked) < 0) {
+      heap[0] = item;
+      sink(0);
+    }
+  }
+  return heap.sort(before);
 }
 
 function dedupe(terms: QueryTerm[]): QueryTerm[] {

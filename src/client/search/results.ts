@@ -39,7 +39,7 @@ export interface SearchResults {
 }
 
 /** At most this many sections are shown, and at most this many of one page. */
-const MAX_HITS = 20;
+export const MAX_HITS = 20;
 const MAX_PER_PAGE = 4;
 /** A page's further sections are shown when they score at least this share of its best one. */
 const PAGE_FLOOR = 0.5;
@@ -91,18 +91,22 @@ export function selectRanked(
 }
 
 /**
- * The groups to draw: the leading ones whose pages' details are loaded (`detail` notes what else is
- * needed, in rank order), all of them once every page's are.
+ * The groups to draw: the leading ones whose details are loaded (`detail` gives a page with at least the
+ * sections at the given positions, or notes what else is needed, in rank order), all of them once every
+ * page's are.
  */
 export function drawGroups(
   selections: readonly Selection[],
   pageStart: Uint32Array,
-  detail: (page: number) => DetailPage | undefined,
+  detail: (page: number, sections: number[]) => DetailPage | undefined,
 ): SearchGroup[] {
   const groups: SearchGroup[] = [];
   let drawable = true;
   for (const { page: p, hits } of selections) {
-    const page = detail(p);
+    const page = detail(
+      p,
+      hits.map(({ id }) => id - (pageStart[p] ?? 0)),
+    );
     if (!page) drawable = false;
     if (!page || !drawable) continue;
     groups.push({

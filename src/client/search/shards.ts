@@ -2,7 +2,7 @@ import { WrongContentError } from '../data/fetch-chunk';
 import { parseJson } from '../data/parse';
 import { decodePostings } from '../../shared/search-text';
 import {
-  HEAD_FIELDS,
+  TERM_FIELDS,
   letterOf,
   shardFile,
   shardFiles,
@@ -11,12 +11,14 @@ import {
   type DetailPage,
   type DetailShard,
   type LetterShard,
-  type PostingShard,
   type SearchEntry,
   type ShardKind,
+  type TermShard,
 } from '../../shared/search-layout';
 
-type HeadField = (typeof HEAD_FIELDS)[number];
+type HeadField = Exclude<(typeof TERM_FIELDS)[number], 'text'>;
+const HEAD_FIELDS: readonly HeadField[] = ['title', 'name', 'folder', 'heading'];
+const TEXT_FIELD = TERM_FIELDS.indexOf('text');
 
 /**
  * The search data the worker has so far: the entry, and the shards loaded for earlier queries. Every
@@ -29,9 +31,10 @@ export class SearchShards {
   readonly pageStart: Uint32Array;
   readonly pageOf: Uint32Array;
   private readonly letters = new Map<string, LetterView>();
-  private readonly heads = new Map<string, PostingView>();
-  private readonly texts = new Map<string, PostingView>();
+  private readonly terms = new Map<string, TermView>();
   private readonly details = new Map<string, DetailShard>();
+  /** The sections term shards carried, by page: `r` holds those sections only. */
+  private readonly shown = new Map<number, DetailPage>();
   private readonly missing = new Set<string>();
 
   constructor(private readonly entry: SearchEntry) {
@@ -53,8 +56,7 @@ export class SearchShards {
 
   /** Shard files not loaded yet. */
   unloaded(): string[] {
-    const loaded = (file: string) =>
-      this.letters.has(file) || this.heads.has(file) || this.texts.has(file) || this.details.has(file);
+    const loaded = (file: string) => this.letters.has(file) || this.terms.has(file) || this.details.has(file);
     return shardFiles(this.entry).filter((file) => !loaded(file));
   }
 
@@ -67,14 +69,17 @@ export class SearchShards {
 
   /** Reads a shard file's text (any file the entry names); throws `WrongContentError` if it is not one. */
   read(file: string, text: string): void {
-    const shard = parseJson(text) as Partial<LetterShard & PostingShard & DetailShard> | null;
+    const shard = parseJson(text) as Partial<LetterShard & TermShard & DetailShard> | null;
     const kind = shardKindOf(file);
     if (kind === 'letters' && typeof shard?.w === 'string' && Array.isArray(shard.f) && shard.fuzzy) {
       this.letters.set(file, new LetterView(shard as LetterShard));
-    } else if (kind === 'heads' && typeof shard?.w === 'string' && shard.p?.length === HEAD_FIELDS.length) {
-      this.heads.set(file, new PostingView(shard as PostingShard));
-    } else if (kind === 'texts' && typeof shard?.w === 'string' && shard.p?.length === 1) {
-      this.texts.set(file, new PostingView(shard as PostingShard));
+    } else if (kind === 'terms' && typeof shard?.w === 'string' && shard.p?.length === TERM_FIELDS.length) {
+      this.terms.set(file, new TermView(shard as TermShard));
+      for (const [p, t, u, sections] of shard.s ?? []) {
+        let page = this.shown.get(p);
+        if (!page) this.shown.set(p, (page = { t, u, r: [] }));
+        for (const [n, ...section] of sections) page.r[n] = section;
+      }
     } else if (kind === 'details' && Array.isArray(shard?.pages)) {
       this.details.set(file, shard as DetailShard);
     } else {
@@ -89,33 +94,37 @@ export class SearchShards {
 
   /** Per head field, the pages (title, name, folder) or sections (heading) whose field holds `word`. */
   headPostings(word: string): Record<HeadField, readonly number[]> {
-    const view = this.find(this.heads, 'heads', word);
+    const view = this.find(this.terms, 'terms', word);
     const lists = HEAD_FIELDS.map((field, f): [HeadField, readonly number[]] => [field, view?.list(word, f) ?? []]);
     return Object.fromEntries(lists) as Record<HeadField, readonly number[]>;
   }
 
   /**
-   * Notes the posting files of `word` (its text postings too, when `text`) if they are not loaded: asked
-   * for before the vocabulary says the word is there, they come in the same round as the vocabulary.
+   * Notes the term file of `word` if it is not loaded: asked for before the vocabulary says the word is
+   * there, it comes in the same round as the vocabulary.
    */
-  expectPostings(word: string, text: boolean): void {
-    this.find(this.heads, 'heads', word);
-    if (text) this.find(this.texts, 'texts', word);
+  expectPostings(word: string): void {
+    this.find(this.terms, 'terms', word);
   }
 
   /** Sections whose text holds `word`. */
   textPostings(word: string): readonly number[] {
-    return this.find(this.texts, 'texts', word)?.list(word, 0) ?? [];
+    return this.find(this.terms, 'terms', word)?.list(word, TEXT_FIELD) ?? [];
   }
 
   /** Pages whose title, and sections whose heading, is exactly `key` (stemmed words joined by spaces). */
   exact(key: string): { titles: readonly number[]; headings: readonly number[] } {
-    const view = this.find(this.heads, 'heads', key);
+    const view = this.find(this.terms, 'terms', key);
     return { titles: view?.keyed(key, 'kt') ?? [], headings: view?.keyed(key, 'kh') ?? [] };
   }
 
-  /** What a result of page p shows. */
-  detail(p: number): DetailPage | undefined {
+  /**
+   * What a result of page p shows, for its sections at positions `sections` (0 is the intro): from a term
+   * shard that carried them all, else from the page's detail shard.
+   */
+  detail(p: number, sections: readonly number[]): DetailPage | undefined {
+    const shown = this.shown.get(p);
+    if (shown && sections.every((n) => shown.r[n] !== undefined)) return shown;
     const firsts = this.entry.details;
     return this.find(this.details, 'details', p)?.pages[p - (firsts[shardFor(firsts, p)] ?? 0)];
   }
@@ -168,14 +177,14 @@ export class LetterView {
   }
 }
 
-/** One head or text shard; a list is decoded the first time a query reads it. */
-class PostingView {
+/** One term shard; a list is decoded the first time a query reads it. */
+class TermView {
   private readonly words: string[];
   private readonly lists: string[][];
   private readonly decoded = new Map<string, number[]>();
   private keys: { k: string[]; kt: string[]; kh: string[] } | undefined;
 
-  constructor(private readonly shard: PostingShard) {
+  constructor(private readonly shard: TermShard) {
     this.words = shard.w === '' ? [] : shard.w.split(' ');
     this.lists = shard.p.map((field) => field.split(' '));
   }

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { isChunkLoadError } from '../../shared/chunk-error';
-import { shardUrl } from '../../shared/search-layout';
+import { shardKindOf, shardUrl } from '../../shared/search-layout';
 import { fetchChunk } from '../data/fetch-chunk';
 import { parseSearchEntry } from '../data/parse';
 import { SearchEngine, runQuery } from './engine';
@@ -20,6 +20,12 @@ const NO_RESULTS: SearchResults = { groups: [], terms: [], total: 0 };
 const WHOLE_DATA_BYTES = 2_000_000;
 /** Requests at a time while the whole data is fetched, leaving room for the page's own. */
 const PREFETCH_REQUESTS = 4;
+/**
+ * A vocabulary of at most this many letter files is fetched with the entry, before the first query: the
+ * reader who opened the dialog is about to type, and every query needs it. The first query then waits
+ * for its term file alone.
+ */
+const VOCABULARY_FILES = 4;
 
 let engine: SearchEngine | undefined;
 let entryUrl = '';
@@ -52,9 +58,13 @@ function load(url: string): Promise<void> {
   entryUrl = url;
   loading ??= fetchChunk(url, 'search', undefined, parseSearchEntry)
     .then((entry) => {
-      engine = new SearchEngine(entry);
+      const loaded = new SearchEngine(entry);
+      engine = loaded;
       entryBytes = entry.bytes;
-      reply({ type: 'ready', records: engine.size });
+      reply({ type: 'ready', records: loaded.size });
+      const vocabulary = loaded.unloaded().filter((file) => shardKindOf(file) === 'letters');
+      // A file that fails here is asked for again by the query that needs it.
+      if (vocabulary.length <= VOCABULARY_FILES) loadShards(loaded, vocabulary).catch(() => undefined);
     })
     .catch((error: unknown) => {
       loading = undefined; // a failure is not remembered: the next load tries again

@@ -3,7 +3,14 @@ import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { PageSource } from '../../../../src/node/content/page-record';
 import { searchFiles } from '../../../../src/node/site/search-files';
 import { FIELD, buildSearchIndex } from '../../../../src/node/site/search-index';
-import { shardFile, type DetailShard, type LetterShard, type SearchEntry } from '../../../../src/shared/search-layout';
+import {
+  shardFile,
+  shardKindOf,
+  type DetailShard,
+  type LetterShard,
+  type SearchEntry,
+  type TermShard,
+} from '../../../../src/shared/search-layout';
 import { EXCERPT_LENGTH, simpleSlug } from '../../../../src/shared/search-text';
 
 /** A page as the search index reads it: title, route, description and the analysed sections. */
@@ -81,10 +88,9 @@ describe('the search files', () => {
     expect(entry.sections).toHaveLength(3000);
     // The entry holds a number per page and a key per shard, nothing per word or section.
     expect(files.entry.length).toBeLessThan(3000 * 3 + 40_000);
-    expect(files.shards.length).toBe(
-      entry.letters.length + entry.heads.length + entry.texts.length + entry.details.length,
-    );
-    for (const shard of files.shards) expect(shard.data.length, shard.name).toBeLessThan(80_000);
+    expect(files.shards.length).toBe(entry.letters.length + entry.terms.length + entry.details.length);
+    // A term shard may grow to three times its usual size to keep words that start alike together.
+    for (const shard of files.shards) expect(shard.data.length, shard.name).toBeLessThan(150_000);
     // Results show whole excerpts however large the site: only the pages shown load theirs.
     const excerpts = files.shards
       .filter((s) => s.name.includes('/details.'))
@@ -135,8 +141,9 @@ describe('the search files', () => {
     const urls = (groups: { url: string }[]) => groups.map((g) => g.url);
     const results = await runQuery(
       engine,
-      // Every fortieth page is in area 17: its results are spread over many detail shards.
-      'area 17',
+      // Every fortieth page is in area 17: its results are spread over many detail shards, and those
+      // that also have "limits" are not among the first results of any of the three words alone.
+      'area 17 limits',
       async (names) => names.forEach((name) => engine.read(name, byName.get(name) ?? '')),
       () => false,
       (top) => tops.push(urls(top.groups)),
@@ -147,5 +154,81 @@ describe('the search files', () => {
     expect(top.length).toBeGreaterThan(0);
     expect(top.length).toBeLessThan(urls(results?.groups ?? []).length);
     expect(urls(results?.groups ?? []).slice(0, top.length)).toEqual(top);
+  });
+
+  it('answer a frequent word, or two, from a handful of files, drawn before any detail file', async () => {
+    const files = searchFiles(buildSearchIndex(site(3000)));
+    const entry = JSON.parse(files.entry) as SearchEntry;
+    const byName = new Map(files.shards.map((s) => [s.name, s.data]));
+    const frequency = new Map<string, number>();
+    for (const shard of files.shards.filter((s) => shardKindOf(s.name) === 'letters')) {
+      const letters = JSON.parse(shard.data) as LetterShard;
+      letters.w.split(' ').forEach((word, v) => frequency.set(word, letters.f[v] ?? 0));
+    }
+    const frequent = [...frequency]
+      .filter(([word]) => /^[a-z]+$/.test(word))
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, 12)
+      .map(([word]) => word);
+    /** The files a first query loads in all, and those it loaded before its first results were drawn. */
+    const first = async (query: string) => {
+      const engine = new SearchEngine(entry);
+      const loaded: string[] = [];
+      let beforeDrawn: string[] | undefined;
+      const results = await runQuery(
+        engine,
+        query,
+        async (names) => {
+          loaded.push(...names);
+          for (const name of names) engine.read(name, byName.get(name) ?? '');
+        },
+        () => false,
+        () => (beforeDrawn = [...loaded]),
+      );
+      expect(results?.total, query).toBeGreaterThan(0);
+      return { loaded, drawnAfter: beforeDrawn ?? loaded };
+    };
+    const details = (names: string[]) => names.filter((name) => shardKindOf(name) === 'details');
+    for (const word of frequent) {
+      const { loaded } = await first(word);
+      expect(loaded.length, `${word}: ${loaded.join(' ')}`).toBeLessThanOrEqual(5);
+      expect(details(loaded), word).toEqual([]);
+    }
+    // A word being typed: its term file holds the words it begins, so one term file answers it.
+    for (const word of frequent.filter((w) => w.length >= 5)) {
+      for (const typed of [word.slice(0, 4), word.slice(0, -1)]) {
+        const { loaded } = await first(typed);
+        expect(loaded.filter((name) => shardKindOf(name) === 'terms'), typed).toHaveLength(1);
+      }
+    }
+    for (const [i, word] of frequent.slice(1).entries()) {
+      const query = `${frequent[i] ?? ''} ${word}`;
+      const { loaded, drawnAfter } = await first(query);
+      expect(drawnAfter.length, `${query}: ${drawnAfter.join(' ')}`).toBeLessThanOrEqual(6);
+      expect(details(drawnAfter), query).toEqual([]);
+      expect(loaded.length, `${query}: ${loaded.join(' ')}`).toBeLessThanOrEqual(12);
+    }
+  });
+
+  it('carry in the term shards the same title, route, heading and excerpt as the detail shards', () => {
+    const files = searchFiles(buildSearchIndex(site(1200)));
+    const entry = JSON.parse(files.entry) as SearchEntry;
+    const pages = entry.details.flatMap(
+      (_, n) =>
+        (
+          JSON.parse(
+            files.shards.find((s) => s.name === shardFile('details', n, entry.hash))?.data ?? '',
+          ) as DetailShard
+        ).pages,
+    );
+    let carried = 0;
+    for (const shard of files.shards.filter((s) => shardKindOf(s.name) === 'terms')) {
+      for (const [p, t, u, sections] of (JSON.parse(shard.data) as TermShard).s ?? []) {
+        expect({ t, u }).toEqual({ t: pages[p]?.t, u: pages[p]?.u });
+        for (const [n, ...section] of sections) expect(section).toEqual(pages[p]?.r[n]);
+        carried += sections.length;
+      }
+    }
+    expect(carried).toBeGreaterThan(1000);
   });
 });
