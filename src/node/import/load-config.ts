@@ -48,8 +48,8 @@ const MISSING = Symbol('missing module');
 
 /**
  * A stand-in for a module that is not installed: any property, call or `new` gives another stand-in, so
- * the config runs on. Called with an object, it returns that object: `defineConfig({...})` and its kin are
- * identity functions, and the object is the configuration itself.
+ * the config runs on. Called with an object or a function, it returns it: `defineConfig({...})` and
+ * `defineConfig(ctx => ({...}))` are identity functions, and their argument is the configuration itself.
  */
 function standIn(module: string): unknown {
   const target = function () {};
@@ -63,7 +63,9 @@ function standIn(module: string): unknown {
     },
     apply(_target, _this, args: unknown[]) {
       const [first] = args;
-      return first !== null && typeof first === 'object' && !isStandIn(first) ? first : standIn(module);
+      return first !== null && (typeof first === 'object' || typeof first === 'function') && !isStandIn(first)
+        ? first
+        : standIn(module);
     },
     construct: () => standIn(module) as object,
   });
@@ -89,8 +91,14 @@ const syntaxDecidesFormat: Plugin = {
         .find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
       return file ? { path: file, namespace: 'config-file' } : undefined;
     });
+    // Each file sees its own folder in __dirname, as under `require`: bundled into one module, every file
+    // would otherwise see the folder of the config file alone (a sidebar built with readdirSync(__dirname)).
     build.onLoad({ filter: /.*/, namespace: 'config-file' }, async (args) => ({
-      contents: await readFile(args.path, 'utf8'),
+      contents:
+        (/\.json$/.test(args.path)
+          ? ''
+          : `const __dirname = ${JSON.stringify(path.dirname(args.path))}, __filename = ${JSON.stringify(args.path)};`) +
+        (await readFile(args.path, 'utf8')),
       loader: (/\.(json|ts|mts)$/.exec(args.path)?.[1]?.replace('mts', 'ts') ?? 'js') as Loader,
       resolveDir: path.dirname(args.path),
     }));
@@ -128,7 +136,10 @@ export async function loadConfig(file: string): Promise<LoadedConfig> {
   }) as (...args: unknown[]) => void;
   run(module.exports, requireOrStandIn, module, file, path.dirname(file));
   let exported: unknown = module.exports['default'] ?? module.exports;
-  if (typeof exported === 'function' && !isStandIn(exported)) exported = await (exported as () => unknown)();
+  // VuePress 1 calls a config written as a function with its context; what is imported is the built site.
+  if (typeof exported === 'function' && !isStandIn(exported)) {
+    exported = await (exported as (ctx: { isProd: boolean }) => unknown)({ isProd: true });
+  }
   if (exported === null || typeof exported !== 'object' || isStandIn(exported)) {
     throw new Error('the configuration does not export an object');
   }
