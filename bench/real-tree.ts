@@ -134,7 +134,8 @@ function plan(texts: Map<string, string | Buffer>, copies: number, rotAmong: str
     const removed = pick(linked, 2 * i);
     let renamed = pick(linked, 2 * i + 1);
     if (renamed === removed) renamed = linked.find((f) => f !== removed) ?? renamed;
-    const section = sections.filter((s) => s.file !== removed && s.file !== renamed)[i % Math.max(1, sections.length)];
+    const kept = sections.filter((s) => s.file !== removed && s.file !== renamed);
+    const section = kept[i % Math.max(1, kept.length)];
     return section ? { removed, renamed, section } : { removed, renamed };
   });
 }
