@@ -219,13 +219,9 @@ async function main(): Promise<void> {
     const content = smallOnes ? await snapshotTree(ws, path.join(projectRoot, 'content'), 'content-src') : '';
 
     // 1. Builds of content/: cold, warm, and the rebuild after one page changed.
-    const builds = !smallOnes
-      ? new Error(`--only ${opts.only}`)
-      : await section('content/ builds', () => contentBuilds(ws, content));
-    if (!smallOnes) {
-      // Only the large trees.
-    } else if (builds instanceof Error) figures.push(failedFigure('Build', 'content/ builds', builds));
-    else {
+    const builds = smallOnes ? await section('content/ builds', () => contentBuilds(ws, content)) : undefined;
+    if (builds instanceof Error) figures.push(failedFigure('Build', 'content/ builds', builds));
+    else if (builds) {
       figures.push(...seriesFigures(builds.cold, { wallMs: TARGETS.contentColdMs }));
       figures.push(...seriesFigures(builds.warm, {}));
       figures.push(rebuildFigure(rebuildOnePage, builds.rebuild, TARGETS.rebuildMs));
@@ -234,11 +230,11 @@ async function main(): Promise<void> {
     }
 
     // 2. Bundle sizes of the content/ build.
-    const assets = !smallOnes
-      ? undefined
-      : distDir
+    const assets = smallOnes
+      ? distDir
         ? await section('bundle sizes', () => initialAssets(distDir, ROUTE))
-        : notBuilt;
+        : notBuilt
+      : undefined;
     if (assets instanceof Error) figures.push(failedFigure('Bundle', 'bundle sizes', assets));
     else if (assets) {
       figures.push(...sizeFigures(assets, `/docs/${ROUTE}`, SIZE_TARGETS));
@@ -246,13 +242,13 @@ async function main(): Promise<void> {
     }
 
     // 3. Browser figures against the content/ build, served by the preview server.
-    const browser = !smallOnes
-      ? undefined
-      : distDir
+    const browser = smallOnes
+      ? distDir
         ? await section('browser', () =>
             measureBrowser(distDir, { route: ROUTE, visits: 5, navigations: 10, coldSearches: 3 }),
           )
-        : notBuilt;
+        : notBuilt
+      : undefined;
     if (browser instanceof Error) figures.push(failedFigure('Browser', 'browser figures', browser));
     else if (browser) {
       figures.push(...browserFigures(browser, TARGETS));
@@ -261,14 +257,14 @@ async function main(): Promise<void> {
 
     // 4. Search in Node over the content/ index.
     const searchTargets = { p95Ms: TARGETS.searchP95ContentMs };
-    const contentSearch = !smallOnes
-      ? undefined
-      : distDir
+    const contentSearch = smallOnes
+      ? distDir
         ? await section('search content/', async () => {
             const data = await findSearchData(distDir);
             return { data, latency: await measureInWorker(distDir) };
           })
-        : notBuilt;
+        : notBuilt
+      : undefined;
     if (contentSearch instanceof Error)
       figures.push(...(await searchFigures('content/', undefined, undefined, searchTargets, contentSearch.message)));
     else if (contentSearch) {
@@ -333,11 +329,11 @@ async function main(): Promise<void> {
     }
 
     // 7. Lighthouse (mobile) on three routes of the content/ build, after the large trees' builds.
-    const lighthouse = !smallOnes
-      ? undefined
-      : distDir
+    const lighthouse = smallOnes
+      ? distDir
         ? await section('lighthouse', () => measureLighthouse(distDir))
-        : notBuilt;
+        : notBuilt
+      : undefined;
     if (lighthouse instanceof Error) figures.push(failedFigure('Lighthouse (mobile)', 'scores', lighthouse));
     else if (lighthouse) {
       figures.push(...lighthouseFigures(lighthouse));
