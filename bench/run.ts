@@ -10,7 +10,7 @@
  *
  *   npm run bench                               everything
  *   npm run bench -- --only real                only the real trees (JSON in bench/results-real.json),
- *                                               beside the content/ figures of the last full run
+ *                                               beside the content/ figures of the last run that had them
  *   npm run bench -- --only large               only the large trees, content/ and real (JSON in
  *                                               bench/results-large.json)
  *   npm run bench -- --only real --pages 2000   only the large trees of that size
@@ -109,17 +109,24 @@ function parseOptions(args: string[]): Options {
   return { ...(only ? { only } : {}), ...(pages ? { pages } : {}) };
 }
 
-/** The large trees' figures of the last full run (bench/results.json), for `--only real` to set beside. */
-async function lastFullRun(): Promise<{ date: string; figures: Figure[] } | undefined> {
-  try {
-    const json = JSON.parse(await readFile(path.join(projectRoot, 'bench/results.json'), 'utf8')) as {
-      meta: { date: string };
-      figures: Figure[];
-    };
-    return { date: json.meta.date, figures: json.figures };
-  } catch {
-    return undefined;
+/**
+ * The figures of earlier runs that had the large trees (bench/results.json, bench/results-large.json),
+ * newest first, for `--only` to set beside its own.
+ */
+async function earlierRuns(): Promise<{ date: string; figures: Figure[] }[]> {
+  const runs: { date: string; figures: Figure[] }[] = [];
+  for (const file of ['bench/results.json', 'bench/results-large.json']) {
+    try {
+      const json = JSON.parse(await readFile(path.join(projectRoot, file), 'utf8')) as {
+        meta: { date: string };
+        figures: Figure[];
+      };
+      runs.push({ date: json.meta.date, figures: json.figures });
+    } catch {
+      // No such run yet.
+    }
   }
+  return runs.sort((a, b) => (a.date < b.date ? 1 : -1));
 }
 /** A large tree's build taking longer than this is stopped and reported as a lower bound. */
 const LARGE_CAP_MS = 300_000;
@@ -361,16 +368,18 @@ async function main(): Promise<void> {
     );
   }
   lines.push('', formatTable(figures), '', `${summary(figures)}; the bench took ${(durationMs / 1000).toFixed(0)} s`);
-  // The real trees beside the content/ trees of their size: this run's, or with --only real the last full run's.
-  const previous = opts.only ? await lastFullRun() : undefined;
+  // The real trees beside the content/ trees of their size: this run's, or with --only the last run's that had them.
+  const previous = opts.only ? await earlierRuns() : [];
   for (const { title, labels } of COMPARED) {
     const columns = labels.map((label) => {
       const section = sectionsOf.get(label);
       const own = section ? figures.filter((f) => f.section === section) : [];
       if (own.length > 0) return { name: label, figures: own };
-      if (!previous) return { name: `${label} (not run)`, figures: own };
-      const found = previous.figures.filter((f) => f.section.startsWith(`${label} (`));
-      return { name: `${label} (${previous.date.slice(0, 16).replace('T', ' ')})`, figures: found };
+      for (const run of previous) {
+        const found = run.figures.filter((f) => f.section.startsWith(`${label} (`));
+        if (found.length > 0) return { name: `${label} (${run.date.slice(0, 16).replace('T', ' ')})`, figures: found };
+      }
+      return { name: `${label} (not run)`, figures: own };
     });
     const realColumn = columns.at(-1);
     if (!realColumn || realColumn.figures.length === 0) continue;
