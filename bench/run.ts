@@ -381,8 +381,8 @@ async function main(): Promise<void> {
       }
       return { name: `${label} (not run)`, figures: own };
     });
-    const realColumn = columns.at(-1);
-    if (!realColumn || realColumn.figures.length === 0) continue;
+    // Only the sizes whose real tree this run measured.
+    if (!sectionsOf.has(labels.at(-1) ?? '')) continue;
     lines.push('', `${title}: content/ copies beside the real tree`, formatComparison(columns));
   }
   if (missing) lines.push('', REAL_TREE_HOWTO);
