@@ -52,6 +52,8 @@ async function measured(run: () => Promise<BuildResult>): Promise<BuildMeasureme
     ok: result.ok,
     pages: result.pages,
     diagnostics: result.diagnostics.slice(0, 5).map(formatDiagnostic),
+    warnings: result.diagnostics.filter((d) => d.severity === 'warning').length,
+    brokenLinks: result.diagnostics.filter((d) => /^broken (link|anchor)/.test(d.message)).length,
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     helperCpuMs: helperBefore === null || helperAfter === null ? null : helperAfter - helperBefore,

@@ -9,6 +9,9 @@ export interface BuildMeasurement {
   pages: number;
   /** The first few diagnostics, formatted, when there were any. */
   diagnostics: string[];
+  /** How many warnings the build reported, and how many of them are broken links and anchors. */
+  warnings?: number;
+  brokenLinks?: number;
   wallMs: number;
   /** CPU time of the Node process during the build (process.cpuUsage delta). */
   cpuMs: number;

@@ -107,3 +107,30 @@ export function summary(figures: Figure[]): string {
   const notMeasured = figures.filter((f) => f.value === null).length;
   return `${counts.pass} ✓ within target, ${counts.fail} ✗ over target, ${notMeasured} not measured (KB = 1024 bytes, MB = 1024 KB)`;
 }
+
+/**
+ * Trees side by side: one row per figure name (the last column's names, in its order), one column per
+ * tree with its value and ✓/✗, then the last column's target. A tree without that figure shows "—".
+ */
+export function formatComparison(columns: { name: string; figures: Figure[] }[]): string {
+  const last = columns.at(-1)?.figures ?? [];
+  const cell = (figure: Figure | undefined) => {
+    if (!figure) return '—';
+    if (figure.value === null) return 'not measured';
+    const mark = MARK[verdict(figure)];
+    return `${figure.atLeast ? '> ' : ''}${formatValue(figure.value, figure.unit)}${mark ? ` ${mark}` : ''}`;
+  };
+  const header = ['Figure', ...columns.map((c) => c.name), 'Target'];
+  const rows = last.map((figure) => [
+    figure.name,
+    ...columns.map((c) => cell(c.figures.find((f) => f.name === figure.name))),
+    formatTarget(figure),
+  ]);
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => pad(c, widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}

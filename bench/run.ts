@@ -3,11 +3,20 @@
  * ✓/✗ beside it, and the same as JSON in bench/results.json. A slow machine gives slow figures, never a
  * failed run; a figure that could not be taken says so and never gets an invented number.
  *
- * The large trees (2,000 and 10,000 pages) take most of its quarter of an hour; a large tree's build is
- * stopped (and reported as a lower bound) past five minutes. BENCH_BUILD_CAP_SECONDS=900 sets that cap.
+ * The large trees (2,000 and 10,000 pages, of `content/` and of a real docs tree, bench/real-tree.ts)
+ * take most of its time; a large tree's build is stopped (and reported as a lower bound) past five
+ * minutes. BENCH_BUILD_CAP_SECONDS=900 sets that cap. The real trees' figures are also set beside those
+ * of `content/` in tables of their own. See bench/README.md.
+ *
+ *   npm run bench                               everything
+ *   npm run bench -- --only real                only the real trees (JSON in bench/results-real.json),
+ *                                               beside the content/ figures of the last run that had them
+ *   npm run bench -- --only large               only the large trees, content/ and real (JSON in
+ *                                               bench/results-large.json)
+ *   npm run bench -- --only real --pages 2000   only the large trees of that size
  */
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -25,9 +34,18 @@ import {
 } from './builds';
 import { browserFigures, measureBrowser } from './browser';
 import { importFigures, measureImport } from './import';
-import { LARGE_TARGETS, largeTreeFigures, largeTreePaths, measureLargeTree, type LargeTree } from './large-trees';
+import {
+  CONTENT_SOURCE,
+  LARGE_TARGETS,
+  largeTreeFigures,
+  largeTreePaths,
+  measureLargeTree,
+  type LargeTree,
+  type TreeSource,
+} from './large-trees';
 import { lighthouseFigures, measureLighthouse } from './lighthouse';
-import { formatTable, KB, MB, summary, verdict, type Figure } from './report';
+import { REAL_TREE_DIR, REAL_TREE_HOWTO, realTreeMissing, realTreeSource } from './real-tree';
+import { formatComparison, formatTable, KB, MB, summary, verdict, type Figure } from './report';
 import { resilienceFigures } from './resilience';
 import { findSearchData, measureInWorker, searchFigures } from './search';
 import { initialAssets, SIZE_TARGETS, sizeFigures } from './sizes';
@@ -47,11 +65,69 @@ const TARGETS = {
 
 const ROUTE = 'limits/';
 const BIG_PAGES = 2000;
-const LARGE_TREES: LargeTree[] = [
-  { label: '2,000 pages', pages: BIG_PAGES, coldMs: 12_000, peakBytes: 700 * MB },
-  { label: '10,000 pages', pages: 10_000 },
-  { label: '10,000 pages, broken links', pages: 10_000, brokenLinks: true },
+const BIG_TARGETS = { coldMs: 12_000, peakBytes: 700 * MB };
+
+/** The large trees: copies of content/, then (when it is there) of the real tree. */
+const largeTrees = (real: TreeSource | undefined): LargeTree[] => [
+  { label: '2,000 pages', pages: BIG_PAGES, source: CONTENT_SOURCE, ...BIG_TARGETS },
+  { label: '10,000 pages', pages: 10_000, source: CONTENT_SOURCE },
+  { label: '10,000 pages, broken links', pages: 10_000, source: CONTENT_SOURCE, brokenLinks: true },
+  ...(real
+    ? [
+        { label: '2,000 pages, real tree', pages: BIG_PAGES, source: real, brokenLinks: true, ...BIG_TARGETS },
+        { label: '10,000 pages, real tree', pages: 10_000, source: real, brokenLinks: true },
+      ]
+    : []),
 ];
+
+/** The real trees' figures beside those of the content/ trees of the same size. */
+const COMPARED = [
+  { title: '2,000 pages', labels: ['2,000 pages', '2,000 pages, real tree'] },
+  { title: '10,000 pages', labels: ['10,000 pages', '10,000 pages, broken links', '10,000 pages, real tree'] },
+];
+
+interface Options {
+  /** Only the real trees (`--only real`), or only the large ones (`--only large`). */
+  only?: 'real' | 'large';
+  /** Only the large trees of these sizes (`--pages 2000`), or all. */
+  pages?: number[];
+}
+
+function parseOptions(args: string[]): Options {
+  const value = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const only = value('--only');
+  if (only !== undefined && only !== 'real' && only !== 'large')
+    throw new Error(`--only takes "real" or "large", not "${only}"`);
+  const pages = value('--pages')
+    ?.split(',')
+    .map((n) => Number(n.replace(/_/g, '')));
+  if (pages?.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error('--pages takes page counts: --pages 2000,10000');
+  return { ...(only ? { only } : {}), ...(pages ? { pages } : {}) };
+}
+
+/**
+ * The figures of earlier runs that had the large trees (bench/results.json, bench/results-large.json),
+ * newest first, for `--only` to set beside its own.
+ */
+async function earlierRuns(): Promise<{ date: string; figures: Figure[] }[]> {
+  const runs: { date: string; figures: Figure[] }[] = [];
+  for (const file of ['bench/results.json', 'bench/results-large.json']) {
+    try {
+      const json = JSON.parse(await readFile(path.join(projectRoot, file), 'utf8')) as {
+        meta: { date: string };
+        figures: Figure[];
+      };
+      runs.push({ date: json.meta.date, figures: json.figures });
+    } catch {
+      // No such run yet.
+    }
+  }
+  return runs.sort((a, b) => (a.date < b.date ? 1 : -1));
+}
 /** A large tree's build taking longer than this is stopped and reported as a lower bound. */
 const LARGE_CAP_MS = 300_000;
 const RUNS = 3;
@@ -125,6 +201,9 @@ async function contentBuilds(ws: Workspace, content: string) {
 }
 
 async function main(): Promise<void> {
+  const opts = parseOptions(process.argv.slice(2));
+  /** Everything but the large trees: content/'s builds, browser, search, import, Lighthouse, resilience. */
+  const smallOnes = opts.only === undefined;
   const started = performance.now();
   const meta = {
     date: new Date().toISOString(),
@@ -140,14 +219,16 @@ async function main(): Promise<void> {
   const figures: Figure[] = [];
   const details: Record<string, unknown> = {};
   const notBuilt = new Error('the content/ build did not finish');
+  const sectionsOf = new Map<string, string>();
+  const missing = realTreeMissing();
   try {
-    const content = await snapshotTree(ws, path.join(projectRoot, 'content'), 'content-src');
+    let distDir: string | undefined;
+    const content = smallOnes ? await snapshotTree(ws, path.join(projectRoot, 'content'), 'content-src') : '';
 
     // 1. Builds of content/: cold, warm, and the rebuild after one page changed.
-    const builds = await section('content/ builds', () => contentBuilds(ws, content));
-    let distDir: string | undefined;
+    const builds = smallOnes ? await section('content/ builds', () => contentBuilds(ws, content)) : undefined;
     if (builds instanceof Error) figures.push(failedFigure('Build', 'content/ builds', builds));
-    else {
+    else if (builds) {
       figures.push(...seriesFigures(builds.cold, { wallMs: TARGETS.contentColdMs }));
       figures.push(...seriesFigures(builds.warm, {}));
       figures.push(rebuildFigure(rebuildOnePage, builds.rebuild, TARGETS.rebuildMs));
@@ -156,43 +237,65 @@ async function main(): Promise<void> {
     }
 
     // 2. Bundle sizes of the content/ build.
-    const assets = distDir ? await section('bundle sizes', () => initialAssets(distDir, ROUTE)) : notBuilt;
+    const assets = smallOnes
+      ? distDir
+        ? await section('bundle sizes', () => initialAssets(distDir, ROUTE))
+        : notBuilt
+      : undefined;
     if (assets instanceof Error) figures.push(failedFigure('Bundle', 'bundle sizes', assets));
-    else {
+    else if (assets) {
       figures.push(...sizeFigures(assets, `/docs/${ROUTE}`, SIZE_TARGETS));
       details['bundle'] = assets;
     }
 
     // 3. Browser figures against the content/ build, served by the preview server.
-    const browser = distDir
-      ? await section('browser', () =>
-          measureBrowser(distDir, { route: ROUTE, visits: 5, navigations: 10, coldSearches: 3 }),
-        )
-      : notBuilt;
+    const browser = smallOnes
+      ? distDir
+        ? await section('browser', () =>
+            measureBrowser(distDir, { route: ROUTE, visits: 5, navigations: 10, coldSearches: 3 }),
+          )
+        : notBuilt
+      : undefined;
     if (browser instanceof Error) figures.push(failedFigure('Browser', 'browser figures', browser));
-    else {
+    else if (browser) {
       figures.push(...browserFigures(browser, TARGETS));
       details['browser'] = browser;
     }
 
     // 4. Search in Node over the content/ index.
     const searchTargets = { p95Ms: TARGETS.searchP95ContentMs };
-    const contentSearch = distDir
-      ? await section('search content/', async () => {
-          const data = await findSearchData(distDir);
-          return { data, latency: await measureInWorker(distDir) };
-        })
-      : notBuilt;
+    const contentSearch = smallOnes
+      ? distDir
+        ? await section('search content/', async () => {
+            const data = await findSearchData(distDir);
+            return { data, latency: await measureInWorker(distDir) };
+          })
+        : notBuilt
+      : undefined;
     if (contentSearch instanceof Error)
       figures.push(...(await searchFigures('content/', undefined, undefined, searchTargets, contentSearch.message)));
-    else {
+    else if (contentSearch) {
       figures.push(...(await searchFigures('content/', contentSearch.data, contentSearch.latency, searchTargets)));
       details['searchContent'] = { file: contentSearch.data.entry, latency: contentSearch.latency };
     }
 
-    // 5. Large trees of real pages (content/ and its copies): 2,000 and 10,000 pages, and 10,000 pages
-    // whose copies have broken links. Builds, first visit, first search and a click into another section.
-    for (const tree of LARGE_TREES) {
+    // 5. Large trees of real pages: copies of content/ (2,000 and 10,000 pages, and 10,000 pages whose
+    // copies have broken links) and of the real tree. Builds, first visit, first searches, warm queries.
+    if (missing) {
+      progress(`no real tree at ${REAL_TREE_DIR}: its figures are skipped`);
+      figures.push({
+        section: 'Real tree',
+        name: 'real-tree figures',
+        value: null,
+        unit: 'ms',
+        note: `skipped: no docs tree at ${REAL_TREE_DIR}; how to get it is printed below the table`,
+      });
+    }
+    const real = missing ? undefined : realTreeSource(path.join(ws.root, 'real-import', 'content'));
+    const trees = largeTrees(real).filter(
+      (tree) => (opts.only !== 'real' || tree.source === real) && (!opts.pages || opts.pages.includes(tree.pages)),
+    );
+    for (const tree of trees) {
       const measured = await section(`${tree.label}: copy, build and browse`, () =>
         measureLargeTree(ws, tree, CAP_OVERRIDE_MS || LARGE_CAP_MS),
       );
@@ -200,9 +303,11 @@ async function main(): Promise<void> {
         figures.push(failedFigure(tree.label, 'build and browse', measured));
         continue;
       }
-      figures.push(...largeTreeFigures(tree, measured));
+      const treeFigures = largeTreeFigures(tree, measured);
+      figures.push(...treeFigures);
+      if (treeFigures[0]) sectionsOf.set(tree.label, treeFigures[0].section);
       details[tree.label] = measured;
-      if (tree.pages !== BIG_PAGES || tree.brokenLinks) continue;
+      if (tree.pages !== BIG_PAGES || tree.brokenLinks || tree.source !== CONTENT_SOURCE) continue;
       // The search data of the 2,000-page tree, timed in the worker its own build ships.
       const label = `${BIG_PAGES.toLocaleString('en')} pages`;
       const bigTargets = { p95Ms: TARGETS.searchP95BigMs, entryGzipBytes: TARGETS.bigEntryGzipBytes };
@@ -223,23 +328,27 @@ async function main(): Promise<void> {
     }
 
     // 6. npm run import of the VuePress 1 fixture, and a cold build of what it wrote.
-    const imported = await section('import', () => measureImport(ws, SMALL_CAP_MS));
+    const imported = smallOnes ? await section('import', () => measureImport(ws, SMALL_CAP_MS)) : undefined;
     if (imported instanceof Error) figures.push(failedFigure('Import', 'npm run import', imported));
-    else {
+    else if (imported) {
       figures.push(...importFigures(imported));
       details['import'] = imported;
     }
 
     // 7. Lighthouse (mobile) on three routes of the content/ build, after the large trees' builds.
-    const lighthouse = distDir ? await section('lighthouse', () => measureLighthouse(distDir)) : notBuilt;
+    const lighthouse = smallOnes
+      ? distDir
+        ? await section('lighthouse', () => measureLighthouse(distDir))
+        : notBuilt
+      : undefined;
     if (lighthouse instanceof Error) figures.push(failedFigure('Lighthouse (mobile)', 'scores', lighthouse));
-    else {
+    else if (lighthouse) {
       figures.push(...lighthouseFigures(lighthouse));
       details['lighthouse'] = lighthouse;
     }
 
     // 8. Resilience: read from the summaries of the last `npm run bench:resilience` (or npm test).
-    figures.push(...(await resilienceFigures()));
+    if (smallOnes) figures.push(...(await resilienceFigures()));
   } finally {
     await ws.dispose();
   }
@@ -259,8 +368,26 @@ async function main(): Promise<void> {
     );
   }
   lines.push('', formatTable(figures), '', `${summary(figures)}; the bench took ${(durationMs / 1000).toFixed(0)} s`);
+  // The real trees beside the content/ trees of their size: this run's, or with --only the last run's that had them.
+  const previous = opts.only ? await earlierRuns() : [];
+  for (const { title, labels } of COMPARED) {
+    const columns = labels.map((label) => {
+      const section = sectionsOf.get(label);
+      const own = section ? figures.filter((f) => f.section === section) : [];
+      if (own.length > 0) return { name: label, figures: own };
+      for (const run of previous) {
+        const found = run.figures.filter((f) => f.section.startsWith(`${label} (`));
+        if (found.length > 0) return { name: `${label} (${run.date.slice(0, 16).replace('T', ' ')})`, figures: found };
+      }
+      return { name: `${label} (not run)`, figures: own };
+    });
+    // Only the sizes whose real tree this run measured.
+    if (!sectionsOf.has(labels.at(-1) ?? '')) continue;
+    lines.push('', `${title}: content/ copies beside the real tree`, formatComparison(columns));
+  }
+  if (missing) lines.push('', REAL_TREE_HOWTO);
   console.log(`\n${lines.join('\n')}`);
-  const out = path.join(projectRoot, 'bench/results.json');
+  const out = path.join(projectRoot, opts.only ? `bench/results-${opts.only}.json` : 'bench/results.json');
   const json = {
     meta: { ...meta, loadAverageAtEnd, durationMs, units: 'ms and bytes (KB = 1024 bytes)' },
     targets: TARGETS,
