@@ -198,7 +198,10 @@ describe('the search files', () => {
     for (const word of frequent.filter((w) => w.length >= 5)) {
       for (const typed of [word.slice(0, 4), word.slice(0, -1)]) {
         const { loaded } = await first(typed);
-        expect(loaded.filter((name) => shardKindOf(name) === 'terms'), typed).toHaveLength(1);
+        expect(
+          loaded.filter((name) => shardKindOf(name) === 'terms'),
+          typed,
+        ).toHaveLength(1);
       }
     }
     for (const [i, word] of frequent.slice(1).entries()) {
