@@ -79,7 +79,7 @@ describe('a build killed while it updates the output', () => {
 
   // Moments of the update (output/test-kill-hook.ts): files being written; dist/'s files moving into
   // place, before the pointer and after it; dist/'s sweep; dist/ done and manifest/ not; manifest/'s sweep.
-  const moments = ['write:30', 'rename:1', 'rename:3', 'sweep:1', 'ledger:1', 'sweep:2'];
+  const moments = ['write:12', 'rename:1', 'rename:3', 'sweep:1', 'ledger:1', 'sweep:2'];
   it.each(moments)('at %s leaves a working site, and the next build makes it whole', async (moment) => {
     // Built where it is updated: the ledger and the page cache know the tree by its folders.
     const root = await makeTree(before);
