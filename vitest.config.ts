@@ -37,24 +37,40 @@ export default defineConfig({
           include: ['test/unit/**/*.test.{ts,tsx}', 'test/e2e-dev/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          // Both cores: many of these files wait on a build or a browser in another process.
+          maxWorkers: 2,
         },
       },
       e2e('e2e', 'preview'),
       {
-        // Faults, bad input and hostile requests, injected for real: builds, a browser and a load run.
+        // Faults, bad input and hostile requests, injected for real: builds, a browser and a process of
+        // the preview server. Two files at a time: most of it waits on a browser or a child process.
         test: {
           name: 'resilience',
           include: ['test/resilience/**/*.test.ts'],
           // The dependency audit asks the registry's advisory service: its own command (npm run test:audit).
-          exclude: ['test/resilience/audit.test.ts'],
+          // The load run must have the machine to itself: its own project, run after this one.
+          exclude: ['test/resilience/audit.test.ts', 'test/resilience/load.test.ts'],
           environment: 'node',
           env: { E2E_SERVER: 'preview' },
-          // The real site, built and served once for the files that need it (the CSP walk and the load run).
+          // The real site, built and served once for the files that need it (the CSP walk, the faults).
           globalSetup: ['test/temp-setup.ts', 'test/compile-setup.ts', 'test/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // The load run must have the machine to itself; one file at a time.
-          fileParallelism: false,
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
+      },
+      {
+        // The bounded load run against the preview server, alone on the machine.
+        test: {
+          name: 'resilience-load',
+          include: ['test/resilience/load.test.ts'],
+          environment: 'node',
+          env: { E2E_SERVER: 'preview' },
+          globalSetup: ['test/temp-setup.ts', 'test/compile-setup.ts', 'test/e2e/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       e2e('e2e-nginx', 'nginx'),

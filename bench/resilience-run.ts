@@ -10,6 +10,7 @@ import { projectRoot } from './builds';
 
 const SUITES = [
   ['--project', 'resilience'],
+  ['--project', 'resilience-load'],
   ['--project', 'e2e', 'test/e2e/accessibility.test.ts'],
 ];
 

@@ -26,11 +26,19 @@ const difference = (a: unknown, b: unknown) => num((num(a) ?? NaN) - (num(b) ?? 
 /** One reader per summary: which figures it yields, in the order the report prints them. */
 const READERS: { key: keyof typeof SUMMARIES; what: string; read: Reader }[] = [
   {
-    key: 'faults',
-    what: 'browser faults',
+    key: 'faultsFirstLoad',
+    what: 'browser faults on a first load',
     read: (s) => [
-      count('browser faults injected', s['injected']),
-      count('browser faults not survived', difference(s['injected'], s['survived']), true),
+      count('browser faults injected on a first load', s['injected']),
+      count('browser faults not survived on a first load', difference(s['injected'], s['survived']), true),
+    ],
+  },
+  {
+    key: 'faultsAfterNavigation',
+    what: 'browser faults after a navigation and on the network',
+    read: (s) => [
+      count('browser faults injected after a navigation', s['injected']),
+      count('browser faults not survived after a navigation', difference(s['injected'], s['survived']), true),
     ],
   },
   {

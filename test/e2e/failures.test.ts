@@ -16,7 +16,7 @@ async function h1Becomes(page: Page, title: string): Promise<void> {
 }
 
 // Every resource meeting every fault (a fragment, a route shard, the manifest, the search index, the dialog's
-// chunk, at first load and after a navigation) is the matrix of test/resilience/faults.test.ts; this file
+// chunk, at first load and after a navigation) is the matrix of test/resilience/fault-matrix.ts; this file
 // keeps the app-level scenarios around it: a first load without the manifest, and a new deployment.
 
 describe('startup and script chunks', () => {

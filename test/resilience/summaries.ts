@@ -6,7 +6,8 @@ import { projectRoot } from '../helpers/tree';
  * (test-results/ is not committed). The tests assert; these files only report.
  */
 export const SUMMARIES = {
-  faults: path.join(projectRoot, 'test-results/faults-summary.json'),
+  faultsFirstLoad: path.join(projectRoot, 'test-results/faults-first-load-summary.json'),
+  faultsAfterNavigation: path.join(projectRoot, 'test-results/faults-after-navigation-summary.json'),
   load: path.join(projectRoot, 'test-results/load-summary.json'),
   fuzz: path.join(projectRoot, 'test-results/markdown-fuzz-summary.json'),
   audit: path.join(projectRoot, 'test-results/audit-summary.json'),
