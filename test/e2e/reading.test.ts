@@ -46,7 +46,10 @@ describe('before the app has started', () => {
   it('a scroll to a heading sets the hash once the page is ready', async () => {
     const { page } = await open();
     const release = await holdBack(page, /\/assets\/js\/manifest\.[0-9a-f]+\.json$/);
-    await page.goto(`${base()}/docs/limits/`, { waitUntil: 'domcontentloaded' });
+    // The stylesheet in place first (the app, waiting for its data, has not started): a scroll made
+    // before it applies lands elsewhere once the page is laid out again.
+    await page.goto(`${base()}/docs/limits/`, { waitUntil: 'load' });
+    expect(await page.evaluate(() => document.documentElement.dataset['hydrated'])).toBeUndefined();
     await page.evaluate(() => {
       const top = document.getElementById('memory')!.getBoundingClientRect().top + window.scrollY;
       window.scrollTo(0, top - 40);
