@@ -11,20 +11,15 @@ import { shardKindOf, type SearchEntry } from '../../shared/search-layout';
 import { MAX_HITS, drawGroups, selectRanked, type Ranked, type SearchResults, type Selection } from './results';
 import { SearchShards, type LetterView } from './shards';
 import { queryTerms, stem, type QueryTerm } from '../../shared/search-text';
-
-/**
- * Field weights. A word of the page title counts most for the page's intro and somewhat for each of its
- * sections (a section is read in its page's context). The page's name in its URL counts a little less
- * than the title, the folders above it less again; then come the heading and the text.
- */
-const W_TITLE_INTRO = 3;
-const W_TITLE_SECTION = 1.2;
-const W_PAGE_NAME = 0.8;
-const W_FOLDER = 0.4;
-const W_HEADING = 2.2;
-const W_TEXT = 1;
-/** Score factor for a section whose heading (or an intro whose title) holds every query word. */
-const WHOLE_FIELD = 1.4;
+import {
+  W_FOLDER,
+  W_HEADING,
+  W_PAGE_NAME,
+  W_TEXT,
+  W_TITLE_INTRO,
+  W_TITLE_SECTION,
+  WHOLE_FIELD,
+} from '../../shared/search-weights';
 
 /** How well an index word answers a query word: exact, a prefix of it, or a typo of it (by edits). */
 const EXACT = 1;

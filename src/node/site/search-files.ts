@@ -13,6 +13,15 @@ import {
 } from '../../shared/search-layout';
 import { contentHashOfAll } from '../content-hash';
 import type { PageSource } from '../content/page-record';
+import {
+  W_FOLDER,
+  W_HEADING,
+  W_PAGE_NAME,
+  W_TEXT,
+  W_TITLE_INTRO,
+  W_TITLE_SECTION,
+  WHOLE_FIELD,
+} from '../../shared/search-weights';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
 
 /**
@@ -249,14 +258,13 @@ function shownSections(
   return shown;
 }
 
-/** The engine's field weights for a one-word query (see engine.ts), as far as choosing its first results goes. */
-const PAGE_FIELD_QUALITY = [1, 0.8, 0.4];
-const INTRO = 3;
+/** The engine's field weights for a one-word query, as far as choosing its first results goes. */
+const PAGE_FIELD_QUALITY = [1, W_PAGE_NAME, W_FOLDER];
+const INTRO = W_TITLE_INTRO;
+const SECTION_OF_PAGE = W_TITLE_SECTION;
 /** A one-word query is the whole of every title, name or heading field that holds it. */
-const WHOLE_FIELD = 1.4;
-const SECTION_OF_PAGE = 1.2;
-const HEADING = 2.2 * WHOLE_FIELD;
-const TEXT = 1;
+const HEADING = W_HEADING * WHOLE_FIELD;
+const TEXT = W_TEXT;
 const MAX_PER_PAGE = 4;
 /** Candidates kept while scoring: enough for `SHOWN_PER_WORD` with at most `MAX_PER_PAGE` from a page. */
 const CANDIDATES = SHOWN_PER_WORD * MAX_PER_PAGE;
