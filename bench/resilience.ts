@@ -23,24 +23,25 @@ const count = (name: string, value: unknown, failures = false): Omit<Figure, 'se
 /** `a - b`, or null (not measured) when either is missing: NaN never reaches the report. */
 const difference = (a: unknown, b: unknown) => num((num(a) ?? NaN) - (num(b) ?? NaN));
 
+/** The browser faults of one half of the fault matrix (test/resilience/fault-matrix.ts). */
+function faultsReader(
+  key: keyof typeof SUMMARIES,
+  when: string,
+): { key: keyof typeof SUMMARIES; what: string; read: Reader } {
+  return {
+    key,
+    what: `browser faults ${when}`,
+    read: (s) => [
+      count(`browser faults injected ${when}`, s['injected']),
+      count(`browser faults not survived ${when}`, difference(s['injected'], s['survived']), true),
+    ],
+  };
+}
+
 /** One reader per summary: which figures it yields, in the order the report prints them. */
 const READERS: { key: keyof typeof SUMMARIES; what: string; read: Reader }[] = [
-  {
-    key: 'faultsFirstLoad',
-    what: 'browser faults on a first load',
-    read: (s) => [
-      count('browser faults injected on a first load', s['injected']),
-      count('browser faults not survived on a first load', difference(s['injected'], s['survived']), true),
-    ],
-  },
-  {
-    key: 'faultsAfterNavigation',
-    what: 'browser faults after a navigation and on the network',
-    read: (s) => [
-      count('browser faults injected after a navigation', s['injected']),
-      count('browser faults not survived after a navigation', difference(s['injected'], s['survived']), true),
-    ],
-  },
+  faultsReader('faultsFirstLoad', 'on a first load'),
+  faultsReader('faultsAfterNavigation', 'after a navigation'),
   {
     key: 'badInputs',
     what: 'bad build inputs',
