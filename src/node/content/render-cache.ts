@@ -1,12 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import type { SearchSection } from '../markdown/sections';
 import type { PageSource } from './page-record';
 import type { ContentFile } from './scan';
-import { fileDigest } from '../content-hash';
+import { fileDigest, sourceDigest } from '../content-hash';
 import { parsedJson, readText, type StoredText } from './text-store';
 
 /**
@@ -349,26 +349,6 @@ function* indexLines(identity: string, pages: Record<string, CachedPage>): Gener
  * versions). Any change renders every page again.
  */
 export function renderIdentity(srcDir: string, contentDir: string, settings: unknown): string {
-  const hash = createHash('sha256').update(`${FORMAT}\0${path.resolve(contentDir)}\0${JSON.stringify(settings)}\0`);
-  const files = [
-    ...sourceFiles(path.join(srcDir, 'node')),
-    ...sourceFiles(path.join(srcDir, 'shared')),
-    path.join(srcDir, '..', 'package-lock.json'),
-  ];
-  // Read synchronously: a hundred small files, on the way to the page pass.
-  for (const file of files.sort()) {
-    let data: Buffer | string;
-    try {
-      data = readFileSync(file);
-    } catch {
-      data = '(none)';
-    }
-    hash.update(`${path.relative(srcDir, file)}\0`).update(data);
-  }
-  return hash.digest('base64url');
-}
-
-function sourceFiles(dir: string): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  const preamble = `${FORMAT}\0${path.resolve(contentDir)}\0${JSON.stringify(settings)}`;
+  return sourceDigest(srcDir, ['node', 'shared', '../package-lock.json'], preamble);
 }

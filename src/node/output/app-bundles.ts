@@ -5,11 +5,10 @@
  * beside the project, and read back by every build, `npm run dev` and `npm run compile` after it.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { contentHash, digestOfAll } from '../content-hash';
+import { contentHash, sourceDigest } from '../content-hash';
 import { bundleAppCss, bundleClient, bundlePrerender, type ClientAssets } from './bundle';
 import type { RenderRoute } from './write-site';
 
@@ -78,30 +77,9 @@ const inProcess = new Map<string, Promise<BundleRecord>>();
  * changing them keeps the bundles.
  */
 function appDigest(srcDir: string): string {
-  const files = [
-    ...filesUnder(path.join(srcDir, 'client')),
-    ...filesUnder(path.join(srcDir, 'shared')),
-    path.join(srcDir, 'node/output/bundle.ts'),
-    path.join(srcDir, 'node/output/app-bundles.ts'),
-    path.join(srcDir, '..', 'package-lock.json'),
-  ].sort();
-  const parts = [FORMAT, `debug=${process.env['DOCS_DEBUG_BUNDLE'] ? 1 : 0}`];
-  // Read synchronously: a hundred small files, once per build.
-  for (const file of files) {
-    let data: string;
-    try {
-      data = readFileSync(file, 'latin1');
-    } catch {
-      data = '(none)';
-    }
-    parts.push(path.relative(srcDir, file), data);
-  }
-  return digestOfAll(parts).slice(0, 16);
-}
-
-function filesUnder(dir: string): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  const sources = ['client', 'shared', 'node/output/bundle.ts', 'node/output/app-bundles.ts', '../package-lock.json'];
+  const preamble = `${FORMAT}\0debug=${process.env['DOCS_DEBUG_BUNDLE'] ? 1 : 0}`;
+  return sourceDigest(srcDir, sources, preamble).slice(0, 16);
 }
 
 async function readRecord(folder: string): Promise<BundleRecord | undefined> {
