@@ -60,6 +60,13 @@ async function preloadedShard(stop: Stop): Promise<string> {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The fragment files of a page, whatever their hash but `exceptHash`'s. */
+function fragmentOf(stop: Stop, exceptHash?: string): RegExp {
+  const key = escapeRegExp(keyFromRoute(stop.path.replace(/^\/docs/, '')));
+  const hash = exceptHash ? `(?!${exceptHash})[0-9a-f]{8}` : '[0-9a-f]{8}';
+  return new RegExp(`/page\\.${key}\\.${hash}\\.html(\\?.*)?$`);
+}
+
 /** Matches exactly one file, whatever its query. */
 const fileUrl = (urlPath: string) => new RegExp(`${escapeRegExp(new URL(urlPath, 'http://x').pathname)}(\\?.*)?$`);
 
@@ -342,6 +349,30 @@ interface Scenario {
 }
 
 const attribute = (view: Locator) => view.getAttribute('data-error-type');
+
+const PAGE_FETCHES = '__pageFetches';
+
+/** Records the URL of every `fetch()` the page's own scripts make (a preload is not one), from its start. */
+async function recordPageFetches(page: Page): Promise<void> {
+  await page.addInitScript((key) => {
+    const urls: string[] = [];
+    Object.assign(window, { [key]: urls });
+    const fetch = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      urls.push(input instanceof Request ? input.url : String(input));
+      return fetch(input, init);
+    };
+  }, PAGE_FETCHES);
+}
+
+/** Waits until the page's scripts have asked for a file matching `file` (see `recordPageFetches`). */
+const pageFetched = (page: Page, file: RegExp) =>
+  page.waitForFunction(
+    ({ key, source }) =>
+      ((window as unknown as Record<string, string[]>)[key] ?? []).some((url) => new RegExp(source).test(url)),
+    { key: PAGE_FETCHES, source: file.source },
+    { timeout: 15_000 },
+  );
 const pageError = (page: Page) => page.locator('.page-error');
 
 /** The search dialog's script chunk: found in the browser in beforeAll, as the chunk '/' loads first. */
@@ -351,19 +382,23 @@ let dialogChunk: RegExp | undefined;
  * A file the app cannot start without, faulty from the first load: the prerendered page stays readable
  * under a startup banner, and Retry starts the app on it.
  */
-function startupScenario(resource: string, file: RegExp): Scenario {
+function startupScenario(resource: string, file: RegExp, requestedBy: 'boot script' | 'app'): Scenario {
   return {
     resource,
     moment: 'first load',
     arrange: async (page, fault) => {
       const injection = inject(page, file, fault);
       await injection.start();
+      if (requestedBy === 'app') await recordPageFetches(page);
       await page.goto(base() + START.path, { waitUntil: 'domcontentloaded' });
       expect(await page.locator('#main-content h1').innerText()).toContain(START.title);
       expect((await page.locator('#page-content').innerText()).length).toBeGreaterThan(500);
       // The app starts after the first paint: its requests (and their timeouts) begin only then, and a
       // clock moved on before that would not reach them.
       await page.waitForFunction(() => document.documentElement.dataset['appStarted'] === 'true');
+      // The boot script's preload is a request for the file too, and it meets the fault first: the app's
+      // own request (whose timeout the clock must reach) comes once the files before it have loaded.
+      if (requestedBy === 'app') await pageFetched(page, file);
       return injection;
     },
     trigger: async () => {},
@@ -381,10 +416,10 @@ function startupScenario(resource: string, file: RegExp): Scenario {
 const SCENARIOS: Scenario[] = [
   // The document names no deployment: the app reads the pointer to find its manifest, and cannot start
   // without it.
-  startupScenario('deployment pointer', POINTER),
+  startupScenario('deployment pointer', POINTER, 'boot script'),
   // The app cannot start without the manifest. The prerendered page must stay readable with a startup
   // banner over it (its links still work as plain page loads); Retry starts the app.
-  startupScenario('manifest', MANIFEST),
+  startupScenario('manifest', MANIFEST, 'app'),
   {
     // A running app holds its manifest for good; it fetches one again only when a fragment is missing
     // and version.json names a new deployment. So the fault is on the new deployment's manifest, met by
@@ -394,9 +429,7 @@ const SCENARIOS: Scenario[] = [
     moment: 'after navigation',
     arrange: async (page, fault) => {
       // The target's old fragment is gone from the start: prefetching the links in view must not cache it.
-      const key = escapeRegExp(keyFromRoute(TARGET.path.replace(/^\/docs/, '')));
-      const oldFragment = new RegExp(`/page\\.${key}\\.(?!${NEW_HASH})[0-9a-f]{8}\\.html(\\?.*)?$`);
-      await page.context().route(oldFragment, (r) => r.fulfill({ status: 404, body: 'Not found' }));
+      await page.context().route(fragmentOf(TARGET, NEW_HASH), (r) => r.fulfill({ status: 404, body: 'Not found' }));
       await load(page, START);
       await navigate(page, VISITED);
       let injection: Injection | undefined;
@@ -418,7 +451,7 @@ const SCENARIOS: Scenario[] = [
   },
   // The page's own route shard (its record) is preloaded by its HTML: the app cannot start without it,
   // so it fails as the manifest does, with the page readable under a startup banner.
-  startupScenario('route shard', ROUTE_SHARDS),
+  startupScenario('route shard', ROUTE_SHARDS, 'app'),
   {
     // A link into a shard the tab has not loaded: the navigation needs the shard before the fragment.
     // VISITED's record is in another shard than START's (the harness checks the fault is hit). Every
@@ -458,14 +491,16 @@ const SCENARIOS: Scenario[] = [
     recovered: (page) => showsPage(page, TARGET),
   },
   {
-    // A later navigation: the error view replaces a page the client rendered itself.
+    // A later navigation: the error view replaces a page the client rendered itself. Only the target's
+    // fragment is faulty, from the start: the app may prefetch it (a link in view) at any moment before
+    // the click, and a fault put in place later would miss that request.
     resource: 'page fragment',
     moment: 'after navigation',
     arrange: async (page, fault) => {
+      const injection = inject(page, fragmentOf(TARGET), fault);
+      await injection.start();
       await load(page, START);
       await navigate(page, VISITED);
-      const injection = inject(page, FRAGMENTS, fault);
-      await injection.start();
       return injection;
     },
     trigger: (page) => sidebarLink(page, TARGET).click(),
