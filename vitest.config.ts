@@ -59,6 +59,8 @@ export default defineConfig({
           hookTimeout: 180_000,
           fileParallelism: true,
           maxWorkers: 2,
+          // The fault matrix's cases, concurrent within each of its two files (test/resilience/fault-matrix.ts).
+          maxConcurrency: 3,
         },
       },
       {

@@ -16,9 +16,15 @@ export interface OpenedPage {
  */
 const TEST_CHROMIUM_ARGS = [...CHROMIUM_ARGS, '--renderer-process-limit=2'];
 
+/**
+ * Who closes a page's context: the test file's hooks after each test, or the caller (a test running
+ * concurrently with others, whose contexts an after-each hook would close under them).
+ */
+export type ClosedBy = 'after each test' | 'caller';
+
 /** One browser per test file; each test gets a fresh context (its own cache, storage and clock). */
 export function useBrowser(): {
-  open: (path?: string, options?: BrowserContextOptions) => Promise<OpenedPage>;
+  open: (path?: string, options?: BrowserContextOptions, closedBy?: ClosedBy) => Promise<OpenedPage>;
   base: () => string;
 } {
   let browser: Browser;
@@ -38,9 +44,9 @@ export function useBrowser(): {
   });
   return {
     base: () => server.url,
-    open: async (path, options = {}) => {
+    open: async (path, options = {}, closedBy = 'after each test') => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-      contexts.push(context);
+      if (closedBy === 'after each test') contexts.push(context);
       const page = await context.newPage();
       const problems: string[] = [];
       const requests: string[] = [];

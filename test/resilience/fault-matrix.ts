@@ -600,7 +600,8 @@ async function recorded(
   const record: CaseRecord = { ...entry, seen: null, survived: false, ms: 0 };
   cases.push(record);
   const started = Date.now();
-  const { page } = await open();
+  // Cases run concurrently: each closes its own context.
+  const { page } = await open(undefined, {}, 'caller');
   try {
     await body(page, record);
     record.survived = true;
@@ -647,9 +648,14 @@ export function faultSuite(moment: Moment): void {
 /** Which half of the matrix this file runs, for its summary. */
 let part: Moment = 'first load';
 
+/**
+ * The cases run a few at a time (the resilience project's maxConcurrency): a case mostly waits on the
+ * browser, and each has its own context, fault and clock.
+ */
 function matrix(scenarios: Scenario[]): void {
-  describe.each(scenarios)('$resource on $moment', (scenario) => {
-    it.each(FAULTS)('$name: explained as "$type", Retry works, the next navigation works', async (fault) => {
+  describe.concurrent.each(scenarios)('$resource on $moment', (scenario) => {
+    // The test's own `expect`: a concurrent test's `expect.poll` must know which test it belongs to.
+    it.for(FAULTS)('$name: explained as "$type", Retry works, the next navigation works', async (fault, { expect }) => {
       await recorded(
         { resource: scenario.resource, fault: fault.name, moment: scenario.moment, expected: fault.type },
         async (page, record) => {
