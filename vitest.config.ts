@@ -22,6 +22,8 @@ function e2e(name: string, server: 'preview' | 'nginx'): TestProjectInlineConfig
       // One browser per file; files share the built site and the server started in the global setup.
       fileParallelism: true,
       maxWorkers: 2,
+      // The files of a worker share its imported modules (playwright-core, the helpers): none keeps state.
+      isolate: false,
     },
   };
 }
@@ -37,6 +39,9 @@ export default defineConfig({
           include: ['test/unit/**/*.test.{ts,tsx}', 'test/e2e-dev/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          // The files of a worker share its imported modules (shiki's grammars, the build's code): they are
+          // loaded once a worker, and no module of the build keeps state between builds.
+          isolate: false,
           // Both cores: many of these files wait on a build or a browser in another process.
           maxWorkers: 2,
         },
