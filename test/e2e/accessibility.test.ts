@@ -26,22 +26,38 @@ async function openWithAxe(path?: string, options: BrowserContextOptions = {}): 
   return page;
 }
 
+/** The page's window, with axe-core in it and the text `markNewTextLooks` found. */
+interface TabWithAxe {
+  axe: { run: (context: object, options: RunOptions) => Promise<AxeResults> };
+  newTextLooks?: Element[];
+  checkedLooks?: Record<string, Set<string>>;
+}
+
+/** The highlighted tokens inside code blocks: see `violations`. */
+const CODE_TOKENS = 'pre code';
+
 /**
  * Serious and critical axe violations, as `rule: target` lines a person can act on. The highlighted
  * tokens inside code blocks are left out: there are thousands per page, and their contrast is proven
- * for every colour of the palette by test/unit/node/highlight/contrast.test.ts.
+ * for every colour of the palette by test/unit/node/highlight/contrast.test.ts. `include` narrows the
+ * run to the text `markNewTextLooks` found.
  */
-async function violations(page: Page, runOnly = WCAG_AA, skip: string[] = []): Promise<string[]> {
+async function violations(
+  page: Page,
+  runOnly: RunOptions['runOnly'] = WCAG_AA,
+  skip: string[] = [],
+  { newLooksOnly = false, rules }: { newLooksOnly?: boolean; rules?: RunOptions['rules'] } = {},
+): Promise<string[]> {
   const result = await page.evaluate(
-    async ({ options, exclude }) =>
-      (window as unknown as { axe: { run: (c: object, o: RunOptions) => Promise<AxeResults> } }).axe.run(
-        { exclude },
-        options,
-      ),
+    async ({ options, exclude, newLooksOnly }) => {
+      const tab = window as unknown as TabWithAxe;
+      return tab.axe.run(newLooksOnly ? { include: tab.newTextLooks ?? [], exclude } : { exclude }, options);
+    },
     {
       // Only violations cross back to the test: the passes of a whole page are most of axe's time otherwise.
-      options: { runOnly, resultTypes: ['violations'] } satisfies RunOptions,
-      exclude: ['pre code', ...skip].map((selector) => [selector]),
+      options: { runOnly, rules, resultTypes: ['violations'] } satisfies RunOptions,
+      exclude: [CODE_TOKENS, ...skip].map((selector) => [selector]),
+      newLooksOnly,
     },
   );
   return result.violations
@@ -50,6 +66,71 @@ async function violations(page: Page, runOnly = WCAG_AA, skip: string[] = []): P
 }
 
 const THEMES = ['light', 'dark'] as const;
+
+/**
+ * The colour rules' verdict on a piece of text depends only on its look: its colour, the background
+ * behind it, its size and weight, the opacity it is drawn with, and for a link its decoration and the
+ * colour of the text around it. Following a reader from route to route, a tab meets the same looks again
+ * and again (body text, links, inline code, table cells): this finds the visible elements holding text
+ * (and the links) whose look, in this theme, has not been checked in this tab before, and returns how many.
+ */
+function markNewTextLooks(page: Page, theme: string, skip: string[]): Promise<number> {
+  return page.evaluate(
+    ({ theme, skipped }) => {
+      const tab = window as unknown as TabWithAxe;
+      const checked = ((tab.checkedLooks ??= {})[theme] ??= new Set<string>());
+      const found: Element[] = [];
+      const transparent = (style: CSSStyleDeclaration) =>
+        style.backgroundImage === 'none' && /^(transparent|rgba\(.*,\s*0\))$/.test(style.backgroundColor);
+      for (const element of document.body.querySelectorAll('*')) {
+        const holdsText = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+        if (!holdsText && !element.matches('a[href]')) continue;
+        if (!element.checkVisibility() || skipped.some((selector) => element.closest(selector))) continue;
+        const style = getComputedStyle(element);
+        let background = '';
+        let opacity = 1;
+        for (let at: Element | null = element; at; at = at.parentElement) {
+          const around = getComputedStyle(at);
+          opacity *= Number(around.opacity);
+          if (!background && !transparent(around)) background = `${around.backgroundColor} ${around.backgroundImage}`;
+        }
+        const around = element.parentElement ? getComputedStyle(element.parentElement).color : '';
+        const look = [
+          element.matches('a[href]') ? `link ${style.textDecorationLine} ${around}` : 'text',
+          style.color,
+          background,
+          style.fontSize,
+          style.fontWeight,
+          opacity,
+          style.textShadow,
+        ].join('|');
+        if (checked.has(look)) continue;
+        checked.add(look);
+        found.push(element);
+      }
+      tab.newTextLooks = found;
+      return found.length;
+    },
+    { theme, skipped: [CODE_TOKENS, ...skip] },
+  );
+}
+
+const COLOURS_OFF: RunOptions['rules'] = {
+  'color-contrast': { enabled: false },
+  'link-in-text-block': { enabled: false },
+};
+
+/**
+ * What a page shows a reader in `theme`: every rule of `runOnly` but the colour rules over the page, and
+ * the colour rules over text of a look not checked before in this tab (axe's own set-up, a walk of the
+ * whole document, is most of a run's time, so a run with nothing new to check is not made).
+ */
+async function violationsOnce(page: Page, theme: string, runOnly: RunOptions['runOnly'], skip: string[]) {
+  const found = runOnly === COLOUR_RULES ? [] : await violations(page, runOnly, skip, { rules: COLOURS_OFF });
+  if ((await markNewTextLooks(page, theme, skip)) > 0)
+    found.push(...(await violations(page, COLOUR_RULES, skip, { newLooksOnly: true })));
+  return found;
+}
 
 /** Navigates in the app as a link in the content would, and waits until the route's page is shown. */
 async function followLinkTo(page: Page, route: string): Promise<void> {
@@ -88,9 +169,9 @@ describe('accessibility of every route', () => {
         for (let route = routes[next++]; route !== undefined; route = routes[next++]) {
           await page.emulateMedia({ colorScheme: 'light' });
           await followLinkTo(page, route);
-          for (const v of await violations(page, WCAG_AA, skip)) found.light.push(`${route} ${v}`);
+          for (const v of await violationsOnce(page, 'light', WCAG_AA, skip)) found.light.push(`${route} ${v}`);
           await page.emulateMedia({ colorScheme: 'dark' });
-          for (const v of await violations(page, COLOUR_RULES, skip)) found.dark.push(`${route} ${v}`);
+          for (const v of await violationsOnce(page, 'dark', COLOUR_RULES, skip)) found.dark.push(`${route} ${v}`);
           skip = ['nav#sidebar'];
         }
       }),
