@@ -1,0 +1,114 @@
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { isNode, parseDocument } from 'yaml';
+import type { ContentFile } from '../content/scan';
+import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
+import { positionAt, type DiagnosticList } from '../diagnostics';
+import { isInside } from '../markdown/assets';
+import { loadApiDocument } from './load-document';
+import { referencePages, type ReferencePage } from './reference-pages';
+
+export interface ApiReferenceOptions {
+  contentDir: string;
+  /** Where the generated pages' markdown is kept for the page pass, outside the content folder. */
+  generatedDir: string;
+  diagnostics: DiagnosticList;
+}
+
+/**
+ * The scan's hook for `apiReference` of `_site.yaml`: each OpenAPI document it names becomes markdown
+ * pages (reference-pages.ts), written to `generatedDir` and added to the scanned files, so that they go
+ * through the page pass, the site checks, search, llms.txt and prerendering like the writers' own pages.
+ * A file is written only when its text changed: the render cache then reuses the page. The pages join
+ * the sidebar: after the reference's overview where the sidebar lists it, else as a group of their own.
+ */
+export async function withApiReference(
+  files: ContentFile[],
+  config: SiteConfig,
+  configText: string,
+  options: ApiReferenceOptions,
+): Promise<{ files: ContentFile[]; config: SiteConfig }> {
+  const { contentDir, generatedDir, diagnostics } = options;
+  const generated: ContentFile[] = [];
+  let sidebar = config.sidebar;
+  for (const [index, reference] of config.apiReference.entries()) {
+    const spec = path.posix.normalize(reference.spec);
+    const file = path.resolve(contentDir, spec);
+    if (spec.startsWith('../') || !isRealFileInside(contentDir, file)) {
+      const { line, column } = configPosition(configText, ['apiReference', index, 'spec']);
+      const problem =
+        spec.startsWith('../') || existsOutside(file) ? 'is outside the content folder' : 'does not exist';
+      diagnostics.error(SITE_CONFIG_FILE, line, column, `OpenAPI document "${reference.spec}" ${problem}`);
+      continue;
+    }
+    const api = await loadApiDocument(contentDir, spec, config.constants, diagnostics);
+    if (!api) continue;
+    const pages = referencePages(api, reference.route);
+    for (const page of pages) {
+      const absolutePath = path.join(generatedDir, page.relativePath);
+      await writeIfChanged(absolutePath, page.markdown);
+      generated.push({ absolutePath, relativePath: page.relativePath });
+    }
+    if (sidebar) sidebar = withPagesInSidebar(sidebar, pages, api.info.title);
+  }
+  await removeOthers(generatedDir, new Set(generated.map((file) => file.absolutePath)));
+  return { files: [...files, ...generated], config: sidebar ? { ...config, sidebar } : config };
+}
+
+function isRealFileInside(contentDir: string, file: string): boolean {
+  try {
+    return isInside(realpathSync(contentDir), realpathSync(file));
+  } catch {
+    return false;
+  }
+}
+
+function existsOutside(file: string): boolean {
+  try {
+    realpathSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function configPosition(configText: string, keys: (string | number)[]): { line: number; column: number } {
+  const node = parseDocument(configText).getIn(keys, true);
+  return isNode(node) && node.range ? positionAt(configText, node.range[0]) : { line: 1, column: 1 };
+}
+
+/** The reference's pages in the sidebar: those the writers did not list follow its overview, or form a group. */
+function withPagesInSidebar(
+  sidebar: NonNullable<SiteConfig['sidebar']>,
+  pages: ReferencePage[],
+  title: string,
+): NonNullable<SiteConfig['sidebar']> {
+  const listed = new Set(sidebar.flatMap((group) => group.items));
+  const missing = pages.map((page) => page.route).filter((route) => !listed.has(route));
+  if (missing.length === 0) return sidebar;
+  const overview = pages[0]!.route;
+  const holder = sidebar.findIndex((group) => group.items.includes(overview));
+  if (holder < 0) return [...sidebar, { text: title, items: missing }];
+  return sidebar.map((group, index) => {
+    if (index !== holder) return group;
+    const at = group.items.indexOf(overview) + 1;
+    return { ...group, items: [...group.items.slice(0, at), ...missing, ...group.items.slice(at)] };
+  });
+}
+
+async function writeIfChanged(file: string, text: string): Promise<void> {
+  const old = await readFile(file, 'utf8').catch(() => undefined);
+  if (old === text) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+}
+
+/** Pages of a reference that is gone, or of a tag that is: nothing else reads them, and they would pile up. */
+async function removeOthers(dir: string, keep: Set<string>): Promise<void> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && !keep.has(file)) await rm(file, { force: true });
+  }
+}
