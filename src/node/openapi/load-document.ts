@@ -30,7 +30,7 @@ export async function loadApiDocument(
   const yaml = parseDocument(text, { prettyErrors: false });
   if (yaml.errors.length > 0) {
     for (const error of yaml.errors) {
-      const { line, column } = yamlErrorPosition(error, 0);
+      const { line, column } = error.linePos?.[0] ? yamlErrorPosition(error, 0) : positionAt(text, error.pos[0]);
       report(line, column, `invalid ${/\.json$/i.test(spec) ? 'JSON' : 'YAML'}: ${error.message.split('\n')[0]}`);
     }
     return undefined;
@@ -40,8 +40,8 @@ export async function loadApiDocument(
   if (value === undefined) return undefined;
   const version = (value as { openapi?: unknown }).openapi;
   if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version)) {
-    const where = typeof version === 'string' ? at(['openapi']) : { line: 1, column: 1 };
-    const found = typeof version === 'string' ? `"openapi" is ${version}` : 'it has no "openapi" version';
+    const where = version === undefined ? { line: 1, column: 1 } : at(['openapi']);
+    const found = version === undefined ? 'it has no "openapi" version' : `"openapi" is ${String(version)}`;
     report(where.line, where.column, `not an OpenAPI 3.0 or 3.1 document: ${found}`);
     return undefined;
   }
@@ -67,6 +67,8 @@ function positionOf(yaml: Document, text: string, keys: readonly string[]): { li
   return { line: 1, column: 1 };
 }
 
+const BRANCH_KEYWORDS = new Set(['if', 'oneOf', 'anyOf']);
+
 /** `/paths/~1users/get` → `['paths', '/users', 'get']`. */
 function pointerKeys(pointer: string): string[] {
   return pointer
@@ -85,7 +87,11 @@ function reportValidationError(error: unknown, yaml: Document, text: string, rep
   const at = (keys: readonly string[]) => positionOf(yaml, text, keys);
   const details = (error as { details?: unknown }).details;
   if (Array.isArray(details) && details.length > 0) {
-    const found = details as { instancePath: string; message?: string; params?: { allowedValues?: unknown[] } }[];
+    type Detail = { instancePath: string; keyword?: string; message?: string; params?: { allowedValues?: unknown[] } };
+    const all = details as Detail[];
+    // "must match a schema in oneOf", "must match the else schema": the rule that failed is among the others.
+    const specific = all.filter((d) => !BRANCH_KEYWORDS.has(d.keyword ?? ''));
+    const found = specific.length > 0 ? specific : all;
     const depth = Math.max(...found.map((d) => pointerKeys(d.instancePath).length));
     const seen = new Set<string>();
     for (const detail of found) {

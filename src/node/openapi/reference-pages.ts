@@ -93,8 +93,8 @@ function frontmatter(title: string, description: string): string {
 /** The first sentence of a markdown text, as plain words for a meta description. */
 function firstSentence(text: string | undefined): string {
   const line = oneLine(text)
-    .replace(/[`*_[\]]/g, '')
-    .replace(/\(([^)]*)\)/g, '');
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '');
   return /^.*?[.!?](\s|$)/.exec(line)?.[0].trim() ?? line;
 }
 
@@ -134,7 +134,11 @@ function title(entry: OperationEntry): string {
 }
 
 function tagPage(api: ApiDocument, tag: TagPage): string {
-  const description = firstSentence(tag.description) || `The ${tag.name} operations of ${api.info.title}.`;
+  const fallback =
+    tag.name === UNTAGGED
+      ? `The operations of ${api.info.title} without a tag.`
+      : `The ${tag.name} operations of ${api.info.title}.`;
+  const description = firstSentence(tag.description) || fallback;
   const lines = [frontmatter(tag.name, description), `# ${tag.name}`, ''];
   if (tag.description) lines.push(tag.description.trim(), '');
   for (const entry of tag.operations) lines.push(operationSection(api, entry));
