@@ -289,6 +289,12 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     url: (kind, written, offset) =>
       kind === 'link' ? linkTarget(written, offset, true).href : embedTarget(written, kind, offset, true),
     anchor: (id) => result.anchors.push(id),
+    image: (href) => {
+      const url = href.split('#')[0];
+      const dimensions = result.assets.find((asset) => asset.url === url)?.dimensions;
+      const eager = images++ === 0 && result.headers.length === 0;
+      return dimensions ? { dimensions, eager } : { eager };
+    },
   };
 
   let cursor = 0;
