@@ -5,6 +5,7 @@ import { coloursOf, type PageSource } from '../content/page-record';
 import { TextStore } from '../content/text-store';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
+import { withApiReference } from '../openapi/api-reference';
 import { liveHighlighter, type LiveHighlighter } from '../highlight/highlight-blocks';
 import { appBundles } from '../output/app-bundles';
 import { siteCss, type ClientAssets } from '../output/bundle';
@@ -139,6 +140,12 @@ export class DevBuilder {
       await this.loadConfig();
       if (before !== this.configText) everything = restart = true;
     }
+    // An OpenAPI document's pages are made again, and read again with the rest.
+    const specs = new Set(this.config.apiReference.map((reference) => path.posix.normalize(reference.spec)));
+    if (!everything && changed.some((file) => specs.has(file))) {
+      await this.loadConfig();
+      everything = true;
+    }
     const reload = everything ? this.pages.paths : this.pages.affectedBy(changed);
     if (everything || changed.some((file) => this.pages.needsScan(file))) {
       await this.pages.rescan(reload, this.pageContext());
@@ -195,9 +202,15 @@ export class DevBuilder {
 
   private async loadConfig(): Promise<void> {
     const diagnostics = new DiagnosticList();
-    const { config, configText } = await readSiteConfig(this.options.contentDir, diagnostics);
-    this.config = config;
-    this.configText = configText;
+    const site = await readSiteConfig(this.options.contentDir, diagnostics);
+    const { contentDir, cacheDir } = this.options;
+    const generatedDir = path.join(cacheDir, 'openapi');
+    const reference = site.valid
+      ? await withApiReference([], site.config, site.configText, { contentDir, generatedDir, diagnostics })
+      : { files: [], config: site.config };
+    this.pages.generated = reference.files;
+    this.config = reference.config;
+    this.configText = site.configText;
     this.configDiagnostics = diagnostics.items;
   }
 
