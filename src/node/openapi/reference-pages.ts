@@ -78,7 +78,10 @@ function tagPages(api: ApiDocument): TagPage[] {
       const own = operation.parameters ?? [];
       const inherited = (item.parameters ?? []).filter((p) => !own.some((o) => o.name === p.name && o.in === p.in));
       const id = operation.operationId;
-      const anchor = id && /^[A-Za-z][\w-]*$/.test(id) ? anchors.slug(id, true) : anchors.slug(`${method} ${path}`);
+      const anchor =
+        id && /^[A-Za-z][\w-]*$/.test(id)
+          ? anchors.slug(id, true)
+          : anchors.slug(`${method} ${path}`.replace(/[^A-Za-z0-9_]+/g, ' ').trim());
       const entry: OperationEntry = { method, path, operation, parameters: [...inherited, ...own], anchor };
       tagOf(operation.tags?.[0] ?? UNTAGGED).operations.push(entry);
     }
