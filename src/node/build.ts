@@ -7,7 +7,7 @@ import { scanContent } from './content/scan';
 import { TextStore } from './content/text-store';
 import { readSiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
-import { withApiReference } from './openapi/api-reference';
+import { inSourceDocuments, withApiReference, type GeneratedSources } from './openapi/api-reference';
 import { CodeBlocks } from './highlight/blocks';
 import { codeColours } from './highlight/css';
 import { highlightBlocks } from './highlight/highlight-blocks';
@@ -66,11 +66,12 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
   const { contentDir, srcDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
   let rendered = 0;
+  let generated: GeneratedSources = new Map();
   const finish = (ok: boolean, pages: number): BuildResult => ({
     ok,
     pages,
     rendered,
-    diagnostics: diagnostics.sorted(),
+    diagnostics: inSourceDocuments(diagnostics, generated),
     seconds: (performance.now() - started) / 1000,
   });
   // The code blocks are highlighted as the page pass finds them (on threads for a large site); the cache
@@ -81,12 +82,13 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     async ([found, site]) => {
       if (!site.valid) return { found, site };
       const generatedDir = path.join(options.cacheDir, 'openapi');
-      const { files, config } = await withApiReference(found, site.config, site.configText, {
+      const reference = await withApiReference(found, site.config, site.configText, {
         contentDir,
         generatedDir,
         diagnostics,
       });
-      return { found: files, site: { ...site, config } };
+      generated = reference.sources;
+      return { found: reference.files, site: { ...site, config: reference.config } };
     },
   );
   const scanning = scanned.then(({ found }) => found);

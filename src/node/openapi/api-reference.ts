@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isNode, parseDocument } from 'yaml';
 import type { ContentFile } from '../content/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
-import { positionAt, type DiagnosticList } from '../diagnostics';
+import { positionAt, type Diagnostic, type DiagnosticList } from '../diagnostics';
 import { isInside } from '../markdown/assets';
 import { loadApiDocument } from './load-document';
 import { referencePages, type ReferencePage } from './reference-pages';
@@ -28,9 +28,10 @@ export async function withApiReference(
   config: SiteConfig,
   configText: string,
   options: ApiReferenceOptions,
-): Promise<{ files: ContentFile[]; config: SiteConfig }> {
+): Promise<{ files: ContentFile[]; config: SiteConfig; sources: GeneratedSources }> {
   const { contentDir, generatedDir, diagnostics } = options;
   const generated: ContentFile[] = [];
+  const sources = new Map<string, { spec: string; text: string }>();
   let sidebar = config.sidebar;
   for (const [index, reference] of config.apiReference.entries()) {
     const spec = path.posix.normalize(reference.spec);
@@ -45,15 +46,40 @@ export async function withApiReference(
     const api = await loadApiDocument(contentDir, spec, config.constants, diagnostics);
     if (!api) continue;
     const pages = referencePages(api, reference.route);
+    const specText = await readFile(file, 'utf8');
     for (const page of pages) {
       const absolutePath = path.join(generatedDir, page.relativePath);
       await writeIfChanged(absolutePath, page.markdown);
       generated.push({ absolutePath, relativePath: page.relativePath });
+      sources.set(page.relativePath, { spec, text: specText });
     }
     if (sidebar) sidebar = withPagesInSidebar(sidebar, pages, api.info.title);
   }
   await removeOthers(generatedDir, new Set(generated.map((file) => file.absolutePath)));
-  return { files: [...files, ...generated], config: sidebar ? { ...config, sidebar } : config };
+  const site = sidebar ? { ...config, sidebar } : config;
+  return { files: [...files, ...generated], config: site, sources };
+}
+
+/** The OpenAPI document each generated page was made from, by the page's path, with the document's text. */
+export type GeneratedSources = ReadonlyMap<string, { spec: string; text: string }>;
+
+/**
+ * The build's problems, sorted as `DiagnosticList.sorted()` sorts them, with those the page pass or the
+ * site checks found in a generated page (a broken link in a description) moved to the OpenAPI document, at
+ * the first line that holds what the message quotes: the writer is sent to a file that exists. The list
+ * itself is left as it is: the render cache keeps each page's problems under the page's path.
+ */
+export function inSourceDocuments(list: DiagnosticList, sources: GeneratedSources): Diagnostic[] {
+  const moved = list.items.map((problem) => {
+    const source = sources.get(problem.file);
+    if (!source) return problem;
+    const quoted = /"([^"]+)"/.exec(problem.message)?.[1];
+    const offset = quoted ? source.text.indexOf(quoted) : -1;
+    const { line, column } = offset >= 0 ? positionAt(source.text, offset) : { line: 1, column: 1 };
+    const message = `${problem.message} (in the reference page made from it, ${problem.file})`;
+    return { ...problem, file: source.spec, line, column, message };
+  });
+  return moved.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }
 
 function isRealFileInside(contentDir: string, file: string): boolean {

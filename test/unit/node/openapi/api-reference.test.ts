@@ -83,7 +83,7 @@ describe('API reference pages in a build', () => {
       '_site.yaml': site(
         '  - { spec: api/missing.yaml, route: /api/missing/ }\n  - { spec: api/broken.yaml, route: /api/broken/ }\n',
       ),
-      'api/openapi.yaml': SPEC,
+      'api/openapi.yaml': SPEC.replace('[guide](/guide/)', '[guide](/guides/)'),
       'api/broken.yaml': broken,
       ...PAGES,
       'guide/README.md': '# Guide\n\nCall [the current user](/api/reference/users/#getUser) first.\n',
@@ -93,6 +93,10 @@ describe('API reference pages in a build', () => {
     expect(messages(result)).toEqual([
       '_site.yaml:10:13 OpenAPI document "api/missing.yaml" does not exist',
       `api/broken.yaml:19:11 invalid OpenAPI document: "paths./users/me.get.responses.200" must have required property 'description'`,
+      // A broken link in a description is the document's, at its line, not the generated page's.
+      expect.stringMatching(
+        /^api\/openapi\.yaml:16:65 broken link "\/guides\/": no page at \/guides\/.* \(in the reference page made from it, api\/reference\/users\.md\)$/,
+      ),
       expect.stringMatching(
         /^guide\/README\.md:3:6 broken anchor "\/api\/reference\/users\/#getUser": \/api\/reference\/users\/ has no heading #getUser/,
       ),
