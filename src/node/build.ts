@@ -84,6 +84,7 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
       const generatedDir = path.join(options.cacheDir, 'openapi');
       const reference = await withApiReference(found, site.config, site.configText, {
         contentDir,
+        srcDir,
         generatedDir,
         diagnostics,
       });

@@ -203,10 +203,10 @@ export class DevBuilder {
   private async loadConfig(): Promise<void> {
     const diagnostics = new DiagnosticList();
     const site = await readSiteConfig(this.options.contentDir, diagnostics);
-    const { contentDir, cacheDir } = this.options;
+    const { contentDir, cacheDir, srcDir } = this.options;
     const generatedDir = path.join(cacheDir, 'openapi');
     const reference = site.valid
-      ? await withApiReference([], site.config, site.configText, { contentDir, generatedDir, diagnostics })
+      ? await withApiReference([], site.config, site.configText, { contentDir, srcDir, generatedDir, diagnostics })
       : { files: [], config: site.config };
     this.pages.generated = reference.files;
     this.config = reference.config;

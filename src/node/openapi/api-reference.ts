@@ -1,16 +1,19 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isNode, parseDocument } from 'yaml';
+import { digestOfAll, fileDigest, sourceDigest } from '../content-hash';
 import type { ContentFile } from '../content/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { positionAt, type Diagnostic, type DiagnosticList } from '../diagnostics';
 import { isInside } from '../markdown/assets';
 import { loadApiDocument } from './load-document';
-import { referencePages, type ReferencePage } from './reference-pages';
+import { referencePages } from './reference-pages';
 
 export interface ApiReferenceOptions {
   contentDir: string;
+  /** The project's `src/`: the pages are made again when the code that makes them changed. */
+  srcDir: string;
   /** Where the generated pages' markdown is kept for the page pass, outside the content folder. */
   generatedDir: string;
   diagnostics: DiagnosticList;
@@ -30,6 +33,10 @@ export async function withApiReference(
   options: ApiReferenceOptions,
 ): Promise<{ files: ContentFile[]; config: SiteConfig; sources: GeneratedSources }> {
   const { contentDir, generatedDir, diagnostics } = options;
+  // What the pages are made by: this module and the libraries it uses.
+  const code = sourceDigest(options.srcDir, ['node/openapi', '../package-lock.json'], '');
+  const previous = await readRecord(generatedDir);
+  const record: Record<string, MadeFrom> = {};
   const generated: ContentFile[] = [];
   const sources = new Map<string, { spec: string; text: string }>();
   let sidebar = config.sidebar;
@@ -43,21 +50,77 @@ export async function withApiReference(
       diagnostics.error(SITE_CONFIG_FILE, line, column, `OpenAPI document "${reference.spec}" ${problem}`);
       continue;
     }
-    const api = await loadApiDocument(contentDir, spec, config.constants, diagnostics);
-    if (!api) continue;
-    const pages = referencePages(api, reference.route);
+    const key = `${spec} ${reference.route}`;
+    const inputs = digestOfAll([code, JSON.stringify(config.constants), key]);
+    let made = await unchanged(previous[key], inputs, generatedDir);
+    if (!made) {
+      const loaded = await loadApiDocument(contentDir, spec, config.constants, diagnostics);
+      if (!loaded) continue;
+      const pages = referencePages(loaded.api, reference.route);
+      for (const page of pages) await writeIfChanged(path.join(generatedDir, page.relativePath), page.markdown);
+      const files = await Promise.all(loaded.files.map(async (place) => ({ place, digest: await digestOf(place) })));
+      made = {
+        inputs,
+        files,
+        title: loaded.api.info.title,
+        pages: pages.map(({ relativePath, route }) => ({ relativePath, route })),
+      };
+    }
+    record[key] = made;
     const specText = await readFile(file, 'utf8');
-    for (const page of pages) {
-      const absolutePath = path.join(generatedDir, page.relativePath);
-      await writeIfChanged(absolutePath, page.markdown);
-      generated.push({ absolutePath, relativePath: page.relativePath });
+    for (const page of made.pages) {
+      generated.push({ absolutePath: path.join(generatedDir, page.relativePath), relativePath: page.relativePath });
       sources.set(page.relativePath, { spec, text: specText });
     }
-    if (sidebar) sidebar = withPagesInSidebar(sidebar, pages, api.info.title);
+    if (sidebar) sidebar = withPagesInSidebar(sidebar, made.pages, made.title);
   }
-  await removeOthers(generatedDir, new Set(generated.map((file) => file.absolutePath)));
+  await writeIfChanged(path.join(generatedDir, RECORD_FILE), JSON.stringify(record));
+  const keep = new Set([path.join(generatedDir, RECORD_FILE), ...generated.map((file) => file.absolutePath)]);
+  await removeOthers(generatedDir, keep);
   const site = sidebar ? { ...config, sidebar } : config;
   return { files: [...files, ...generated], config: site, sources };
+}
+
+/**
+ * What one reference's pages were made from, kept beside them (`made-from.json`): validating a document
+ * compiles the OpenAPI schemas, a second or more of a build, so a document whose files are unchanged,
+ * with the same constants and the same code, keeps its pages without being read again.
+ */
+interface MadeFrom {
+  /** The code, the constants, the document's path and route. */
+  inputs: string;
+  /** The document and the files its `$ref`s lead to, with the digest of each. */
+  files: { place: string; digest: string }[];
+  title: string;
+  pages: { relativePath: string; route: string }[];
+}
+
+const RECORD_FILE = 'made-from.json';
+
+async function readRecord(generatedDir: string): Promise<Record<string, MadeFrom>> {
+  try {
+    return JSON.parse(await readFile(path.join(generatedDir, RECORD_FILE), 'utf8')) as Record<string, MadeFrom>;
+  } catch {
+    return {};
+  }
+}
+
+async function digestOf(file: string): Promise<string> {
+  return fileDigest(await readFile(file).catch(() => new Uint8Array()));
+}
+
+/** The record, when its pages are still what the same inputs would make; else undefined. */
+async function unchanged(
+  made: MadeFrom | undefined,
+  inputs: string,
+  generatedDir: string,
+): Promise<MadeFrom | undefined> {
+  if (!made || made.inputs !== inputs) return undefined;
+  for (const { place, digest } of made.files) if ((await digestOf(place)) !== digest) return undefined;
+  for (const page of made.pages) {
+    if (!(await stat(path.join(generatedDir, page.relativePath)).catch(() => undefined))) return undefined;
+  }
+  return made;
 }
 
 /** The OpenAPI document each generated page was made from, by the page's path, with the document's text. */
@@ -107,7 +170,7 @@ function configPosition(configText: string, keys: (string | number)[]): { line: 
 /** The reference's pages in the sidebar: those the writers did not list follow its overview, or form a group. */
 function withPagesInSidebar(
   sidebar: NonNullable<SiteConfig['sidebar']>,
-  pages: ReferencePage[],
+  pages: { route: string }[],
   title: string,
 ): NonNullable<SiteConfig['sidebar']> {
   const listed = new Set(sidebar.flatMap((group) => group.items));

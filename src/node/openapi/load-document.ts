@@ -10,7 +10,8 @@ import type { ApiDocument } from './document';
 type Report = (line: number, column: number, message: string) => void;
 
 /**
- * Reads, validates and resolves one OpenAPI 3.0 or 3.1 document of the content folder (YAML or JSON).
+ * Reads, validates and resolves one OpenAPI 3.0 or 3.1 document of the content folder (YAML or JSON), and
+ * names the files it was read from (the document and those its `$ref`s lead to).
  * Every problem is reported at its line in the document (`spec`, relative to the content folder) and the
  * result is undefined: reference pages made from half a document would mislead their readers.
  *
@@ -23,7 +24,7 @@ export async function loadApiDocument(
   spec: string,
   constants: Readonly<Record<string, string>>,
   diagnostics: DiagnosticList,
-): Promise<ApiDocument | undefined> {
+): Promise<{ api: ApiDocument; files: string[] } | undefined> {
   const report: Report = (line, column, message) => diagnostics.error(spec, line, column, message);
   const file = path.resolve(contentDir, spec);
   const text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
@@ -47,15 +48,19 @@ export async function loadApiDocument(
   }
   if (!externalRefsInside(yaml, text, spec, report)) return undefined;
   let api: ApiDocument;
+  let read: string[];
   try {
     // The library's resolver reads local files only: the build makes no network requests.
     const options = { resolve: { http: false as const } };
-    api = (await SwaggerParser.validate(file, structuredClone(value) as never, options)) as unknown as ApiDocument;
+    const parser = new SwaggerParser();
+    api = (await parser.validate(file, structuredClone(value) as never, options)) as unknown as ApiDocument;
+    read = parser.$refs.paths('file').map((place) => path.resolve(place));
   } catch (error) {
     reportValidationError(error, yaml, text, report);
     return undefined;
   }
-  return withServerConstants(api, constants, at, report);
+  const resolved = withServerConstants(api, constants, at, report);
+  return resolved && { api: resolved, files: [...new Set([file, ...read])] };
 }
 
 /** Where the value at a JSON pointer's keys is, or its nearest parent that exists. */

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../../src/shared/types';
@@ -75,6 +76,31 @@ describe('API reference pages in a build', () => {
       .map((file) => readFileSync(path.join(root, 'manifest/search', file), 'utf8'))
       .join('\n');
     expect(search).toContain('getcurrentuser');
+  });
+
+  it('makes the pages again when the document, or a file its $refs lead to, changes', async () => {
+    const split = SPEC.replace(
+      '              schema:\n                type: object\n                properties:\n                  name: { type: string, example: ada }\n',
+      '              schema:\n                $ref: "schemas/user.yaml"\n',
+    );
+    const root = await makeTree({
+      '_site.yaml': site(),
+      'api/openapi.yaml': split,
+      'api/schemas/user.yaml': 'type: object\nproperties:\n  name: { type: string, example: ada }\n',
+      ...PAGES,
+    });
+    const page = () => readFileSync(path.join(root, 'dist/api/reference/users/index.html'), 'utf8');
+    expect(messages(await buildTree(root))).toEqual([]);
+    expect(page()).toContain('&quot;ada&quot;');
+    await writeFile(
+      path.join(root, 'content/api/schemas/user.yaml'),
+      'type: object\nproperties:\n  name: { type: string, example: grace }\n',
+    );
+    expect(messages(await buildTree(root))).toEqual([]);
+    expect(page()).toContain('&quot;grace&quot;');
+    await writeFile(path.join(root, 'content/api/openapi.yaml'), split.replace('Get the current user', 'Who am I'));
+    expect(messages(await buildTree(root))).toEqual([]);
+    expect(page()).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
   });
 
   it('fails on a broken document with its file and line, and checks links to operations like any anchor', async () => {

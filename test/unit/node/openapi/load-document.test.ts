@@ -13,7 +13,7 @@ async function load(files: Record<string, string>, spec = 'api/openapi.yaml', co
     await writeFile(path.join(dir, name), text);
   }
   const diagnostics = new DiagnosticList(true);
-  const api = await loadApiDocument(dir, spec, constants, diagnostics);
+  const api = (await loadApiDocument(dir, spec, constants, diagnostics))?.api;
   return { api, messages: diagnostics.sorted().map(formatDiagnostic) };
 }
 

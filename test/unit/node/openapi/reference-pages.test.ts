@@ -24,7 +24,7 @@ function tasksPages(): Promise<ReferencePage[]> {
     const diagnostics = new DiagnosticList(true);
     const api = await loadApiDocument(fixtures, 'tasks.yaml', {}, diagnostics);
     expect(diagnostics.items).toEqual([]);
-    return referencePages(api!, '/reference/');
+    return referencePages(api!.api, '/reference/');
   })();
   return loaded;
 }
