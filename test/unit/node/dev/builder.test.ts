@@ -149,9 +149,13 @@ describe('the dev builder', () => {
     const broken = await builder.contentChanged(['guide/setup.md']);
     expect(broken.ok).toBe(false);
     expect(broken.manifest).toBeUndefined();
-    expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
-      expect.stringMatching(/^guide\/setup\.md:5:5 broken link "\/nowhere\/": no page at \/nowhere\//),
-    ]);
+    // The summary is in the overview's list too: the link is reported once for each page that shows it.
+    expect(broken.diagnostics.map(formatDiagnostic)).toEqual(
+      ['README', 'users'].map(
+        (page) =>
+          `api/openapi.yaml:8:37 broken link "/hom/": no page at /hom/ (in the reference page made from it, api/reference/${page}.md)`,
+      ),
+    );
     expect(pointer()).toEqual(good);
     expect(fragments()).toEqual(before);
 
@@ -211,6 +215,14 @@ describe('the dev builder with an API reference', () => {
     expect(edited.diagnostics.map(formatDiagnostic)).toEqual([]);
     expect(edited.written).toContain('/api/reference/users/');
     expect(page()).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
+    // A broken link in a description is shown in the document, where the writer fixes it.
+    await writeFile(path.join(root, 'content/api/openapi.yaml'), spec('Who am I, see [home](/hom/)'));
+    const broken = await builder.contentChanged(['api/openapi.yaml']);
+    expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(
+        /^api\/openapi\.yaml:8:38 broken link "\/hom\/": .* \(in the reference page made from it, api\/reference\/users\.md\)$/,
+      ),
+    ]);
     builder.close();
   }, 60_000);
 });
