@@ -149,13 +149,9 @@ describe('the dev builder', () => {
     const broken = await builder.contentChanged(['guide/setup.md']);
     expect(broken.ok).toBe(false);
     expect(broken.manifest).toBeUndefined();
-    // The summary is in the overview's list too: the link is reported once for each page that shows it.
-    expect(broken.diagnostics.map(formatDiagnostic)).toEqual(
-      ['README', 'users'].map(
-        (page) =>
-          `api/openapi.yaml:8:37 broken link "/hom/": no page at /hom/ (in the reference page made from it, api/reference/${page}.md)`,
-      ),
-    );
+    expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(/^guide\/setup\.md:5:5 broken link "\/nowhere\/": no page at \/nowhere\//),
+    ]);
     expect(pointer()).toEqual(good);
     expect(fragments()).toEqual(before);
 
@@ -218,11 +214,13 @@ describe('the dev builder with an API reference', () => {
     // A broken link in a description is shown in the document, where the writer fixes it.
     await writeFile(path.join(root, 'content/api/openapi.yaml'), spec('Who am I, see [home](/hom/)'));
     const broken = await builder.contentChanged(['api/openapi.yaml']);
-    expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
-      expect.stringMatching(
-        /^api\/openapi\.yaml:8:38 broken link "\/hom\/": .* \(in the reference page made from it, api\/reference\/users\.md\)$/,
+    // The summary is in the overview's list too: the link is reported once for each page that shows it.
+    expect(broken.diagnostics.map(formatDiagnostic)).toEqual(
+      ['README', 'users'].map(
+        (page) =>
+          `api/openapi.yaml:8:37 broken link "/hom/": no page at /hom/ (in the reference page made from it, api/reference/${page}.md)`,
       ),
-    ]);
+    );
     builder.close();
   }, 60_000);
 });
