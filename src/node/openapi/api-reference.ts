@@ -33,6 +33,11 @@ export async function withApiReference(
   options: ApiReferenceOptions,
 ): Promise<{ files: ContentFile[]; config: SiteConfig; sources: GeneratedSources }> {
   const { contentDir, generatedDir, diagnostics } = options;
+  if (config.apiReference.length === 0) {
+    // The pages of a reference since removed from `_site.yaml`: nothing reads them any more.
+    await rm(generatedDir, { recursive: true, force: true });
+    return { files, config, sources: new Map() };
+  }
   // What the pages are made by: this module and the libraries it uses.
   const code = sourceDigest(options.srcDir, ['node/openapi', '../package-lock.json'], '');
   const previous = await readRecord(generatedDir);
