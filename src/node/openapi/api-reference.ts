@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isNode, parseDocument } from 'yaml';
 import { digestOfAll, fileDigest, sourceDigest } from '../content-hash';
@@ -63,10 +63,10 @@ export async function withApiReference(
       if (!loaded) continue;
       const pages = referencePages(loaded.api, reference.route);
       for (const page of pages) await writeIfChanged(path.join(generatedDir, page.relativePath), page.markdown);
-      const files = await Promise.all(loaded.files.map(async (place) => ({ place, digest: await digestOf(place) })));
+      const read = await Promise.all(loaded.files.map(async (place) => ({ place, digest: await digestOf(place) })));
       made = {
         inputs,
-        files,
+        files: read,
         title: loaded.api.info.title,
         pages: pages.map(({ relativePath, route }) => ({ relativePath, route })),
       };
@@ -152,7 +152,7 @@ export function inSourceDocuments(list: DiagnosticList, sources: GeneratedSource
 
 function isRealFileInside(contentDir: string, file: string): boolean {
   try {
-    return isInside(realpathSync(contentDir), realpathSync(file));
+    return isInside(realpathSync(contentDir), realpathSync(file)) && statSync(file).isFile();
   } catch {
     return false;
   }
