@@ -7,6 +7,7 @@ import { scanContent } from './content/scan';
 import { TextStore } from './content/text-store';
 import { readSiteConfig } from './content/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
+import { inSourceDocuments, withApiReference, type GeneratedSources } from './openapi/api-reference';
 import { CodeBlocks } from './highlight/blocks';
 import { codeColours } from './highlight/css';
 import { highlightBlocks } from './highlight/highlight-blocks';
@@ -65,23 +66,39 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
   const { contentDir, srcDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
   let rendered = 0;
+  let generated: GeneratedSources = new Map();
   const finish = (ok: boolean, pages: number): BuildResult => ({
     ok,
     pages,
     rendered,
-    diagnostics: diagnostics.sorted(),
+    diagnostics: inSourceDocuments(diagnostics, generated),
     seconds: (performance.now() - started) / 1000,
   });
   // The code blocks are highlighted as the page pass finds them (on threads for a large site); the cache
   // loads while the scan runs, and the app's bundles, which do not depend on the content, are read (or made,
   // when src/ changed since) meanwhile.
-  const scanning = scanContent(contentDir, diagnostics);
+  // The pages of the OpenAPI documents `_site.yaml` names join the scanned ones (openapi/api-reference.ts).
+  const scanned = Promise.all([scanContent(contentDir, diagnostics), readSiteConfig(contentDir, diagnostics)]).then(
+    async ([found, site]) => {
+      if (!site.valid) return { found, site };
+      const generatedDir = path.join(options.cacheDir, 'openapi');
+      const reference = await withApiReference(found, site.config, site.configText, {
+        contentDir,
+        srcDir,
+        generatedDir,
+        diagnostics,
+      });
+      generated = reference.sources;
+      return { found: reference.files, site: { ...site, config: reference.config } };
+    },
+  );
+  const scanning = scanned.then(({ found }) => found);
   const blocks = new CodeBlocks();
   // Fragments and markdown wait here, on disk past a budget, until the output stage writes them.
   const texts = new TextStore(options.cacheDir);
   const stop = new AbortController();
   const cacheFile = path.join(options.cacheDir, 'highlight.json');
-  const configured = readSiteConfig(contentDir, diagnostics);
+  const configured = scanned.then(({ site }) => site);
   const settingsOf = ({ config }: Awaited<typeof configured>) => ({
     base: config.base,
     constants: config.constants,

@@ -66,6 +66,15 @@ export const siteConfigSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  /** Reference pages made from OpenAPI documents of the content folder (src/node/openapi/). */
+  apiReference: z
+    .array(
+      z.strictObject({
+        spec: z.string().regex(/^[^/].*\.(ya?ml|json)$/i, 'must be a .yaml, .yml or .json file in the content folder'),
+        route: z.string().regex(/^\/([^/?#]+\/)+$/, 'must be a route such as /api/reference/'),
+      }),
+    )
+    .default([]),
   constants: z
     .record(
       z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'constant names are UPPER_SNAKE_CASE'),

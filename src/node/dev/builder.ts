@@ -5,6 +5,7 @@ import { coloursOf, type PageSource } from '../content/page-record';
 import { TextStore } from '../content/text-store';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
+import { inSourceDocuments, withApiReference, type GeneratedSources } from '../openapi/api-reference';
 import { liveHighlighter, type LiveHighlighter } from '../highlight/highlight-blocks';
 import { appBundles } from '../output/app-bundles';
 import { siteCss, type ClientAssets } from '../output/bundle';
@@ -57,6 +58,8 @@ export class DevBuilder {
   private config!: SiteConfig;
   private configText = '';
   private configDiagnostics: Diagnostic[] = [];
+  /** The OpenAPI document each reference page is made from, where its problems are reported. */
+  private generatedSources: GeneratedSources = new Map();
   private readonly pages: PageCache;
   /** The pages' fragments and markdown, for the whole session. */
   private readonly texts: TextStore;
@@ -139,6 +142,12 @@ export class DevBuilder {
       await this.loadConfig();
       if (before !== this.configText) everything = restart = true;
     }
+    // An OpenAPI document's pages are made again, and read again with the rest.
+    const specs = new Set(this.config.apiReference.map((reference) => path.posix.normalize(reference.spec)));
+    if (!everything && changed.some((file) => specs.has(file))) {
+      await this.loadConfig();
+      everything = true;
+    }
     const reload = everything ? this.pages.paths : this.pages.affectedBy(changed);
     if (everything || changed.some((file) => this.pages.needsScan(file))) {
       await this.pages.rescan(reload, this.pageContext());
@@ -195,9 +204,16 @@ export class DevBuilder {
 
   private async loadConfig(): Promise<void> {
     const diagnostics = new DiagnosticList();
-    const { config, configText } = await readSiteConfig(this.options.contentDir, diagnostics);
-    this.config = config;
-    this.configText = configText;
+    const site = await readSiteConfig(this.options.contentDir, diagnostics);
+    const { contentDir, cacheDir, srcDir } = this.options;
+    const generatedDir = path.join(cacheDir, 'openapi');
+    const reference = site.valid
+      ? await withApiReference([], site.config, site.configText, { contentDir, srcDir, generatedDir, diagnostics })
+      : { files: [], config: site.config, sources: new Map() };
+    this.pages.generated = reference.files;
+    this.generatedSources = reference.sources;
+    this.config = reference.config;
+    this.configText = site.configText;
     this.configDiagnostics = diagnostics.items;
   }
 
@@ -210,7 +226,7 @@ export class DevBuilder {
     const site = new DiagnosticList();
     const assembled = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site, this.texts);
     site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
-    return { assembled, diagnostics: site.sorted() };
+    return { assembled, diagnostics: inSourceDocuments(site, this.generatedSources) };
   }
 
   private async bundle(): Promise<void> {

@@ -20,6 +20,8 @@ export class PageCache {
   private readonly pageDiagnostics = new Map<string, Diagnostic[]>();
   private scanDiagnostics: Diagnostic[] = [];
   private lastRendered: PageSource[] = [];
+  /** Pages made from files outside the tree (the API reference's, openapi/api-reference.ts), after the scan's. */
+  generated: ContentFile[] = [];
 
   constructor(private readonly contentDir: string) {}
 
@@ -75,7 +77,7 @@ export class PageCache {
   /** Rescans the tree; loads new files and the `reload` ones again, forgets removed ones. */
   async rescan(reload: string[], context: PageContext): Promise<void> {
     const scan = new DiagnosticList();
-    const files = await scanContent(this.contentDir, scan);
+    const files = [...(await scanContent(this.contentDir, scan)), ...this.generated];
     this.scanDiagnostics = scan.items;
     const present = new Set(files.map((f) => f.relativePath));
     for (const known of [...this.pages.keys()]) {

@@ -7,6 +7,7 @@ import { resolveLink } from '../markdown/links';
 import { readComponents } from './components';
 import { strictBuildErrors } from './check-tree';
 import { copyPublic, listFiles } from './copy-files';
+import { openApiDocuments, referenceRoutes } from './openapi-documents';
 import { ConfigRunError, findConfig, loadConfig, type Tool } from './load-config';
 import { ImportReport } from './report';
 import { rewritePage } from './rewrite-page';
@@ -124,8 +125,18 @@ export async function importSite(options: ImportOptions): Promise<ImportResult> 
   const copied = await copyPublic(publicDir, out, source, report);
 
   const site = siteYaml({ tool: found.tool, config, configFile, fallbackTitle: title, routes, redirects, report });
+  const documents = await openApiDocuments(publicDir);
+  const references = referenceRoutes(documents, routes);
+  if (documents.length > 0) site.apiReference = documents.map((spec, i) => ({ spec, route: references[i]! }));
+  for (const [i, spec] of documents.entries()) {
+    const where = path.relative(source, path.join(publicDir, spec)).split(path.sep).join('/');
+    report.changed(where, 0, `the OpenAPI document became the API reference pages under ${references[i]}`);
+  }
   const header = `# Imported from the ${found.tool} site in ${path.basename(source)} by \`npm run import\`; see ${REPORT_FILE}.\n`;
-  await writeFile(path.join(out, '_site.yaml'), header + stringify(site, { lineWidth: 0 }));
+  // The constants, the longest part, last.
+  const { constants: siteConstantsTable, ...settings } = site;
+  const yaml = stringify({ ...settings, constants: siteConstantsTable }, { lineWidth: 0 });
+  await writeFile(path.join(out, '_site.yaml'), header + yaml);
   if (copied > 0)
     report.changed(
       path.relative(source, publicDir).split(path.sep).join('/'),

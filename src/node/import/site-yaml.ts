@@ -21,6 +21,8 @@ export interface SiteYaml {
   lastUpdated?: boolean;
   embeds: string[];
   redirects?: Record<string, string>;
+  /** Reference pages from the OpenAPI documents of the old public folder (openapi-documents.ts). */
+  apiReference?: { spec: string; route: string }[];
   constants: Record<string, string>;
 }
 

@@ -87,6 +87,22 @@ export function emptyAnalysis(): PageAnalysis {
 const ARTICLE_WIDTH = 780;
 
 /**
+ * `## Title {#custom-id}`, as VitePress writes a heading's own id (the API reference pages give each
+ * operation one): the id, taken out of the heading's text.
+ */
+function explicitId(heading: Tokens.Heading): string | undefined {
+  const last = heading.tokens.at(-1);
+  if (last?.type !== 'text') return undefined;
+  const text = last as Tokens.Text;
+  const match = /\s*\{#([A-Za-z][\w-]*)\}\s*$/.exec(text.text);
+  if (!match) return undefined;
+  text.text = text.text.slice(0, match.index);
+  text.raw = text.raw.slice(0, text.raw.length - match[0].length);
+  if (text.tokens) text.tokens = [{ type: 'text', raw: text.raw, text: text.text }];
+  return match[1];
+}
+
+/**
  * The one walk over a page's tokens: gives every token its position, annotates the tokens the renderer
  * needs (slugs, resolved links, highlighted code, constant values) and collects the page's metadata and
  * search sections. Rendering afterwards reads only the annotations.
@@ -123,8 +139,9 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
         const heading = token as Tokens.Heading & { slug?: string; aliases?: string[] };
         // Children first: a constant in a heading gives its id and title its value, not its name.
         visitChildren(token, offset);
+        const explicit = explicitId(heading);
         const title = plainText(heading.tokens);
-        heading.slug = slugger.slug(title || 'section');
+        heading.slug = explicit ? slugger.slug(explicit, true) : slugger.slug(title || 'section');
         result.anchors.push(heading.slug);
         heading.aliases = legacy.slugs(title).filter((old) => old !== heading.slug && !(old in result.aliases));
         for (const old of heading.aliases) result.aliases[old] = heading.slug;
@@ -272,6 +289,12 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     url: (kind, written, offset) =>
       kind === 'link' ? linkTarget(written, offset, true).href : embedTarget(written, kind, offset, true),
     anchor: (id) => result.anchors.push(id),
+    image: (href) => {
+      const url = href.split('#')[0];
+      const dimensions = result.assets.find((asset) => asset.url === url)?.dimensions;
+      const eager = images++ === 0 && result.headers.length === 0;
+      return dimensions ? { dimensions, eager } : { eager };
+    },
   };
 
   let cursor = 0;

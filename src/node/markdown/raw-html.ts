@@ -1,6 +1,6 @@
-import type { AssetKind } from './assets';
+import type { AssetKind, ImageDimensions } from './assets';
 import { escapeHtml } from './escape';
-import { openingTags, type RawAttribute } from './html-tags';
+import { openingTags, type RawAttribute, type RawTag } from './html-tags';
 import { droppedAttribute, droppedElement } from './sanitize';
 
 /** What the raw HTML check needs from the analysis walk; offsets are the token's plus the offset in it. */
@@ -12,6 +12,11 @@ export interface RawHtmlHooks {
   url(kind: 'link' | AssetKind, written: string, offset: number): string | null;
   /** An `id` (or an `<a name>`) the reader gets: a link's #hash may lead to it, as to a heading. */
   anchor(id: string): void;
+  /**
+   * An `<img>` of a local file, by the URL `url` gave it: its width and height when the build could read
+   * them, and whether it may be on the first screen (as a markdown image would be).
+   */
+  image(href: string): { dimensions?: ImageDimensions; eager: boolean };
 }
 
 /** The URL attributes of raw HTML that are checked and rewritten like markdown links and images. */
@@ -63,6 +68,10 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
       const href = dropped ? undefined : rewrittenUrl(tag.name, attribute, offset, hooks);
       if (href !== undefined)
         edits.push({ start: attribute.valueStart, end: attribute.valueEnd, text: `"${escapeHtml(href)}"` });
+      if (href !== undefined && tag.name === 'img' && attribute.name === 'src') {
+        const added = imageAttributes(tag, hooks.image(href));
+        if (added) edits.push({ start: attribute.valueEnd, end: attribute.valueEnd, text: added });
+      }
       const named = attribute.name === 'id' || (tag.name === 'a' && attribute.name === 'name');
       if (!dropped && named && attribute.value !== '') hooks.anchor(attribute.value);
     }
@@ -72,6 +81,22 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
   for (const edit of edits.reverse()) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
   if (removed) hooks.warn(offset, '<script> and <style> elements are not allowed in pages and were removed');
   return text;
+}
+
+/**
+ * What a local `<img>` gets, as a markdown image does: its size, so that the page keeps its place while
+ * it loads, `decoding="async"`, and `loading="lazy"` unless it may be on the first screen. What the writer
+ * wrote stays: a tag with its own width or height keeps both as written.
+ */
+function imageAttributes(tag: RawTag, image: { dimensions?: ImageDimensions; eager: boolean }): string {
+  const has = (name: string) => tag.attributes.some((attribute) => attribute.name === name);
+  let added = '';
+  if (image.dimensions && !has('width') && !has('height')) {
+    added += ` width="${image.dimensions.width}" height="${image.dimensions.height}"`;
+  }
+  if (!has('decoding')) added += ' decoding="async"';
+  if (!image.eager && !has('loading')) added += ' loading="lazy"';
+  return added;
 }
 
 /** The new URL of a raw HTML attribute, or undefined to leave it as written. */

@@ -36,7 +36,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedAttributes: {
     '*': ['class', 'id', 'title', 'role', 'tabindex', 'lang', 'dir', 'aria-*', 'data-*'],
     a: ['href', 'rel', 'name', 'target'],
-    img: ['src', 'alt', 'width', 'height', 'loading'],
+    img: ['src', 'alt', 'width', 'height', 'loading', 'decoding'],
     input: ['type', 'checked', 'disabled'],
     button: ['type'],
     // A code group's hidden tab panels (extensions.ts).

@@ -229,7 +229,7 @@ describe('build', () => {
     const [png] = readdirSync(path.join(dist, 'assets/img'));
     const guide = readFileSync(path.join(dist, 'guide/index.html'), 'utf8');
     expect(guide).toContain(`<a href="/docs/assets/files/${pdf}#page=2">the PDF</a>`);
-    expect(guide).toContain(`<img src="/docs/assets/img/${png}" alt="D" />`);
+    expect(guide).toContain(`<img src="/docs/assets/img/${png}" decoding="async" alt="D" />`);
     expect(guide).toContain('<a href="/docs/guide/setup/#install">setup</a>');
   });
 

@@ -44,6 +44,16 @@ describe('_site.yaml', () => {
     expect(valid).toBe(false);
   });
 
+  it('reports a wrong apiReference entry at its line: a spec that is not YAML or JSON, a route without "/"', async () => {
+    const yaml = 'title: T\napiReference:\n  - spec: api/openapi.txt\n    route: /api/reference\n';
+    expect((await read(yaml)).messages).toEqual([
+      '_site.yaml:3:11 "apiReference.0.spec" must be a .yaml, .yml or .json file in the content folder',
+      '_site.yaml:4:12 "apiReference.0.route" must be a route such as /api/reference/',
+    ]);
+    const unknown = await read('title: T\napiReference:\n  - { spec: api/openapi.yaml, route: /api/, title: X }\n');
+    expect(unknown.messages).toEqual(['_site.yaml:3:45 unknown key "title" in "apiReference.0"']);
+  });
+
   it('is valid when it has no problem', async () => {
     const { messages, valid, config } = await read('title: T\nconstants:\n  LIMIT: 10\n');
     expect(messages).toEqual([]);

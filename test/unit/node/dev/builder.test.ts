@@ -172,3 +172,55 @@ describe('the dev builder', () => {
     expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, fixed.');
   });
 });
+
+describe('the dev builder with an API reference', () => {
+  const spec = (summary: string) =>
+    [
+      'openapi: 3.1.0',
+      'info: { title: Accounts API, version: "1" }',
+      'paths:',
+      '  /users/me:',
+      '    get:',
+      '      operationId: getCurrentUser',
+      '      tags: [Users]',
+      `      summary: ${summary}`,
+      '      responses:',
+      '        "200": { description: The user. }',
+      '',
+    ].join('\n');
+
+  it('has the reference pages, and makes them again when the OpenAPI document is saved', async () => {
+    const root = await makeTree({
+      '_site.yaml': 'title: T\napiReference:\n  - { spec: api/openapi.yaml, route: /api/reference/ }\n',
+      'README.md': '# Home\n\nSee [who you are](/api/reference/users/#getCurrentUser).\n',
+      'api/openapi.yaml': spec('Get the current user'),
+    });
+    const out = path.join(root, 'dev-out');
+    const builder = await DevBuilder.create({
+      contentDir: path.join(root, 'content'),
+      outDir: out,
+      cacheDir: path.join(root, '.cache'),
+      srcDir: path.join(projectRoot, 'src'),
+    });
+    const first = await builder.fullBuild();
+    expect(first.diagnostics.map(formatDiagnostic)).toEqual([]);
+    const page = () => readFileSync(path.join(out, 'api/reference/users/index.html'), 'utf8');
+    expect(page()).toContain('Get the current user<a class="header-anchor" href="#getCurrentUser"');
+    await writeFile(path.join(root, 'content/api/openapi.yaml'), spec('Who am I'));
+    const edited = await builder.contentChanged(['api/openapi.yaml']);
+    expect(edited.diagnostics.map(formatDiagnostic)).toEqual([]);
+    expect(edited.written).toContain('/api/reference/users/');
+    expect(page()).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
+    // A broken link in a description is shown in the document, where the writer fixes it.
+    await writeFile(path.join(root, 'content/api/openapi.yaml'), spec('Who am I, see [home](/hom/)'));
+    const broken = await builder.contentChanged(['api/openapi.yaml']);
+    // The summary is in the overview's list too: the link is reported once for each page that shows it.
+    expect(broken.diagnostics.map(formatDiagnostic)).toEqual(
+      ['README', 'users'].map(
+        (page) =>
+          `api/openapi.yaml:8:37 broken link "/hom/": no page at /hom/ (in the reference page made from it, api/reference/${page}.md)`,
+      ),
+    );
+    builder.close();
+  }, 60_000);
+});

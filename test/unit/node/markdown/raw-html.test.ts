@@ -63,7 +63,7 @@ describe('raw HTML, read as the sanitizer reads it', () => {
   it('keeps an "=" in an unquoted value as part of it, not as an attribute of its own', () => {
     const page = render('<p><a href=https://example.com/search?q=docs>search</a> <img src=./diagram.png alt=a=b></p>');
     expect(page.html).toBe(
-      '<p><a href="https://example.com/search?q=docs">search</a> <img src="/docs/assets/img/diagram.0f4636c7.png" alt="a=b" /></p>',
+      '<p><a href="https://example.com/search?q=docs">search</a> <img src="/docs/assets/img/diagram.0f4636c7.png" decoding="async" alt="a=b" /></p>',
     );
     expect(page.diagnostics).toEqual([]);
   });
@@ -86,7 +86,7 @@ describe('raw HTML, read as the sanitizer reads it', () => {
 
   it('lower-cases tag and attribute names as the sanitizer does, for the warning and the rewritten URL', () => {
     const page = render('<P><IMG SRC="./diagram.png" ONERROR="x()" ALT="Diagram"></P>');
-    expect(page.html).toBe('<p><img src="/docs/assets/img/diagram.0f4636c7.png" alt="Diagram" /></p>');
+    expect(page.html).toBe('<p><img src="/docs/assets/img/diagram.0f4636c7.png" decoding="async" alt="Diagram" /></p>');
     expect(page.diagnostics).toEqual([
       'guide/page.md:1:29 warning: "onerror" attribute on <img> was removed: pages cannot run scripts',
     ]);
@@ -100,7 +100,7 @@ describe('raw HTML, read as the sanitizer reads it', () => {
 
   it('checks only the first of a repeated attribute, the one the reader gets', () => {
     const page = render('<p><img src="./diagram.png" src="./missing.png" alt="x"></p>');
-    expect(page.html).toBe('<p><img src="/docs/assets/img/diagram.0f4636c7.png" alt="x" /></p>');
+    expect(page.html).toBe('<p><img src="/docs/assets/img/diagram.0f4636c7.png" decoding="async" alt="x" /></p>');
     expect(page.diagnostics).toEqual([]);
   });
 
