@@ -10,6 +10,7 @@ import { appBundles } from '../output/app-bundles';
 import { siteCss, type ClientAssets } from '../output/bundle';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
 import { assembleSite, type AssembledSite } from '../site/assemble';
+import { splitForBrowser } from '../site/browser-data';
 import { createManifest } from '../site/manifest';
 import { buildSearchFiles, type SearchFiles } from '../site/search-files';
 import { ChangedFilesWriter } from './changed-files';
@@ -238,6 +239,8 @@ export class DevBuilder {
     const manifest = createManifest(this.config, assembled, this.search.entry, this.client);
     const files = siteFiles({
       manifest,
+      // The same data files as `npm run build`, so that a page in dev reads what it reads in production.
+      browserData: splitForBrowser(manifest),
       search: this.search,
       pages: assembled.pages,
       client: this.client,
