@@ -4,8 +4,9 @@
  * what every page needs (settings, redirects, the sidebar's group headings); the page records travel in
  * route shards, each page's in the shard its route hashes to, and the entries of a folded sidebar group
  * in a file of their own. A first visit preloads its page's shard and sidebar group beside the manifest;
- * a link's shard is fetched when the link is hovered, focused or followed. `manifest/` keeps the whole
- * manifest for tooling.
+ * a link's shard is fetched when the link is hovered, focused or followed. `npm run build` and `npm run
+ * dev` write the same files, and the prerender renders each page from them (`SiteData`), so a document
+ * and the app that takes it over read the same data. `manifest/` keeps the whole manifest for tooling.
  */
 import type { Neighbours } from './navigation';
 import type { DeploymentPointer, Manifest, PageMeta, SidebarGroup, SidebarLink, SiteSettings } from './types';

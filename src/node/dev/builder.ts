@@ -51,7 +51,7 @@ export interface DevResult {
  * missing manifest or fragment.
  *
  * Other pages' index.html are not re-rendered after an edit (their prerendered sidebar or prev/next can be
- * stale until the next full write); the app replaces that HTML with the current manifest as soon as it
+ * stale until the next full write); the app replaces that HTML with the current site data as soon as it
  * hydrates, so a reader only sees it for the first paint of a full page load.
  */
 export class DevBuilder {
