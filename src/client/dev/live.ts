@@ -8,6 +8,7 @@
  * - 'reload': reloads the page (the client bundle or the stylesheet changed).
  * No inline styles or scripts: styles are set through the CSSOM, which the CSP allows.
  */
+import { DEV_CONTENT_EVENT } from './events';
 
 interface DevDiagnostic {
   severity: 'error' | 'warning';
@@ -77,7 +78,7 @@ function connect(): void {
     else if (message.type === 'error') showOverlay(message.diagnostics);
     else if (message.type === 'content') {
       removeOverlay();
-      window.dispatchEvent(new Event('docs:dev-content'));
+      window.dispatchEvent(new Event(DEV_CONTENT_EVENT));
     }
   });
 }
