@@ -22,6 +22,13 @@ export async function renderRoute(data: SiteData, route: string, fragmentHtml: s
   const history = createMemoryHistory({ initialEntries: [withBase(base, route)] });
   const router = createAppRouter(base, queryClient, history, true);
   await router.load();
+  // Every query the route reads was filled from the data: one that had to fetch (which a prerender cannot)
+  // names a file the data lacks, and the document would show an error where the browser shows the page.
+  const missed = queryClient.getQueryCache().findAll({ predicate: (query) => query.state.status !== 'success' });
+  if (missed.length > 0) {
+    const keys = missed.map((query) => JSON.stringify(query.queryKey)).join(', ');
+    throw new Error(`prerendering ${route}: the site data has no ${keys}`);
+  }
   // In the browser the router renders its matches inside a Suspense boundary that it leaves out on the
   // server; this one puts the same boundary marker into the HTML so hydration lines up.
   return renderToString(
