@@ -4,14 +4,14 @@ import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
 import { routesAt } from '../shared/paths';
-import { indexManifest } from '../shared/resolve';
-import type { Manifest } from '../shared/types';
 import { enableAnalytics, trackPageView } from './app/analytics';
 import { restorePlaceAfterReload } from './app/new-app';
 import { createAppRouter } from './app/router';
 import { pageStartAssets } from './app/start-app';
-import { fragmentQuery, manifestQuery, pointerQuery, retryTransient, setManifestUrl } from './data/queries';
-import { ensureRoutes } from './data/site-data';
+import { followDevUpdates } from './dev/updates';
+import { startDeployment } from './data/deployment';
+import { fragmentQuery, retryTransient } from './data/queries';
+import { ensureRouteData } from './data/site-data';
 
 /**
  * Takes over the prerendered page: reads the deployment pointer (requested by the boot script), loads the
@@ -24,35 +24,26 @@ async function start(): Promise<void> {
   // On <html> as `data-hydrated` is: the app has begun (the boot script starts it once the page has painted).
   document.documentElement.dataset['appStarted'] = 'true';
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
-  let manifest;
+  let data;
   try {
-    const pointer = await queryClient.fetchQuery(pointerQuery(assets.pointer));
-    setManifestUrl(pointer.manifest);
-    const core = await queryClient.fetchQuery(manifestQuery());
-    // This page's record and sidebar groups (preloaded too): hydration needs them.
-    manifest = await ensureRoutes(queryClient, routesAt(core.site.base, window.location.pathname));
+    const deployment = await startDeployment(queryClient, assets.base);
+    // The site core, this page's record and its sidebar groups (preloaded too): hydration needs them.
+    data = await ensureRouteData(queryClient, deployment, routesAt(assets.base, window.location.pathname));
   } catch (error) {
     showStartupError(error);
     return;
   }
-  enableAnalytics(manifest.site.analyticsId);
+  enableAnalytics(data.site.site.analyticsId);
   // The prerendered page is the first page view; the router reports only the navigations after it.
   trackPageView();
   const content = document.getElementById('page-content');
   const key = content?.dataset['pageKey'];
-  const page = key ? indexManifest(manifest).byKey.get(key) : undefined;
+  const page = [...data.records.values()].find((record) => record.key === key);
   if (content && page) queryClient.setQueryData(fragmentQuery(page).queryKey, content.innerHTML);
 
-  const router = createAppRouter(manifest.site.base, queryClient);
-  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuilt manifest re-renders the page in place.
-  if (document.documentElement.dataset['dev']) {
-    window.addEventListener('docs:dev-manifest', (event) => {
-      const { url, manifest: next } = (event as CustomEvent<{ url: string; manifest: Manifest }>).detail;
-      setManifestUrl(url);
-      queryClient.setQueryData(manifestQuery().queryKey, next);
-      void router.invalidate();
-    });
-  }
+  const router = createAppRouter(assets.base, queryClient);
+  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuild re-renders the page in place.
+  if (document.documentElement.dataset['dev']) followDevUpdates(queryClient, router, assets.base);
   await router.load();
   const root = document.getElementById('app');
   if (!root) return;

@@ -4,11 +4,12 @@
  * what every page needs (settings, redirects, the sidebar's group headings); the page records travel in
  * route shards, each page's in the shard its route hashes to, and the entries of a folded sidebar group
  * in a file of their own. A first visit preloads its page's shard and sidebar group beside the manifest;
- * a link's shard is fetched when the link is hovered, focused or followed. `manifest/` keeps the whole
- * manifest for tooling.
+ * a link's shard is fetched when the link is hovered, focused or followed. `npm run build` and `npm run
+ * dev` write the same files, and the prerender renders each page from them (`SiteData`), so a document
+ * and the app that takes it over read the same data. `manifest/` keeps the whole manifest for tooling.
  */
 import type { Neighbours } from './navigation';
-import type { DeploymentPointer, PageMeta, SidebarGroup, SidebarLink, SiteSettings } from './types';
+import type { DeploymentPointer, Manifest, PageMeta, SidebarGroup, SidebarLink, SiteSettings } from './types';
 
 /**
  * The deployment pointer's file at the base (`DeploymentPointer`): unhashed and never cached, it names the
@@ -32,6 +33,21 @@ export interface ShardPage extends PageMeta {
   groups: number[];
   /** Previous and next links, resolved by the build: the sidebar order around the page may not be loaded. */
   neighbours: Neighbours;
+}
+
+/** The browser's manifest (`assets/js/manifest.<hash>.json`): the site's settings, without page records. */
+export type SiteCore = Manifest & { shards: number };
+
+/**
+ * The site data files of one deployment, as objects: what the build writes, what the browser fetches and
+ * what the prerender renders from, so that a document and the app that takes it over read the same data.
+ */
+export interface SiteData {
+  core: SiteCore;
+  /** Route shard `n` is `shards[n]`. */
+  shards: RouteShard[];
+  /** The entries of folded sidebar group `g` are `groups[g]`; none when the sidebar does not fold. */
+  groups: SidebarGroupFile[];
 }
 
 /** One route shard file. */
@@ -66,6 +82,9 @@ export interface DeploymentFiles {
 const dataFile = (deployment: DeploymentFiles, name: string) =>
   `${deployment.site.base}assets/js/${name}.${deployment.hash}.json`;
 
+/** URL of the browser's manifest, the site core (`SiteCore`). */
+export const manifestUrl = (deployment: DeploymentFiles): string => dataFile(deployment, 'manifest');
+
 /** URL of route shard `n`; named by the deployment's hash, so a new deployment never meets an old shard. */
 export const shardUrl = (deployment: DeploymentFiles, n: number): string => dataFile(deployment, `routes.${n}`);
 
@@ -93,9 +112,9 @@ export function startDataUrls(
   ];
 }
 
-/** Whether the sidebar folds: more entries than `FOLD_SIDEBAR_ABOVE`, loaded or not. */
+/** Whether the build folds the sidebar (the whole manifest's): more entries than `FOLD_SIDEBAR_ABOVE`. */
 export const sidebarFolds = (groups: readonly SidebarGroup[]): boolean =>
-  groups.reduce((n, g) => n + (g.size ?? g.items.length), 0) > FOLD_SIDEBAR_ABOVE;
+  groups.reduce((n, g) => n + g.items.length, 0) > FOLD_SIDEBAR_ABOVE;
 
 /** The sidebar groups (their index) that list each route; a route may be in several. */
 export function groupsByRoute(groups: readonly SidebarGroup[]): Map<string, number[]> {
@@ -110,5 +129,8 @@ export function groupsByRoute(groups: readonly SidebarGroup[]): Map<string, numb
   return byRoute;
 }
 
-/** Whether the group's entries are in a file of their own and not loaded yet. */
-export const groupPending = (group: SidebarGroup): boolean => (group.size ?? 0) > group.items.length;
+/**
+ * Whether the build folded the group: its entries are in a file of their own (`sidebarGroupUrl`), and the
+ * site core has only its heading and size.
+ */
+export const isFolded = (group: SidebarGroup): boolean => group.size !== undefined;

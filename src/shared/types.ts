@@ -64,8 +64,8 @@ export interface SidebarGroup {
   text: string;
   items: SidebarLink[];
   /**
-   * In the browser's manifest of a folded sidebar: the number of the group's entries, which are loaded
-   * on demand (src/shared/site-data.ts); `items` is empty until then.
+   * In the browser's manifest of a sidebar the build folded: the number of the group's entries, which are
+   * in a file of their own (src/shared/site-data.ts); `items` is empty.
    */
   size?: number;
 }
@@ -126,8 +126,8 @@ export interface Manifest {
   searchWorker: string;
   pages: PageMeta[];
   /**
-   * In the browser's manifest: the page records are split into this many route shards
-   * (src/shared/site-data.ts), and `pages` holds those loaded so far. Absent: `pages` is every page.
+   * In the browser's manifest (`SiteCore`): the page records are split into this many route shards
+   * (src/shared/site-data.ts), and `pages` is empty. Absent in the whole manifest, whose `pages` is every page.
    */
   shards?: number;
 }

@@ -20,6 +20,7 @@ describe('npm run dev in Chromium', () => {
   let browser: Browser;
   let page: Page;
   const problems: string[] = [];
+  const requests: string[] = [];
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'docs-dev-e2e-'));
@@ -39,6 +40,7 @@ describe('npm run dev in Chromium', () => {
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('request', (r) => requests.push(r.url()));
   }, 120_000);
 
   afterAll(async () => {
@@ -56,9 +58,14 @@ describe('npm run dev in Chromium', () => {
     await writeFile(full, change(await readFile(full, 'utf8')));
   };
 
+  /** The route shards the tab read: the same data files as on the built site. */
+  const shardsRead = () => new Set(requests.filter((url) => /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json$/.test(url)));
+
   it('updates the open page in place on an edit, keeping the scroll position', async () => {
     await page.goto(`${session.url}guide/`);
     await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
+    const shardsAtStart = shardsRead().size;
+    expect(shardsAtStart).toBeGreaterThan(0);
     await page.evaluate(() => {
       (window as unknown as { devMarker: number }).devMarker = 42;
       window.scrollTo(0, 700);
@@ -70,6 +77,8 @@ describe('npm run dev in Chromium', () => {
     await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('new sentence'));
     const ms = Date.now() - saved;
     console.log(`dev e2e: file saved → new text in the browser in ${ms} ms`);
+    // The page's record of the new build, from its route shard, as a tab follows a new deployment.
+    expect(shardsRead().size).toBeGreaterThan(shardsAtStart);
 
     expect(await page.evaluate(() => (window as unknown as { devMarker?: number }).devMarker)).toBe(42);
     expect(Math.abs((await page.evaluate(() => window.scrollY)) - 700)).toBeLessThan(5);

@@ -49,4 +49,23 @@ describe('a large sidebar', () => {
     expect(await page.locator('nav#sidebar a[href="/docs/beta/page-3/"]').count()).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  it('says why a folded group could not be loaded, and its Retry loads it', async () => {
+    const { page, problems } = await open(undefined);
+    await page.goto(`${site.url}/docs/beta/page-3/`);
+    await hydrated(page);
+    const groupFile = /\/assets\/js\/sidebar\.\d+\.[0-9a-f]{8}\.json$/;
+    await page.route(groupFile, (route) => route.fulfill({ status: 500, body: 'down' }));
+    const delta = page.locator('button.sidebar-fold', { hasText: /delta/i });
+    await delta.click();
+    const failure = page.locator('nav#sidebar .sidebar-error[role="alert"]');
+    await failure.waitFor();
+    expect(await failure.getAttribute('data-error-type')).toBe('error');
+    expect(await failure.textContent()).toContain('HTTP 500');
+    await page.unroute(groupFile);
+    await failure.locator('button', { hasText: 'Retry' }).click();
+    await page.locator('nav#sidebar a[href="/docs/delta/page-80/"]').waitFor();
+    expect(await failure.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });

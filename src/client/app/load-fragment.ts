@@ -1,20 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
 import { recordRoutes } from '../../shared/paths';
-import { indexManifest } from '../../shared/resolve';
-import { POINTER_FILE } from '../../shared/site-data';
-import type { DeploymentPointer, Manifest, PageMeta } from '../../shared/types';
-import { fetchChunk } from '../data/fetch-chunk';
-import { parseManifest } from '../data/parse';
-import {
-  currentManifest,
-  ensureQuery,
-  fetchPointer,
-  fragmentQuery,
-  manifestQuery,
-  setManifestUrl,
-} from '../data/queries';
-import { ensureRoutes } from '../data/site-data';
+import { POINTER_FILE, type ShardPage } from '../../shared/site-data';
+import { currentDeployment, switchDeployment, type Deployment } from '../data/deployment';
+import { ensureQuery, fetchPointer, fragmentQuery } from '../data/queries';
+import { ensureRouteData, siteQuery, type RouteData } from '../data/site-data';
 
 const RELOAD_GUARD_KEY = 'docs-recovery-reload';
 
@@ -26,22 +16,23 @@ const RELOAD_GUARD_KEY = 'docs-recovery-reload';
  */
 export async function loadFragment(
   queryClient: QueryClient,
-  page: PageMeta,
+  base: string,
+  page: ShardPage,
   signal: AbortSignal,
-): Promise<{ page: PageMeta; html: string }> {
+): Promise<{ page: ShardPage; html: string }> {
   try {
     return { page, html: await ensureFragment(queryClient, page, signal) };
   } catch (error) {
     if (signal.aborted || !isChunkLoadError(error) || error.type !== 'missing') throw error;
-    const updated = await switchToNewDeployment(queryClient, signal);
+    const updated = await switchToNewDeployment(queryClient, base, signal);
     // Same deployment: the file is really missing, so the reader gets the explanation and Retry.
     if (!updated) throw error;
-    const fresh = indexManifest(await ensureRoutes(queryClient, [page.path], signal)).byRoute.get(page.path);
+    const fresh = (await ensureRouteData(queryClient, updated, [page.path], signal)).records.get(page.path);
     if (!fresh) throw error;
     try {
       return { page: fresh, html: await ensureFragment(queryClient, fresh, signal) };
     } catch (retryError) {
-      if (!signal.aborted && reloadOnce(updated.site.base.replace(/\/$/, '') + page.path, updated.hash)) {
+      if (!signal.aborted && reloadOnce(base.replace(/\/$/, '') + page.path, updated.hash)) {
         await new Promise(() => {}); // the reload replaces this document
       }
       throw retryError;
@@ -49,48 +40,55 @@ export async function loadFragment(
   }
 }
 
-function ensureFragment(queryClient: QueryClient, page: PageMeta, signal: AbortSignal): Promise<string> {
+function ensureFragment(queryClient: QueryClient, page: ShardPage, signal: AbortSignal): Promise<string> {
   return ensureQuery(queryClient, fragmentQuery(page), signal);
 }
 
 /**
- * The manifest with the records a route needs (its own, and its canonical form's), for the router. A
+ * The site core and the records a route needs (its own, and its canonical form's), for the router. A
  * route shard that is gone means a new deployment replaced it: the tab switches to that deployment as
  * it does for a fragment; with no new deployment, the reader gets the explanation and Retry.
  */
-export async function loadRouteData(queryClient: QueryClient, route: string, signal: AbortSignal): Promise<Manifest> {
+export async function loadRouteData(
+  queryClient: QueryClient,
+  base: string,
+  route: string,
+  signal: AbortSignal,
+): Promise<RouteData> {
   const routes = recordRoutes(route);
   try {
-    return await ensureRoutes(queryClient, routes, signal);
+    return await ensureRouteData(queryClient, currentDeployment(queryClient, base), routes, signal);
   } catch (error) {
     if (signal.aborted || !isChunkLoadError(error) || error.type !== 'missing') throw error;
-    if (!(await switchToNewDeployment(queryClient, signal))) throw error;
-    return ensureRoutes(queryClient, routes, signal);
+    const updated = await switchToNewDeployment(queryClient, base, signal);
+    if (!updated) throw error;
+    return ensureRouteData(queryClient, updated, routes, signal);
   }
 }
 
 /**
- * Re-reads the unhashed deployment pointer; returns the new manifest when the deployment changed, and
- * undefined when it did not or the pointer cannot be read (nothing then says the page moved). When the
- * pointer names a new deployment whose manifest fails to load, that failure is thrown: it is why the
- * page cannot be shown, and a 500 or a timeout there must not be reported as the old file's `missing`.
+ * Re-reads the unhashed deployment pointer; returns the new deployment when it changed (its site core
+ * loaded, and the tab switched to it), and undefined when it did not or the pointer cannot be read
+ * (nothing then says the page moved). When the pointer names a new deployment whose manifest fails to
+ * load, that failure is thrown: it is why the page cannot be shown, and a 500 or a timeout there must
+ * not be reported as the old file's `missing`.
  */
 export async function switchToNewDeployment(
   queryClient: QueryClient,
+  base: string,
   signal: AbortSignal,
-): Promise<Manifest | undefined> {
-  const manifest = currentManifest(queryClient);
-  let pointer: DeploymentPointer;
+): Promise<Deployment | undefined> {
+  const current = currentDeployment(queryClient, base);
+  let next: Deployment;
   try {
-    pointer = await fetchPointer(manifest.site.base + POINTER_FILE, signal);
+    next = { ...(await fetchPointer(base + POINTER_FILE, signal)), site: { base } };
   } catch (error) {
     if (signal.aborted) throw error;
     return undefined;
   }
-  if (pointer.hash === manifest.hash) return undefined;
-  const next = await fetchChunk(pointer.manifest, 'manifest', signal, parseManifest);
-  setManifestUrl(pointer.manifest);
-  queryClient.setQueryData(manifestQuery().queryKey, next);
+  if (next.hash === current.hash) return undefined;
+  await ensureQuery(queryClient, siteQuery(next), signal);
+  switchDeployment(queryClient, next);
   return next;
 }
 

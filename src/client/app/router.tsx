@@ -8,8 +8,8 @@ import {
   type RouterHistory,
 } from '@tanstack/react-router';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
-import { indexManifest, resolveRoute } from '../../shared/resolve';
-import type { PageMeta } from '../../shared/types';
+import { resolveRoute } from '../../shared/resolve';
+import type { ShardPage } from '../../shared/site-data';
 import { Layout } from '../components/Layout';
 import { NotFound } from '../components/NotFound';
 import { PageError } from '../components/PageError';
@@ -18,6 +18,8 @@ import { loadFragment, loadRouteData } from './load-fragment';
 
 export interface RouterContext {
   queryClient: QueryClient;
+  /** The site's base: it names the deployment query (src/client/data/deployment.ts). */
+  base: string;
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
@@ -30,16 +32,21 @@ const pageRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '$',
   beforeLoad: async ({ context, location, abortController }) => {
-    const manifest = await loadRouteData(context.queryClient, location.pathname, abortController.signal);
-    const resolution = resolveRoute(manifest, indexManifest(manifest), location.pathname);
+    const { site, records } = await loadRouteData(
+      context.queryClient,
+      context.base,
+      location.pathname,
+      abortController.signal,
+    );
+    const resolution = resolveRoute(site.redirects, (route) => records.get(route), location.pathname);
     if (resolution.kind === 'redirect') {
       throw redirect({ to: resolution.to, hash: location.hash || resolution.hash || undefined, replace: true });
     }
     if (resolution.kind === 'not-found') throw notFound();
     return { page: resolution.page };
   },
-  loader: async ({ context, abortController }): Promise<{ page: PageMeta; html: string }> =>
-    loadFragment(context.queryClient, context.page, abortController.signal),
+  loader: async ({ context, abortController }): Promise<{ page: ShardPage; html: string }> =>
+    loadFragment(context.queryClient, context.base, context.page, abortController.signal),
   component: PageView,
   errorComponent: PageError,
   notFoundComponent: NotFound,
@@ -62,7 +69,7 @@ export function createAppRouter(base: string, queryClient: QueryClient, history?
     history,
     basepath: base.replace(/\/$/, ''),
     trailingSlash: 'preserve',
-    context: { queryClient },
+    context: { queryClient, base },
     isServer,
     scrollRestoration: isServer ? false : restoreScroll,
     defaultStaleTime: Infinity,

@@ -1,7 +1,6 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
 import { Outlet, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { manifestQuery } from '../data/queries';
+import { useSite } from '../data/site-data';
 import { useUi } from '../data/store';
 import { useLinkInterception } from '../app/links';
 import { useNavigationEffects } from '../app/navigation-effects';
@@ -12,7 +11,7 @@ import { Sidebar } from './Sidebar';
 
 /** The shared frame of every screen: header, sidebar, main area; also the not-found and error pages. */
 export function Layout() {
-  const { data: manifest } = useSuspenseQuery(manifestQuery());
+  const manifest = useSite();
   const sidebarOpen = useUi((s) => s.sidebarOpen);
   const setSidebarOpen = useUi((s) => s.setSidebarOpen);
   const announcement = useUi((s) => s.announcement);

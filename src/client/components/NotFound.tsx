@@ -1,11 +1,10 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
 import { usePageHead } from '../app/head';
-import { manifestQuery } from '../data/queries';
+import { useSite } from '../data/site-data';
 import { useUi } from '../data/store';
 
 /** Unknown paths: a page inside the layout, so navigation and search stay at hand. */
 export function NotFound() {
-  const { data: manifest } = useSuspenseQuery(manifestQuery());
+  const manifest = useSite();
   const setSearchOpen = useUi((s) => s.setSearchOpen);
   usePageHead(manifest.site, undefined);
   return (

@@ -1,14 +1,10 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useMemo, useRef } from 'react';
-import { neighboursOf } from '../../shared/navigation';
-import { indexManifest } from '../../shared/resolve';
-import type { ShardPage } from '../../shared/site-data';
+import { useRef } from 'react';
 import { useActiveHeading } from '../app/active-heading';
 import { useCodeCopy } from '../app/code-copy';
 import { useCodeGroups } from '../app/code-groups';
 import { usePageHead } from '../app/head';
-import { manifestQuery } from '../data/queries';
+import { useSite } from '../data/site-data';
 import { PageFeedback } from './PageFeedback';
 import { PageFooter } from './PageFooter';
 import { CopyMarkdown } from './CopyMarkdown';
@@ -19,13 +15,8 @@ const route = getRouteApi('/$');
 
 export function PageView() {
   const { page, html } = route.useLoaderData();
-  const { data: manifest } = useSuspenseQuery(manifestQuery());
+  const manifest = useSite();
   const content = useRef<HTMLDivElement>(null);
-  // A route shard's record has them from the build; the prerenderer's whole manifest has the sidebar order.
-  const neighbours = useMemo(
-    () => (page as Partial<ShardPage>).neighbours ?? neighboursOf(page, indexManifest(manifest)),
-    [manifest, page],
-  );
   const active = useActiveHeading(content, page.headers);
   usePageHead(manifest.site, page);
   useCodeCopy(content);
@@ -51,7 +42,7 @@ export function PageView() {
           />
         )}
         <CopyMarkdown base={manifest.site.base} route={page.path} />
-        <PrevNext neighbours={neighbours} base={manifest.site.base} />
+        <PrevNext neighbours={page.neighbours} base={manifest.site.base} />
       </article>
       <TableOfContents headers={page.headers} active={active} />
     </div>

@@ -1,7 +1,7 @@
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
-import type { RouteShard, SidebarGroupFile } from '../../shared/site-data';
+import type { RouteShard, SidebarGroupFile, SiteCore } from '../../shared/site-data';
 import type { SearchEntry } from '../../shared/search-layout';
-import type { DeploymentPointer, Manifest } from '../../shared/types';
+import type { DeploymentPointer } from '../../shared/types';
 import { WrongContentError } from './fetch-chunk';
 
 /** A fragment file is `<!--docs-fragment-->…<!--/docs-fragment-->`; anything else is not ours. */
@@ -22,12 +22,13 @@ export function parseJson(text: string): unknown {
   }
 }
 
-export function parseManifest(text: string): Manifest {
-  const value = parseJson(text) as Partial<Manifest> | null;
-  if (!value || typeof value.hash !== 'string' || !Array.isArray(value.pages) || !value.site) {
+/** The browser's manifest (the site core): the settings, and the number of route shards the records are in. */
+export function parseSiteCore(text: string): SiteCore {
+  const value = parseJson(text) as Partial<SiteCore> | null;
+  if (!value || typeof value.hash !== 'string' || typeof value.shards !== 'number' || !value.site) {
     throw new WrongContentError(false);
   }
-  return value as Manifest;
+  return value as SiteCore;
 }
 
 export function parsePointer(text: string): DeploymentPointer {

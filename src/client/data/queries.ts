@@ -1,9 +1,8 @@
 import { queryOptions, type EnsureQueryDataOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
-import type { Manifest, PageMeta } from '../../shared/types';
+import type { PageMeta } from '../../shared/types';
 import { fetchChunk } from './fetch-chunk';
-import { parseFragment, parseManifest, parsePointer } from './parse';
-import { takePointerRequest } from './pointer-request';
+import { parseFragment, parsePointer } from './parse';
 
 /** One automatic retry for transient failures; a missing file or a timeout is shown at once. */
 export function retryTransient(failureCount: number, error: unknown): boolean {
@@ -17,48 +16,9 @@ export function retryTransient(failureCount: number, error: unknown): boolean {
  */
 export const networkMode = 'always';
 
-/** The manifest of the deployment this tab runs; its URL changes only when a new deployment is found. */
-const manifestLocation = { url: '' };
-
-/** The `<meta>` that shows which manifest the tab runs on, for tools and tests: the document names none. */
-const MANIFEST_META = 'docs-manifest';
-
-/** Sets the manifest the tab runs on: the deployment pointer's, read at start or when a deployment changed. */
-export function setManifestUrl(url: string): void {
-  manifestLocation.url = url;
-  let meta = document.querySelector<HTMLMetaElement>(`meta[name="${MANIFEST_META}"]`);
-  if (!meta) {
-    meta = Object.assign(document.createElement('meta'), { name: MANIFEST_META });
-    document.head.append(meta);
-  }
-  meta.content = url;
-}
-
-export const manifestQuery = () =>
-  queryOptions({
-    queryKey: ['manifest'],
-    queryFn: ({ signal }) => fetchChunk(manifestLocation.url, 'manifest', signal, parseManifest),
-    staleTime: Infinity,
-    gcTime: Infinity,
-    retry: retryTransient,
-    networkMode,
-  });
-
 /** The deployment pointer at `url`, past any cache; `started`: a request for it made earlier, to read. */
 export const fetchPointer = (url: string, signal: AbortSignal | undefined, started?: Promise<Response>) =>
   fetchChunk(url, 'version', signal, parsePointer, { cache: 'no-cache' }, started);
-
-/**
- * The deployment pointer as the app reads it to start: the boot script's request first, a new one when
- * that failed and is tried again.
- */
-export const pointerQuery = (url: string) =>
-  queryOptions({
-    queryKey: ['pointer', url],
-    queryFn: ({ signal }) => fetchPointer(url, signal, takePointerRequest()),
-    retry: retryTransient,
-    networkMode,
-  });
 
 export const fragmentQuery = (page: PageMeta) =>
   queryOptions({
@@ -69,12 +29,6 @@ export const fragmentQuery = (page: PageMeta) =>
     retry: retryTransient,
     networkMode,
   });
-
-export function currentManifest(queryClient: QueryClient): Manifest {
-  const manifest = queryClient.getQueryData<Manifest>(manifestQuery().queryKey);
-  if (!manifest) throw new Error('the manifest is read before it was loaded');
-  return manifest;
-}
 
 /** A query's data, fetched if it is not cached; a newer navigation's abort cancels the request. */
 export async function ensureQuery<T, K extends QueryKey>(

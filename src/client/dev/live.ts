@@ -1,12 +1,14 @@
 /**
  * The dev client, added by `npm run dev` only (a classic script in the head, so it runs before the app and
  * the app sees the dev flag). It listens to the dev server's event stream:
- * - 'content': fetches the new manifest and hands it to the app (a `docs:dev-manifest` window event), which
- *   re-renders the current page in place, keeping the scroll position;
+ * - 'content': tells the app (a `docs:dev-content` window event), which reads the new deployment as a tab
+ *   of the built site does (src/client/dev/updates.ts) and re-renders the current page in place, keeping
+ *   the scroll position;
  * - 'error': shows the problems over the last good page until they are fixed;
  * - 'reload': reloads the page (the client bundle or the stylesheet changed).
  * No inline styles or scripts: styles are set through the CSSOM, which the CSP allows.
  */
+import { DEV_CONTENT_EVENT } from './events';
 
 interface DevDiagnostic {
   severity: 'error' | 'warning';
@@ -68,13 +70,6 @@ function showOverlay(diagnostics: DevDiagnostic[]): void {
   document.body.append(overlay);
 }
 
-async function applyContent(url: string): Promise<void> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  const manifest: unknown = await response.json();
-  window.dispatchEvent(new CustomEvent('docs:dev-manifest', { detail: { url, manifest } }));
-}
-
 function connect(): void {
   const source = new EventSource('/__dev/events');
   source.addEventListener('message', (event: MessageEvent<string>) => {
@@ -83,10 +78,7 @@ function connect(): void {
     else if (message.type === 'error') showOverlay(message.diagnostics);
     else if (message.type === 'content') {
       removeOverlay();
-      applyContent(message.manifest).catch((error: unknown) => {
-        console.warn('docs dev: could not apply the update, reloading', error);
-        window.location.reload();
-      });
+      window.dispatchEvent(new Event(DEV_CONTENT_EVENT));
     }
   });
 }

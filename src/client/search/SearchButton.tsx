@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
 import { takeReopening } from '../app/new-app';
 import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
-import { currentManifest } from '../data/queries';
+import { useSite } from '../data/site-data';
 import { useUi } from '../data/store';
 
 const SEARCH_CHUNK = 'search-dialog';
@@ -17,14 +16,14 @@ export function SearchButton() {
   const setOpen = useUi((s) => s.setSearchOpen);
   // React.lazy remembers a failed import for good, so each Retry starts a fresh one.
   const [SearchDialog, setSearchDialog] = useState(lazyDialog);
-  const queryClient = useQueryClient();
+  const site = useSite();
 
   // A reader who focuses or points at the button is about to search: fetch the dialog's code and the
   // index now, so the first keystroke is answered sooner. The dialog shares this load (retryableChunk)
   // and reports a failure itself when it opens; there is nothing to tell the reader before that.
   const prepare = () => {
     loadDialog('prefetch').then(
-      (dialog) => dialog.prepareSearch(currentManifest(queryClient)),
+      (dialog) => dialog.prepareSearch(site),
       () => {},
     );
   };

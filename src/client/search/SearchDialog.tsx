@@ -1,4 +1,4 @@
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
@@ -7,7 +7,7 @@ import type { Manifest } from '../../shared/types';
 import { track } from '../app/analytics';
 import { switchToNewDeployment } from '../app/load-fragment';
 import { navigateTo } from '../app/links';
-import { manifestQuery } from '../data/queries';
+import { useSite } from '../data/site-data';
 import type { SearchResults } from './results';
 import { Highlight } from './Highlight';
 import { getSearchClient } from './search-client-instance';
@@ -31,7 +31,7 @@ const SEARCHING_AFTER_MS = 300;
  * run in the search worker; the dialog only draws the newest answer.
  */
 export default function SearchDialog({ onClose }: { onClose: () => void }) {
-  const { data: manifest } = useSuspenseQuery(manifestQuery());
+  const manifest = useSite();
   const router = useRouter();
   const client = useMemo(() => getSearchClient(manifest), [manifest]);
   const [index, setIndex] = useState<IndexState>({ status: 'loading' });
@@ -63,12 +63,13 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   // Search files that are gone mean a new deployment replaced them, as for a page's fragment: the tab
   // switches to it, and this dialog to its search data. With no new deployment the failure stays shown.
   const queryClient = useQueryClient();
+  const base = manifest.site.base;
   useEffect(() => {
     if (index.status !== 'failed' || index.errorType !== 'missing') return;
     const stop = new AbortController();
-    switchToNewDeployment(queryClient, stop.signal).catch(() => undefined);
+    switchToNewDeployment(queryClient, base, stop.signal).catch(() => undefined);
     return () => stop.abort();
-  }, [index, queryClient]);
+  }, [index, queryClient, base]);
 
   useEffect(() => {
     if (index.status !== 'ready' || query.trim() === '') return;

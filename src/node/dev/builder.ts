@@ -11,6 +11,7 @@ import { appBundles } from '../output/app-bundles';
 import { siteCss, type ClientAssets } from '../output/bundle';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
 import { assembleSite, type AssembledSite } from '../site/assemble';
+import { splitForBrowser } from '../site/browser-data';
 import { createManifest } from '../site/manifest';
 import { buildSearchFiles, type SearchFiles } from '../site/search-files';
 import { ChangedFilesWriter } from './changed-files';
@@ -51,7 +52,7 @@ export interface DevResult {
  * missing manifest or fragment.
  *
  * Other pages' index.html are not re-rendered after an edit (their prerendered sidebar or prev/next can be
- * stale until the next full write); the app replaces that HTML with the current manifest as soon as it
+ * stale until the next full write); the app replaces that HTML with the current site data as soon as it
  * hydrates, so a reader only sees it for the first paint of a full page load.
  */
 export class DevBuilder {
@@ -254,6 +255,8 @@ export class DevBuilder {
     const manifest = createManifest(this.config, assembled, this.search.entry, this.client);
     const files = siteFiles({
       manifest,
+      // The same data files as `npm run build`, so that a page in dev reads what it reads in production.
+      browserData: splitForBrowser(manifest),
       search: this.search,
       pages: assembled.pages,
       client: this.client,

@@ -7,7 +7,7 @@ import type { SiteFile } from '../output/site-files';
 
 /**
  * What a file was last written as: a page's files by the page's fragment (the page's document also shows
- * the site's manifest, but the app replaces that part as soon as it starts, so an edit re-renders only the
+ * the site around it, but the app replaces that part as soon as it starts, so an edit re-renders only the
  * edited page), other files by their contents. The not-found page has neither and is written with the
  * whole site only.
  */

@@ -3,7 +3,7 @@ import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { canonicalUrl, headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
-import { POINTER_FILE } from '../../shared/site-data';
+import { POINTER_FILE, type SiteData } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../content/page-record';
@@ -19,21 +19,16 @@ import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } fr
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
 import { pageUrl } from './page-url';
 
-/** Renders one route's app HTML with the prerender bundle (the same components the browser hydrates). */
-export type RenderRoute = (
-  manifest: Manifest,
-  route: string,
-  page: Manifest['pages'][number] | undefined,
-  html: string | undefined,
-) => Promise<string>;
+/**
+ * Renders one route's app HTML with the prerender bundle (the same components the browser hydrates), from
+ * the same site data files the browser reads and the page's fragment.
+ */
+export type RenderRoute = (data: SiteData, route: string, html: string | undefined) => Promise<string>;
 
 export interface SiteInput {
   manifest: Manifest;
-  /**
-   * The browser's manifest with its route shards and sidebar group files (site/browser-data.ts); without
-   * it (`npm run dev`) the browser loads the whole manifest.
-   */
-  browserData?: BrowserData;
+  /** The browser's manifest with its route shards and sidebar group files (site/browser-data.ts). */
+  browserData: BrowserData;
   search: SearchFiles;
   pages: PageSource[];
   client: ClientAssets;
@@ -120,19 +115,15 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const { manifest, pages, client, css } = input;
   const { site } = manifest;
   const underBase = (url: string) => inOutput(new URL(url, 'http://x').pathname.replace(site.base, ''));
-  const pointer = pointerOf(manifest, input.browserData?.shards, client.entry);
+  const pointer = pointerOf(manifest, input.browserData.shards, client.entry);
   const keys = fileKeys(input.versions);
   const named = { key: keys.named, reachedLater: true } as const;
   for (const [name, contents] of client.files) yield { path: inOutput('assets/js', name), data: contents, ...named };
   yield { path: inOutput('assets/css', css.name), data: css.css, ...named };
   yield { path: underBase(manifest.search), data: input.search.entry, ...named };
   for (const shard of input.search.shards) yield { path: searchFilePath(shard.name), data: shard.data, ...named };
-  yield {
-    path: underBase(pointer.manifest),
-    data: input.browserData?.manifestJson ?? JSON.stringify(manifest),
-    ...named,
-  };
-  for (const [url, json] of input.browserData?.files ?? []) yield { path: underBase(url), data: json, ...named };
+  yield { path: underBase(pointer.manifest), data: input.browserData.manifestJson, ...named };
+  for (const [url, json] of input.browserData.files) yield { path: underBase(url), data: json, ...named };
   yield { path: FAVICON_FILE, data: FAVICON_SVG };
   const copied = new Set<string>();
   const [open, close] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
@@ -164,21 +155,19 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const { browserData } = input;
   const assetsKey = JSON.stringify([assets, site.analyticsId, site.announcement?.id]);
   for (const page of pages) {
-    const groups = browserData?.groupsOf(page.route) ?? [];
+    const groups = browserData.groupsOf(page.route);
     const document = async () => {
-      const meta = metas.get(page.route);
-      const appHtml = await input.renderRoute(manifest, page.route, meta, page.html.read());
+      const appHtml = await input.renderRoute(browserData.data, page.route, page.html.read());
       const documentAssets = { ...assets, route: page.route, groups };
-      return renderDocument(headFor(site, meta), appHtml, documentAssets, site);
+      return renderDocument(headFor(site, metas.get(page.route)), appHtml, documentAssets, site);
     };
     // The document shows the page and what the browser's data says of the site around it (its view, which
     // covers the page's sidebar groups too).
-    const view = browserData?.viewOf(page.route);
-    const key = view && keys.key(input.versions?.documents ?? '', assetsKey, view);
+    const key = keys.key(input.versions?.documents ?? '', assetsKey, browserData.viewOf(page.route));
     yield { path: inOutput(page.route, 'index.html'), page, document, key };
   }
   const notFound = async () => {
-    const appHtml = await input.renderRoute(manifest, NOT_FOUND_ROUTE, undefined, undefined);
+    const appHtml = await input.renderRoute(input.browserData.data, NOT_FOUND_ROUTE, undefined);
     return renderDocument(headFor(site, undefined), appHtml, assets, site);
   };
   yield { path: NOT_FOUND_FILE, document: notFound };

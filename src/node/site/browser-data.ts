@@ -8,14 +8,16 @@ import {
   shardUrl,
   sidebarFolds,
   sidebarGroupUrl,
-  type RouteShard,
   type ShardPage,
-  type SidebarGroupFile,
+  type SiteCore,
+  type SiteData,
 } from '../../shared/site-data';
 import type { Manifest } from '../../shared/types';
 
 /** The site data as the browser loads it (layout in src/shared/site-data.ts). */
 export interface BrowserData {
+  /** The data files as objects: the prerender renders each document from them. */
+  data: SiteData;
   /** The browser's manifest: the site's settings without the page records (and folded groups' entries). */
   manifestJson: string;
   /** The route shards and sidebar group files, by URL (with the base). */
@@ -25,10 +27,9 @@ export interface BrowserData {
   /** The folded sidebar groups (their index) that list `route`: a first visit loads their files. */
   groupsOf(route: string): number[];
   /**
-   * A digest of what the app reads to show `route` besides the page's fragment: the browser's manifest
-   * without the deployment's names, the route's record and its sidebar groups' entries. The page's
-   * document shows just that of the site (hydration starts from the same data), so while it is the same,
-   * so is the document.
+   * A digest of what the prerender reads of the data to render `route` besides the page's fragment: the
+   * browser's manifest without the deployment's names, the route's record and its folded sidebar groups'
+   * entries. While it is the same, so is the page's document.
    */
   viewOf(route: string): string;
 }
@@ -40,39 +41,37 @@ export function splitForBrowser(manifest: Manifest): BrowserData {
   const folds = sidebarFolds(manifest.sidebar);
   const groupsOf = groupsByRoute(manifest.sidebar);
 
-  const pagesOf: ShardPage[][] = Array.from({ length: shards }, () => []);
+  const data: SiteData = {
+    core: {
+      ...manifest,
+      sidebar: folds
+        ? manifest.sidebar.map((group) => ({ text: group.text, items: [], size: group.items.length }))
+        : manifest.sidebar,
+      pages: [],
+      shards,
+    } satisfies SiteCore,
+    shards: Array.from({ length: shards }, () => ({ hash: manifest.hash, pages: [] })),
+    groups: folds ? manifest.sidebar.map((group) => ({ hash: manifest.hash, items: group.items })) : [],
+  };
   const records = new Map<string, ShardPage>();
   for (const page of manifest.pages) {
     const record: ShardPage = { ...page, groups: groupsOf.get(page.path) ?? [], neighbours: neighboursOf(page, index) };
-    pagesOf[shardOf(page.path, shards)]?.push(record);
+    data.shards[shardOf(page.path, shards)]?.pages.push(record);
     records.set(page.path, record);
   }
   const files = new Map<string, string>();
-  const groupDigests: string[] = [];
-  pagesOf.forEach((pages, n) => {
-    const shard: RouteShard = { hash: manifest.hash, pages };
-    files.set(shardUrl(manifest, n), JSON.stringify(shard));
+  data.shards.forEach((shard, n) => files.set(shardUrl(manifest, n), JSON.stringify(shard)));
+  const groupDigests = data.groups.map((file, g) => {
+    const json = JSON.stringify(file);
+    files.set(sidebarGroupUrl(manifest, g), json);
+    return digestOfAll([JSON.stringify(file.items)]);
   });
-  if (folds) {
-    manifest.sidebar.forEach((group, g) => {
-      const file: SidebarGroupFile = { hash: manifest.hash, items: group.items };
-      files.set(sidebarGroupUrl(manifest, g), JSON.stringify(file));
-      groupDigests[g] = digestOfAll([JSON.stringify(group.items)]);
-    });
-  }
-  const core: Manifest = {
-    ...manifest,
-    sidebar: folds
-      ? manifest.sidebar.map((group) => ({ text: group.text, items: [], size: group.items.length }))
-      : manifest.sidebar,
-    pages: [],
-    shards,
-  };
   // Every deployment has its own hash, and its search data's name: no document shows either.
-  const { hash: _deployment, search: _search, ...shown } = core;
+  const { hash: _deployment, search: _search, ...shown } = data.core;
   const shownDigest = digestOfAll([JSON.stringify(shown)]);
   return {
-    manifestJson: JSON.stringify(core),
+    data,
+    manifestJson: JSON.stringify(data.core),
     files,
     shards,
     groupsOf: (route) => (folds ? (groupsOf.get(route) ?? []) : []),

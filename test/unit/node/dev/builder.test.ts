@@ -4,7 +4,8 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DevBuilder } from '../../../../src/node/dev/builder';
 import { formatDiagnostic } from '../../../../src/node/diagnostics';
-import type { DeploymentPointer, Manifest } from '../../../../src/shared/types';
+import type { DeploymentPointer } from '../../../../src/shared/types';
+import { shardUrl, type RouteShard, type SiteCore } from '../../../../src/shared/site-data';
 import { makeTree, projectRoot } from '../../../helpers/tree';
 import { shardFile, shardFiles, type SearchEntry } from '../../../../src/shared/search-layout';
 
@@ -21,8 +22,16 @@ describe('the dev builder', () => {
 
   const file = (name: string) => path.join(root, 'content', name);
   const pointer = () => JSON.parse(readFileSync(path.join(out, 'version.json'), 'utf8')) as DeploymentPointer;
-  const manifest = () =>
-    JSON.parse(readFileSync(path.join(out, pointer().manifest.replace('/docs/', '')), 'utf8')) as Manifest;
+  const readJson = (url: string): unknown =>
+    JSON.parse(readFileSync(path.join(out, url.replace('/docs/', '')), 'utf8'));
+  const manifest = () => readJson(pointer().manifest) as SiteCore;
+  /** The page records, read as the app reads them: from the route shards the pointer names. */
+  const pages = () => {
+    const core = manifest();
+    return Array.from({ length: core.shards }, (_, n) => readJson(shardUrl(core, n)) as RouteShard)
+      .flatMap((shard) => shard.pages)
+      .sort((a, b) => a.path.localeCompare(b.path));
+  };
   const fragments = () =>
     readdirSync(path.join(out, 'assets/js'))
       .filter((f) => f.startsWith('page.'))
@@ -44,10 +53,17 @@ describe('the dev builder', () => {
     expect(first.ok).toBe(true);
   }, 60_000);
 
-  it('writes the full site with the dev client in every page', () => {
+  it('writes the full site with the dev client in every page, and the data files of a build', () => {
     const html = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
     expect(html).toContain('<script src="/__dev/live.js"></script>');
-    expect(manifest().pages.map((p) => p.path)).toEqual(['/', '/guide/', '/guide/setup/']);
+    // As in `npm run build`: the manifest has no records, the route shards have them.
+    expect(pointer().shards).toBe(manifest().shards);
+    expect(manifest().pages).toEqual([]);
+    expect(pages().map((p) => p.path)).toEqual(['/', '/guide/', '/guide/setup/']);
+    expect(pages().find((p) => p.path === '/guide/')?.neighbours).toEqual({
+      prev: { text: 'Home', link: '/' },
+      next: { text: 'Setup', link: '/guide/setup/' },
+    });
   });
 
   it('rewrites only the edited page, and the manifest points to its new fragment', async () => {
@@ -71,7 +87,7 @@ describe('the dev builder', () => {
     // Old fragments and manifests stay, so open tabs never 404.
     expect(fragments()).toEqual(expect.arrayContaining(before));
     expect(existsSync(path.join(out, oldManifest.replace('/docs/', '')))).toBe(true);
-    const guide = manifest().pages.find((p) => p.path === '/guide/');
+    const guide = pages().find((p) => p.path === '/guide/');
     expect(guide?.fragment).toBe(`/docs/assets/js/${added[0]}`);
     expect(readFileSync(path.join(out, 'assets/js', added[0] ?? ''), 'utf8')).toContain('The edited guide.');
     expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).toContain('The edited guide.');
@@ -138,7 +154,7 @@ describe('the dev builder', () => {
     await rm(file('guide/more.md'));
     const deleted = await builder.contentChanged(['guide/more.md']);
     expect(deleted.ok).toBe(true);
-    expect(manifest().pages.map((p) => p.path)).toEqual(['/', '/guide/', '/guide/setup/']);
+    expect(pages().map((p) => p.path)).toEqual(['/', '/guide/', '/guide/setup/']);
     expect(sidebarLinks()).not.toContain('/guide/more/');
   });
 
