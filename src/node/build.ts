@@ -1,23 +1,23 @@
 import path from 'node:path';
-import { pageRecords, type PageSource } from './content/page-record';
-import { lastCommitDates } from './content/page-history';
-import { RenderCache, renderIdentity, type RenderedPage } from './content/render-cache';
-import { renderPages } from './content/render-pages';
-import { scanContent } from './content/scan';
-import { TextStore } from './content/text-store';
-import { readSiteConfig } from './content/site-config';
+import { pageRecords, type PageSource } from './analyze/page-record';
+import { lastCommitDates } from './scan/page-history';
+import { RenderCache, renderIdentity, type RenderedPage } from './render/render-cache';
+import { renderPages } from './analyze/analyze-pages';
+import { scanContent } from './scan/scan';
+import { TextStore } from './analyze/text-store';
+import { readSiteConfig } from './scan/site-config';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
-import { CodeBlocks } from './highlight/blocks';
-import { codeColours } from './highlight/css';
-import { highlightBlocks } from './highlight/highlight-blocks';
+import { CodeBlocks } from './render/highlight/blocks';
+import { codeColours } from './render/highlight/css';
+import { highlightBlocks } from './render/highlight/highlight-blocks';
 import { appBundles } from './output/app-bundles';
 import { BuildLock } from './output/build-lock';
 import { siteCss } from './output/bundle';
 import { publishSite } from './output/publish';
 import { progressLog } from './progress';
 import { assembleSite } from './site/assemble';
-import { splitForBrowser } from './site/browser-data';
-import { createManifest } from './site/manifest';
+import { splitForBrowser } from './output/browser-data';
+import { createManifest } from './output/manifest';
 import { buildSearchFiles } from './site/search-files';
 
 export interface BuildOptions {

@@ -29,7 +29,7 @@ async function openWithAxe(path?: string, options: BrowserContextOptions = {}): 
 /**
  * Serious and critical axe violations, as `rule: target` lines a person can act on. The highlighted
  * tokens inside code blocks are left out: there are thousands per page, and their contrast is proven
- * for every colour of the palette by test/unit/node/highlight/contrast.test.ts.
+ * for every colour of the palette by test/unit/node/render/highlight/contrast.test.ts.
  */
 async function violations(page: Page, runOnly = WCAG_AA, skip: string[] = []): Promise<string[]> {
   const result = await page.evaluate(

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadPage, type SiteContext } from '../content/page-source';
-import { pageRecord, type PageSource } from '../content/page-record';
-import { isPageFile, scanContent, type ContentFile } from '../content/scan';
+import { loadPage, type SiteContext } from '../analyze/page-source';
+import { pageRecord, type PageSource } from '../analyze/page-record';
+import { isPageFile, scanContent, type ContentFile } from '../scan/scan';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { codeColours } from '../highlight/css';
+import { codeColours } from '../render/highlight/css';
 
 /** How pages are rendered: the site's settings and the highlighter (each page gets its own diagnostics). */
 export type PageContext = Omit<SiteContext, 'diagnostics'>;

@@ -2,8 +2,8 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { contentHash } from '../content-hash';
-import { coloursOf, type PageSource } from '../content/page-record';
-import { highlightCss } from '../highlight/css';
+import { coloursOf, type PageSource } from '../analyze/page-record';
+import { highlightCss } from '../render/highlight/css';
 
 export interface ClientAssets {
   /** Files to write into `dist/assets/js`, by file name. */

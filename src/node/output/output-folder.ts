@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { copyFile, link, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { StoredText } from '../content/text-store';
+import type { StoredText } from '../analyze/text-store';
 import type { FolderUpdate } from './folder-update';
 
 /** A file's contents; a text in parts (`llms-full.txt`) is read and written part after part, never joined. */

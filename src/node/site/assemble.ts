@@ -1,14 +1,14 @@
 import { canonicalRoute } from '../../shared/paths';
 import type { SidebarGroup } from '../../shared/types';
-import { closest, closestRoute } from '../markdown/suggest';
-import type { SiteConfig } from '../content/site-config';
-import { SITE_CONFIG_FILE } from '../content/site-config';
-import type { PageSource } from '../content/page-record';
-import type { TextStore } from '../content/text-store';
+import { closest, closestRoute } from '../analyze/markdown/suggest';
+import type { SiteConfig } from '../scan/site-config';
+import { SITE_CONFIG_FILE } from '../scan/site-config';
+import type { PageSource } from '../analyze/page-record';
+import type { TextStore } from '../analyze/text-store';
 import type { DiagnosticList } from '../diagnostics';
 import { contentHash } from '../content-hash';
-import type { LinkReference } from '../markdown/analyze';
-import { escapeHtml } from '../markdown/escape';
+import type { LinkReference } from '../analyze/markdown/analyze';
+import { escapeHtml } from '../analyze/markdown/escape';
 
 export interface AssembledSite {
   pages: PageSource[];
