@@ -63,10 +63,13 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [shikiInternals],
+          paths: [
+            shikiInternals,
+            { name: 'shiki', message: "shiki is the highlighter's inside: keep it in src/node/render/highlight/." },
+          ],
           patterns: [
             {
-              regex: '/highlight/(?!(blocks|highlight-blocks|css|languages)$)[^/]+$',
+              regex: '/highlight/(?!(blocks|highlight-blocks|css)$)[^/]+$',
               message:
                 'highlight through src/node/render/highlight/highlight-blocks.ts (or blocks.ts, css.ts): the rest is its inside.',
             },

@@ -4,7 +4,6 @@ import type { PageHeader } from '../../../shared/types';
 import { lineLocator, type DiagnosticList } from '../../diagnostics';
 import type { ImageDimensions, PageAsset } from './assets';
 import type { BlockHighlighter } from './code-blocks';
-import { isKnownLanguage } from '../../render/highlight/languages';
 import { parseLineRanges } from './line-ranges';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
 import { LegacySlugger } from './heading-aliases';
@@ -219,7 +218,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       report(offset, 'code fence is never closed: add a closing ``` line', 'error');
     }
     let language = lang;
-    if (lang && !isKnownLanguage(lang)) {
+    if (lang && !ctx.highlighter.knows(lang)) {
       report(offset, `unknown code language "${lang}", shown as plain text`, 'warning');
       language = 'text';
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { highlightKey } from './cache';
 import type { BlockHighlighter } from '../../analyze/markdown/code-blocks';
 import { plainCodeHtml } from './code-highlighter';
-import { isPlainLanguage } from './languages';
+import { isKnownLanguage, isPlainLanguage } from './languages';
 
 /** One distinct code block of the site: what its HTML depends on, and the key it is cached and found by. */
 export interface CodeBlock {
@@ -29,6 +29,10 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
   private readonly blocks: CodeBlock[] = [];
   private closed = false;
   private wake: (() => void) | undefined;
+
+  knows(lang: string): boolean {
+    return isKnownLanguage(lang);
+  }
 
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
     if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);

@@ -2,7 +2,7 @@ import { createHighlighter, type Highlighter } from 'shiki';
 import { escapeHtml } from '../../analyze/markdown/escape';
 import { highlightKey, type HighlightCache } from './cache';
 import type { BlockHighlighter } from '../../analyze/markdown/code-blocks';
-import { HIGHLIGHT_LANGUAGES, isPlainLanguage, LANGUAGE_NAMES } from './languages';
+import { HIGHLIGHT_LANGUAGES, isKnownLanguage, isPlainLanguage, LANGUAGE_NAMES } from './languages';
 import { createRegexEngine } from './regex-engine';
 import { GrammarStates, INITIAL, ThemeColours, type StateStack } from './textmate';
 import { THEMES } from './themes';
@@ -93,6 +93,10 @@ export class CodeHighlighter implements BlockHighlighter {
   }
 
   /** The inner HTML of `<code>`: one `<span class="line">` per line, highlighted lines marked. */
+  knows(lang: string): boolean {
+    return isKnownLanguage(lang);
+  }
+
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
     // Plain text costs nothing to render again: it never takes room in the cache.
     if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);

@@ -128,6 +128,7 @@ export async function liveHighlighter(cacheFile: string): Promise<LiveHighlighte
   const cache = await HighlightCache.load(cacheFile);
   const highlighter = await CodeHighlighter.create(cache);
   return {
+    knows: (lang) => highlighter.knows(lang),
     highlight: (code, lang, highlightedLines) => highlighter.highlight(code, lang, highlightedLines),
     save: () => cache.save(),
   };

@@ -21,7 +21,7 @@ describe('page records from the page pass', () => {
     const texts = new TextStore(path.join(root, 'cache'), 0);
     const drafts = await renderPages(files, {
       settings: { base: '/docs/', constants: {}, strict: true },
-      highlighter: { highlight: (code) => code },
+      highlighter: { knows: () => true, highlight: (code) => code },
       texts,
       diagnostics,
     });

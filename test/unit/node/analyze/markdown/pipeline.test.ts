@@ -17,7 +17,7 @@ function render(body: string) {
     base: '/docs/',
     lineOffset: LINE_OFFSET,
     constants: {},
-    highlighter: { highlight: (code) => code },
+    highlighter: { knows: () => true, highlight: (code) => code },
     strict: true,
     diagnostics,
   });
