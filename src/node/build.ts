@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pageRecords, type PageSource } from './analyze/page-record';
 import { lastCommitDates } from './scan/page-history';
-import { RenderCache, renderIdentity, type RenderedPage } from './render/render-cache';
+import { RenderCache, renderIdentity, type RenderedPage } from './analyze/render-cache';
 import { renderPages } from './analyze/analyze-pages';
 import { scanContent } from './scan/scan';
 import { TextStore } from './analyze/text-store';

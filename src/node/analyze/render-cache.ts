@@ -3,11 +3,11 @@ import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import type { SearchSection } from '../analyze/markdown/sections';
-import type { PageSource } from '../analyze/page-record';
+import type { SearchSection } from './markdown/sections';
+import type { PageSource } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { fileDigest, sourceDigest } from '../content-hash';
-import { parsedJson, readText, type StoredText } from '../analyze/text-store';
+import { parsedJson, readText, type StoredText } from './text-store';
 
 /**
  * The page pass's results kept between builds, in the build's cache folder: a page whose file is
