@@ -6,7 +6,7 @@ import { loadPage, type PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
 
-export interface RenderPagesOptions {
+export interface AnalyzePagesOptions {
   settings: PageSettings;
   /** Where each page's code blocks go: their HTML, or a marker a later stage fills in. */
   highlighter: BlockHighlighter;
@@ -20,7 +20,7 @@ export interface RenderPagesOptions {
  * The page pass: renders every page file, in the order given; files with errors are left out (their
  * problems are reported).
  */
-export async function renderPages(files: ContentFile[], options: RenderPagesOptions): Promise<PageDraft[]> {
+export async function analyzePages(files: ContentFile[], options: AnalyzePagesOptions): Promise<PageDraft[]> {
   const { highlighter, texts, diagnostics } = options;
   const site = { ...options.settings, highlighter, texts, diagnostics };
   const pages: PageDraft[] = [];

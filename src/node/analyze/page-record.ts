@@ -3,17 +3,12 @@
  * never changed, and the part of it that ships in the manifest (`toPageMeta`).
  */
 import type { PageFrontmatter, PageMeta } from '../../shared/types';
-import { contentHash } from '../content-hash';
 import type { PageAnalysis } from './markdown/analyze';
 import type { SearchSection } from './markdown/sections';
 import type { NeighbourReference } from './frontmatter';
 import type { ContentFile } from '../scan/scan';
-import type { StoredJson, StoredText, TextStore } from './text-store';
+import type { StoredJson, StoredText } from './text-store';
 
-/**
- * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by
- * `pageRecord`, and never changed: a stage that changes a page makes a new record.
- */
 /**
  * The page file as the page pass read it: its size and time, and the digest of the bytes it rendered. A
  * later build tells an unchanged file by them (the render cache).
@@ -24,6 +19,10 @@ export interface SourceStamp {
   readonly digest: string;
 }
 
+/**
+ * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by the
+ * render stage (src/node/render/render-pages.ts), and never changed.
+ */
 export interface PageSource {
   readonly file: ContentFile;
   readonly source: SourceStamp;
@@ -54,40 +53,21 @@ export interface PageSource {
 
 /**
  * A page as the page pass leaves it: its fragment may still hold markers where highlighted code goes
- * (see `BlockHighlighter`), so it has no content hash yet. `pageRecord` makes the page of it.
+ * (see `BlockHighlighter`), so it has no content hash yet; the site gives it its key.
  */
-export type PageDraft = Omit<PageSource, 'hash' | 'codeColours'>;
-
-/** A page's fragment with its code highlighted, and the code colours that HTML uses. */
-export interface CompleteFragment {
-  html: string;
-  codeColours: readonly string[];
-}
-
-/** The page of a draft, with its fragment complete (kept in `texts`): the one place a page's record is made. */
-export function pageRecord(draft: PageDraft, fragment: CompleteFragment, texts: TextStore): PageSource {
-  const { html, codeColours } = fragment;
-  return { ...draft, html: texts.put(html), hash: contentHash(html), codeColours };
-}
+export type PageDraft = Omit<PageSource, 'key' | 'hash' | 'codeColours'>;
 
 /**
- * The records of the page pass's drafts, each fragment completed by `complete`, in the drafts' order. The
- * drafts are let go as their records are made (the array is left empty).
+ * A page whose fragment is complete (its code highlighted), before the site gives it its key and points
+ * its links at renamed headings: what the render cache keeps, as neither depends on the page alone.
  */
-export function pageRecords(
-  drafts: PageDraft[],
-  complete: (html: string, draft: PageDraft) => CompleteFragment,
-  texts: TextStore,
-): PageSource[] {
-  const pages: PageSource[] = [];
-  drafts.reverse();
-  for (let draft = drafts.pop(); draft; draft = drafts.pop())
-    pages.push(pageRecord(draft, complete(draft.html.read(), draft), texts));
-  return pages;
-}
+export type CompletePage = Omit<PageSource, 'key'>;
+
+/** A page as the analyze stage hands it on: just analyzed, or complete from the render cache. */
+export type AnalyzedPage = PageDraft | CompletePage;
 
 /** The code colours of some pages' fragments together. */
-export function coloursOf(pages: Iterable<PageSource>): Set<string> {
+export function coloursOf(pages: Iterable<Pick<PageSource, 'codeColours'>>): Set<string> {
   const colours = new Set<string>();
   for (const page of pages) for (const colour of page.codeColours) colours.add(colour);
   return colours;

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { keyFromRoute, routeFromRelativePath } from '../../shared/paths';
+import { routeFromRelativePath } from '../../shared/paths';
 import { fileDigest } from '../content-hash';
 import { excerpt } from '../excerpt';
 import { positionAt, type DiagnosticList } from '../diagnostics';
@@ -94,7 +94,6 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     file,
     source,
     route,
-    key: keyFromRoute(route),
     ...kept,
     html: site.texts.put(html),
     markdown: site.texts.put(pageMarkdown(title, body, analysis)),
@@ -135,7 +134,6 @@ function redirectPage(
   return {
     file,
     route,
-    key: keyFromRoute(route),
     frontmatter,
     title: route,
     description: '',

@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileH
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import type { SearchSection } from './markdown/sections';
-import type { PageSource } from './page-record';
+import type { CompletePage } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { fileDigest, sourceDigest } from '../content-hash';
 import { parsedJson, readText, type StoredText } from './text-store';
@@ -40,7 +40,7 @@ type TextPlace = [segment: string, offset: number, bytes: number];
  * (`analysis.uncopied`).
  */
 interface CachedPage {
-  record: Omit<PageSource, 'file' | 'html' | 'markdown' | 'sections'>;
+  record: Omit<CompletePage, 'file' | 'html' | 'markdown' | 'sections'>;
   /** The problems the page pass reported in the page's file, in the order it reported them. */
   problems: Omit<Diagnostic, 'file'>[];
   html: TextPlace;
@@ -55,7 +55,7 @@ type IndexLine = [file: string, page: CachedPage];
 
 /** What a page the build rendered leaves in the cache: its record and its code blocks' keys. */
 export interface RenderedPage {
-  page: PageSource;
+  page: CompletePage;
   code: string[];
 }
 
@@ -94,12 +94,12 @@ export class RenderCache {
    * order; with the code block keys of the reused pages and the problems their render reported.
    */
   reuse(files: readonly ContentFile[]): {
-    reused: PageSource[];
+    reused: CompletePage[];
     render: ContentFile[];
     code: string[];
     problems: Diagnostic[];
   } {
-    const reused: PageSource[] = [];
+    const reused: CompletePage[] = [];
     const render: ContentFile[] = [];
     const code: string[] = [];
     const problems: Diagnostic[] = [];
@@ -187,7 +187,7 @@ export class RenderCache {
     }
   }
 
-  private record(file: ContentFile, entry: CachedPage): PageSource {
+  private record(file: ContentFile, entry: CachedPage): CompletePage {
     return {
       ...entry.record,
       file,

@@ -9,7 +9,8 @@ import { liveHighlighter, type LiveHighlighter } from '../render/highlight/highl
 import { appBundles } from '../output/app-bundles';
 import { siteCss, type ClientAssets } from '../output/bundle';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
-import { assembleSite, type AssembledSite } from '../site/assemble';
+import { assembleSite, type Site } from '../site/assemble';
+import { renderCompleteSite } from '../render/render-pages';
 import { createManifest } from '../output/manifest';
 import { buildSearchFiles, type SearchFiles } from '../site/search-files';
 import { ChangedFilesWriter } from './changed-files';
@@ -70,7 +71,7 @@ export class DevBuilder {
   private colours = new Set<string>();
   /** The search data the last manifest points to, and the last good site. */
   private search: SearchFiles = { entry: '', shards: [] };
-  private assembled: AssembledSite | undefined;
+  private assembled: Site<PageSource> | undefined;
   /** The last manifest written: what the browser shows. */
   manifest: Manifest | undefined;
 
@@ -206,16 +207,17 @@ export class DevBuilder {
     return { base, constants, embeds, highlighter: this.highlighter, texts: this.texts, strict: this.strict };
   }
 
-  private assemble(): { assembled: AssembledSite; diagnostics: Diagnostic[] } {
+  private assemble(): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const assembled = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site, this.texts);
+    const analyzed = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site);
+    const assembled = renderCompleteSite(analyzed, this.texts);
     site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: site.sorted() };
   }
 
   private async bundle(): Promise<void> {
     const { srcDir } = this.options;
-    const pages: PageSource[] = this.pages.loaded();
+    const pages = this.pages.loaded();
     this.colours = coloursOf(pages);
     ({
       client: this.client,
@@ -231,7 +233,7 @@ export class DevBuilder {
    * Returns the manifest and the routes whose documents were written.
    */
   private async write(
-    assembled: AssembledSite,
+    assembled: Site<PageSource>,
     which: 'all' | 'changed',
   ): Promise<{ manifest: Manifest; written: string[] }> {
     if (which === 'all') this.search = buildSearchFiles(assembled.pages);

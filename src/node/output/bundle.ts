@@ -146,7 +146,10 @@ export async function bundleAppCss(srcDir: string): Promise<string> {
 }
 
 /** The site's stylesheet: the app's CSS (see `bundleAppCss`) plus the code colours its fragments use. */
-export function siteCss(appCss: string, pages: readonly PageSource[]): ReturnType<typeof siteStylesheet> {
+export function siteCss(
+  appCss: string,
+  pages: readonly Pick<PageSource, 'codeColours'>[],
+): ReturnType<typeof siteStylesheet> {
   return siteStylesheet(appCss, highlightCss(coloursOf(pages)));
 }
 

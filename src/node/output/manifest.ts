@@ -1,11 +1,11 @@
 import { withBase } from '../../shared/paths';
 import type { Manifest, SiteSettings } from '../../shared/types';
 import { editLinkOf } from '../scan/page-history';
-import { toPageMeta } from '../analyze/page-record';
+import { toPageMeta, type PageSource } from '../analyze/page-record';
 import type { SiteConfig } from '../scan/site-config';
 import { contentHash } from '../content-hash';
 import { announcementHtml } from '../site/announcement';
-import type { AssembledSite } from '../site/assemble';
+import type { Site } from '../site/assemble';
 
 /** The site-wide settings that ship in the manifest. */
 export function siteSettings(config: SiteConfig): SiteSettings {
@@ -43,7 +43,7 @@ export interface ManifestAssets {
 /** The manifest of an assembled site; its hash covers everything in it. */
 export function createManifest(
   config: SiteConfig,
-  assembled: AssembledSite,
+  assembled: Site<PageSource>,
   /** The search data's entry file (site/search-files.ts); it names the shards by their hashes. */
   searchEntry: string,
   client: ManifestAssets,

@@ -11,3 +11,8 @@ export interface BlockHighlighter {
   /** The inner HTML of `<code>` (or, for a deferred highlighter, a marker it replaces later). */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
 }
+
+/** A highlighter the page pass tells when it has handed in every block. */
+export interface BlockSink extends BlockHighlighter {
+  close(): void;
+}

@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { HighlightCache } from './cache';
 import { CodeHighlighter } from './code-highlighter';
-import type { BlockHighlighter } from '../../analyze/markdown/code-blocks';
-import type { CodeBlock } from './blocks';
+import type { BlockHighlighter, BlockSink } from '../../analyze/markdown/code-blocks';
+import { CodeBlocks, type CodeBlock } from './blocks';
+import { codeColours } from './css';
 import { HighlightPool } from './pool';
 
 /**
@@ -13,11 +14,8 @@ import { HighlightPool } from './pool';
 export interface HighlightOptions {
   /** Where block HTML is kept between builds; only the entries this build used are written back. */
   cacheFile?: string;
-  /**
-   * The site's page count (below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread); a
-   * promise lets the cache load while the scan still runs.
-   */
-  pages: number | Promise<number>;
+  /** The site's page count: below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread. */
+  pages: number;
   /** Highlight threads (0: this thread); by default as many as the site is large enough to pay for. */
   threads?: number;
   /** Aborting stops the highlighting of a build that will not use it: the promise then rejects. */
@@ -52,8 +50,8 @@ export async function highlightBlocks(
   blocks: AsyncIterable<CodeBlock>,
   options: HighlightOptions,
 ): Promise<Map<string, string>> {
-  const [cache, pages] = await Promise.all([HighlightCache.load(options.cacheFile), options.pages]);
-  const threads = options.threads ?? defaultThreads(pages);
+  const cache = await HighlightCache.load(options.cacheFile);
+  const threads = options.threads ?? defaultThreads(options.pages);
   const html =
     threads === 0
       ? await highlightHere(blocks, cache, options.signal)
@@ -111,6 +109,78 @@ async function highlightOnThreads(
   } finally {
     options.signal?.removeEventListener('abort', abort);
     await pool.stop();
+  }
+}
+
+/** A fragment with its code in: its HTML, the code colours it uses, and its blocks' keys (for the caches). */
+export interface CompleteFragment {
+  html: string;
+  codeColours: string[];
+  code: string[];
+  /** False when a block's HTML is missing, as highlighting was stopped: such a fragment is never kept. */
+  highlighted: boolean;
+}
+
+/** Every code block of a build highlighted: the HTML stays here, and fragments come to it to be completed. */
+export interface HighlightedCode {
+  complete(fragment: string): CompleteFragment;
+}
+
+/**
+ * A build's highlighting, started before the page pass: the page pass hands it each block
+ * (`highlighter`), which leaves a marker in the fragment, and highlighting begins with the first block.
+ */
+export class BuildHighlighting {
+  private readonly blocks = new CodeBlocks();
+  private readonly stop = new AbortController();
+  private keepKeys: (keys: readonly string[]) => void = () => undefined;
+  private readonly running: Promise<Map<string, string>>;
+
+  constructor(options: Omit<HighlightOptions, 'keep' | 'signal'>) {
+    const keep = new Promise<readonly string[]>((resolve) => (this.keepKeys = resolve));
+    this.running = highlightBlocks(this.blocks, { ...options, keep, signal: this.stop.signal });
+    this.running.catch(() => undefined);
+  }
+
+  get highlighter(): BlockSink {
+    return this.blocks;
+  }
+
+  /**
+   * Every block's HTML, once the page pass is over; `keep` are the keys of the blocks of pages the build
+   * reuses without highlighting, whose entries the highlight cache keeps.
+   */
+  async done(keep: readonly string[]): Promise<HighlightedCode> {
+    this.blocks.close();
+    this.keepKeys(keep);
+    return this.completing(await this.running);
+  }
+
+  /**
+   * Stops highlighting for a build that will not use it, and waits until no thread is left running. The
+   * fragments it completes have no code blocks' HTML (`highlighted` is false for one that needs any).
+   */
+  async stopped(): Promise<HighlightedCode> {
+    this.stop.abort();
+    this.blocks.close();
+    this.keepKeys([]);
+    await this.running.catch(() => undefined);
+    return this.completing(new Map());
+  }
+
+  private completing(html: ReadonlyMap<string, string>): HighlightedCode {
+    return {
+      complete: (fragment) => {
+        const code = this.blocks.keysIn(fragment);
+        const filled = this.blocks.fill(fragment, html);
+        return {
+          html: filled,
+          codeColours: codeColours(filled),
+          code,
+          highlighted: code.every((key) => html.has(key)),
+        };
+      },
+    };
   }
 }
 

@@ -190,8 +190,20 @@ describe('the render cache', () => {
     expect(first.ok).toBe(false);
     const again = await buildTree(root);
     expect(again.ok).toBe(false);
-    expect(again.rendered).toBe(1);
+    // The page with the error, and the guide, whose code the failed build did not wait to highlight.
+    expect(again.rendered).toBe(2);
     expect(messages(again)).toEqual(messages(first));
+  });
+
+  it('keeps no page whose code a build failed by another page left unhighlighted', async () => {
+    const root = await makeTree({ ...site, 'bad.md': '# Bad\n\n![Missing](./missing.png)\n' });
+    expect((await buildTree(root)).ok).toBe(false);
+    await rm(path.join(root, 'content/bad.md'));
+    const fixed = await buildTree(root);
+    expect(messages(fixed)).toEqual([]);
+    const guide = readFileSync(path.join(root, 'dist/guide/index.html'), 'utf8');
+    expect(guide).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
+    await expectSameAsCold(root, site);
   });
 
   it('is only a speed-up: a damaged index or a lost segment makes the build render those pages again', async () => {

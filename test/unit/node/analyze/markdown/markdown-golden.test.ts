@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPage } from '../../../../../src/node/analyze/page-source';
-import { pageRecord, toPageMeta } from '../../../../../src/node/analyze/page-record';
+import { toPageMeta } from '../../../../../src/node/analyze/page-record';
+import { completePage } from '../../../../../src/node/render/render-pages';
+import { keyFromRoute } from '../../../../../src/shared/paths';
 import { TextStore } from '../../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../../../src/node/render/highlight/code-highlighter';
@@ -55,7 +57,10 @@ describe('markdown pipeline golden files', () => {
       if (!page) return;
       golden(`${stem}.html`, page.html.read());
       const record = {
-        meta: toPageMeta(pageRecord(page, { html: page.html.read(), codeColours: [] }, texts), '/docs/'),
+        meta: toPageMeta(
+          { ...completePage(page, { html: page.html.read(), codeColours: [] }, texts), key: keyFromRoute(page.route) },
+          '/docs/',
+        ),
         sections: page.sections.read(),
         links: page.analysis.links,
       };

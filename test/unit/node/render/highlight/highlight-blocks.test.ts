@@ -1,14 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pageRecord } from '../../../../../src/node/analyze/page-record';
-import { renderPages } from '../../../../../src/node/analyze/analyze-pages';
+import { analyzePages } from '../../../../../src/node/analyze/analyze-pages';
 import { scanContent } from '../../../../../src/node/scan/scan';
 import { TextStore } from '../../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
-import { CodeBlocks } from '../../../../../src/node/render/highlight/blocks';
-import { codeColours } from '../../../../../src/node/render/highlight/css';
-import { highlightBlocks } from '../../../../../src/node/render/highlight/highlight-blocks';
+import { BuildHighlighting } from '../../../../../src/node/render/highlight/highlight-blocks';
+import { completePage } from '../../../../../src/node/render/render-pages';
 import { makeTree } from '../../../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
@@ -48,24 +46,20 @@ function pages(): Record<string, string> {
 async function render(root: string, threads: number, cacheFile?: string) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
-  const blocks = new CodeBlocks();
-  const highlighting = highlightBlocks(blocks, {
+  const highlighting = new BuildHighlighting({
     pages: files.length,
     threads,
     ...(cacheFile ? { cacheFile } : {}),
   });
   const texts = new TextStore(path.join(root, 'cache'));
-  const drafts = await renderPages(files, {
+  const drafts = await analyzePages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
-    highlighter: blocks,
+    highlighter: highlighting.highlighter,
     texts,
     diagnostics,
-  }).finally(() => blocks.close());
-  const code = await highlighting;
-  const pages = drafts.map((draft) => {
-    const html = blocks.fill(draft.html.read(), code);
-    return pageRecord(draft, { html, codeColours: codeColours(html) }, texts);
   });
+  const code = await highlighting.done([]);
+  const pages = drafts.map((draft) => completePage(draft, code.complete(draft.html.read()), texts));
   const saved = cacheFile
     ? (JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: Record<string, string> })
     : undefined;
