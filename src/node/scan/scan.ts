@@ -26,8 +26,8 @@ export function isPageFile(relativePath: string): boolean {
 /**
  * Lists the page files of a content tree in a stable order. Follows symlinks but reports a link that
  * leads back into a folder already being walked instead of looping forever. Synchronous: a few dozen
- * folder reads, which took 50-100 ms one after another through the thread pool while esbuild and the
- * highlight thread were starting, and take a few milliseconds here.
+ * folder reads, each of which would otherwise wait its turn on the thread pool behind whatever else the
+ * build has started there.
  *
  * A page must be a file of the content folder, with a name that can be a URL and a route whose output
  * does not land on another file of the site; any other is reported and left out, in a `--no-strict`
