@@ -210,7 +210,7 @@ export class DevBuilder {
   private assemble(): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
     const analyzed = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site);
-    const assembled = renderCompleteSite(analyzed, this.texts);
+    const assembled = renderCompleteSite(analyzed, (page) => page);
     site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: site.sorted() };
   }

@@ -4,7 +4,6 @@ import { loadPage, type SiteContext } from '../analyze/page-source';
 import type { CompletePage } from '../analyze/page-record';
 import { isPageFile, scanContent, type ContentFile } from '../scan/scan';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { codeColours } from '../render/highlight/css';
 import { completePage } from '../render/render-pages';
 
 /** How pages are rendered: the site's settings and the highlighter (each page gets its own diagnostics). */
@@ -118,7 +117,6 @@ export class PageCache {
     this.pageDiagnostics.set(file.relativePath, diagnostics.items);
     // The dev highlighter puts the HTML in at once: the draft's fragment is complete.
     if (!draft) return undefined;
-    const html = draft.html.read();
-    return completePage(draft, { html, codeColours: codeColours(html) }, context.texts);
+    return completePage(draft, draft.html.read(), draft.html);
   }
 }

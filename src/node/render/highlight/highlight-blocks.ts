@@ -3,7 +3,6 @@ import { HighlightCache } from './cache';
 import { CodeHighlighter } from './code-highlighter';
 import type { BlockHighlighter, BlockSink } from '../../analyze/markdown/code-blocks';
 import { CodeBlocks, type CodeBlock } from './blocks';
-import { codeColours } from './css';
 import { HighlightPool } from './pool';
 
 /**
@@ -112,10 +111,9 @@ async function highlightOnThreads(
   }
 }
 
-/** A fragment with its code in: its HTML, the code colours it uses, and its blocks' keys (for the caches). */
+/** A fragment with its code in: its HTML, and its blocks' keys (for the caches). */
 export interface CompleteFragment {
   html: string;
-  codeColours: string[];
   code: string[];
   /** False when a block's HTML is missing, as highlighting was stopped: such a fragment is never kept. */
   highlighted: boolean;
@@ -175,7 +173,6 @@ export class BuildHighlighting {
         const filled = this.blocks.fill(fragment, html);
         return {
           html: filled,
-          codeColours: codeColours(filled),
           code,
           highlighted: code.every((key) => html.has(key)),
         };

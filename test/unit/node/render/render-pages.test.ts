@@ -11,9 +11,14 @@ import { siteConfigSchema } from '../../../../src/node/scan/site-config';
 import { assembleSite } from '../../../../src/node/site/assemble';
 import { makeTree } from '../../../helpers/tree';
 
-/** Code "highlighted" by appending a marker paragraph, so the test sees which fragments were completed. */
+/** The page pass's highlighter leaves a marker; "highlighting" puts this HTML in its place. */
+const MARKER = 'code-block-marker';
 const code: HighlightedCode = {
-  complete: (html) => ({ html: `${html}<p>completed</p>`, codeColours: [], code: [], highlighted: true }),
+  complete: (html) => ({
+    html: html.replaceAll(MARKER, '<span>highlighted</span>'),
+    code: html.includes(MARKER) ? ['block'] : [],
+    highlighted: true,
+  }),
 };
 
 async function rendered(tree: Record<string, string>) {
@@ -24,13 +29,13 @@ async function rendered(tree: Record<string, string>) {
   const texts = new TextStore(path.join(root, 'cache'), 0);
   const drafts = await analyzePages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
-    highlighter: { knows: () => true, highlight: (text) => text },
+    highlighter: { knows: () => true, highlight: () => MARKER },
     texts,
     diagnostics,
   });
   const config = siteConfigSchema.parse({ title: 'Docs' });
   const site = assembleSite(drafts, config, '', true, diagnostics);
-  return { ...renderSite(drafts, site, code, texts), diagnostics, texts };
+  return { ...renderSite(drafts, site, code, texts), drafts, diagnostics, texts };
 }
 
 describe('the render stage', () => {
@@ -38,10 +43,11 @@ describe('the render stage', () => {
     const {
       site,
       rendered: forCache,
+      drafts,
       texts,
     } = await rendered({
       'README.md': '# Home\n\nWelcome.\n',
-      'a.md': '# Alpha\n\nFirst.\n',
+      'a.md': '# Alpha\n\nFirst.\n\n```js\nconst a = 1;\n```\n',
       'b.md': '# Beta\n\nSecond.\n',
     });
     expect(site.pages.map((page) => [page.route, page.key])).toEqual([
@@ -50,10 +56,16 @@ describe('the render stage', () => {
       ['/b/', 'b'],
     ]);
     for (const page of site.pages) {
-      expect(page.html.read()).toMatch(/<p>completed<\/p>$/);
+      expect(page.html.read()).not.toContain(MARKER);
       expect(page.hash).toBe(contentHash(page.html.read()));
     }
-    expect(site.pages.find((page) => page.route === '/a/')?.markdown.read()).toBe('# Alpha\n\nFirst.\n');
+    const alpha = site.pages.find((page) => page.route === '/a/');
+    expect(alpha?.html.read()).toContain('<code><span>highlighted</span></code>');
+    expect(alpha?.markdown.read()).toBe('# Alpha\n\nFirst.\n\n```js\nconst a = 1;\n```\n');
+    // A fragment with no code to put in is the draft's text, not stored again.
+    const draftOf = (route: string) => drafts.find((draft) => draft.route === route)?.html;
+    expect(site.pages.find((page) => page.route === '/')?.html).toBe(draftOf('/'));
+    expect(alpha?.html).not.toBe(draftOf('/a/'));
     expect(forCache.map(({ page }) => page.route)).toEqual(['/', '/a/', '/b/']);
     texts.close();
   });

@@ -58,7 +58,7 @@ describe('markdown pipeline golden files', () => {
       golden(`${stem}.html`, page.html.read());
       const record = {
         meta: toPageMeta(
-          { ...completePage(page, { html: page.html.read(), codeColours: [] }, texts), key: keyFromRoute(page.route) },
+          { ...completePage(page, page.html.read(), page.html), key: keyFromRoute(page.route) },
           '/docs/',
         ),
         sections: page.sections.read(),

@@ -59,7 +59,10 @@ async function render(root: string, threads: number, cacheFile?: string) {
     diagnostics,
   });
   const code = await highlighting.done([]);
-  const pages = drafts.map((draft) => completePage(draft, code.complete(draft.html.read()), texts));
+  const pages = drafts.map((draft) => {
+    const { html } = code.complete(draft.html.read());
+    return completePage(draft, html, texts.put(html));
+  });
   const saved = cacheFile
     ? (JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: Record<string, string> })
     : undefined;
