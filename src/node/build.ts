@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { analyzeSite, type AnalyzedSite } from './analyze/analyze-site';
 import { TextStore } from './analyze/text-store';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
@@ -73,9 +72,7 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
     // Code blocks are highlighted as the page pass finds them, on threads for a large site.
-    const cacheFile = path.join(options.cacheDir, 'highlight.json');
-    const pages = scanned.files.length;
-    highlighting = new BuildHighlighting({ cacheFile, pages, threads: options.highlightThreads });
+    highlighting = new BuildHighlighting(options.cacheDir, scanned.files.length, options.highlightThreads);
     analyzed = await analyzeSite(scanned, { ...options, highlighter: highlighting.highlighter, texts, diagnostics });
     // A page with errors fails the build: its code would only delay the report of the site's problems.
     const failed = diagnostics.errors.length > 0;

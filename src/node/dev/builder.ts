@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { Manifest } from '../../shared/types';
 import { coloursOf, type PageSource } from '../analyze/page-record';
 import { TextStore } from '../analyze/text-store';
@@ -87,7 +86,7 @@ export class DevBuilder {
   static async create(options: DevBuilderOptions): Promise<DevBuilder> {
     await mkdir(options.cacheDir, { recursive: true });
     await mkdir(options.outDir, { recursive: true });
-    return new DevBuilder(options, await liveHighlighter(path.join(options.cacheDir, 'highlight.json')));
+    return new DevBuilder(options, await liveHighlighter(options.cacheDir));
   }
 
   /** Lets go of what the session holds on disk; the builder is not used after. */

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { HighlightCache } from './cache';
 import { CodeHighlighter } from './code-highlighter';
 import type { BlockHighlighter, BlockSink } from '../../analyze/markdown/code-blocks';
@@ -134,9 +135,12 @@ export class BuildHighlighting {
   private keepKeys: (keys: readonly string[]) => void = () => undefined;
   private readonly running: Promise<Map<string, string>>;
 
-  constructor(options: Omit<HighlightOptions, 'keep' | 'signal'>) {
+  /** The highlight cache is kept in `cacheDir` (none without it); `threads` as in `HighlightOptions`. */
+  constructor(cacheDir: string | undefined, pages: number, threads?: number) {
     const keep = new Promise<readonly string[]>((resolve) => (this.keepKeys = resolve));
-    this.running = highlightBlocks(this.blocks, { ...options, keep, signal: this.stop.signal });
+    const cacheFile = cacheDir === undefined ? undefined : highlightCacheFile(cacheDir);
+    const options = { cacheFile, pages, threads, keep, signal: this.stop.signal };
+    this.running = highlightBlocks(this.blocks, options);
     this.running.catch(() => undefined);
   }
 
@@ -191,12 +195,17 @@ export interface LiveHighlighter extends BlockHighlighter {
  * time, as the page pass asks, on this thread with shiki kept warm, reading and recording the builds'
  * cache. A single edited page is too little work for threads or markers.
  */
-export async function liveHighlighter(cacheFile: string): Promise<LiveHighlighter> {
-  const cache = await HighlightCache.load(cacheFile);
+export async function liveHighlighter(cacheDir: string): Promise<LiveHighlighter> {
+  const cache = await HighlightCache.load(highlightCacheFile(cacheDir));
   const highlighter = await CodeHighlighter.create(cache);
   return {
     knows: (lang) => highlighter.knows(lang),
     highlight: (code, lang, highlightedLines) => highlighter.highlight(code, lang, highlightedLines),
     save: () => cache.save(),
   };
+}
+
+/** The highlight cache's file in a build's cache folder. */
+function highlightCacheFile(cacheDir: string): string {
+  return path.join(cacheDir, 'highlight.json');
 }

@@ -42,15 +42,11 @@ function pages(): Record<string, string> {
   return files;
 }
 
-/** Renders `<root>/content` as the build does, with this many highlight threads and this cache file. */
-async function render(root: string, threads: number, cacheFile?: string) {
+/** Renders `<root>/content` as the build does, with this many highlight threads and this cache folder. */
+async function render(root: string, threads: number, cacheDir?: string) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
-  const highlighting = new BuildHighlighting({
-    pages: files.length,
-    threads,
-    ...(cacheFile ? { cacheFile } : {}),
-  });
+  const highlighting = new BuildHighlighting(cacheDir, files.length, threads);
   const texts = new TextStore(path.join(root, 'cache'));
   const drafts = await analyzePages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
@@ -63,8 +59,8 @@ async function render(root: string, threads: number, cacheFile?: string) {
     const { html } = code.complete(draft.html.read());
     return completePage(draft, html, texts.put(html));
   });
-  const saved = cacheFile
-    ? (JSON.parse(await readFile(cacheFile, 'utf8')) as { entries: Record<string, string> })
+  const saved = cacheDir
+    ? (JSON.parse(await readFile(path.join(cacheDir, 'highlight.json'), 'utf8')) as { entries: Record<string, string> })
     : undefined;
   return {
     pages: pages.map((page) => ({ route: page.route, html: page.html.read(), hash: page.hash })),
@@ -76,8 +72,8 @@ async function render(root: string, threads: number, cacheFile?: string) {
 describe('highlighting the code blocks of the page pass', () => {
   it('gives the same fragments, problems and cache entries on highlight threads as on its own thread', async () => {
     const root = await makeTree(pages());
-    const here = await render(root, 0, path.join(root, 'here.json'));
-    const onThreads = await render(root, 2, path.join(root, 'threads.json'));
+    const here = await render(root, 0, path.join(root, 'here'));
+    const onThreads = await render(root, 2, path.join(root, 'threads'));
     const output = ({ pages, diagnostics, cached }: typeof here) => ({ pages, diagnostics, cached });
     expect(output(onThreads)).toEqual(output(here));
     expect(here.pages).toHaveLength(45);
@@ -95,14 +91,14 @@ describe('highlighting the code blocks of the page pass', () => {
 
   it('highlights only the blocks the cache lacks, and keeps only the blocks the build used', async () => {
     const root = await makeTree(pages());
-    const cacheFile = path.join(root, 'highlight.json');
-    const cold = await render(root, 1, cacheFile);
-    const warm = await render(root, 1, cacheFile);
+    const cacheDir = path.join(root, 'cache');
+    const cold = await render(root, 1, cacheDir);
+    const warm = await render(root, 1, cacheDir);
     expect(warm.pages).toEqual(cold.pages);
     expect(warm.cached).toEqual(cold.cached);
 
     await writeFile(path.join(root, 'content/page-0.md'), '# Page 0\n\n```js\nconst edited = true;\n```\n');
-    const edited = await render(root, 1, cacheFile);
+    const edited = await render(root, 1, cacheDir);
     expect(edited.pages.find((page) => page.route === '/page-0/')?.html).toMatch(
       /<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
     );
