@@ -66,13 +66,16 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     return { ok, pages, rendered: analyzed?.analyzed ?? 0, diagnostics: diagnostics.sorted(), seconds };
   };
   try {
-    scanned = await scanSite(contentDir, diagnostics);
+    const scanning = scanSite(contentDir, diagnostics);
+    // Code blocks are highlighted as the page pass finds them, on threads for a large site; the highlight
+    // cache loads while the scan runs.
+    const pages = scanning.then((site) => site?.files.length ?? 0);
+    highlighting = new BuildHighlighting(options.cacheDir, pages, options.highlightThreads);
+    scanned = await scanning;
     if (!scanned) return finish(false, 0);
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
-    // Code blocks are highlighted as the page pass finds them, on threads for a large site.
-    highlighting = new BuildHighlighting(options.cacheDir, scanned.files.length, options.highlightThreads);
     analyzed = await analyzeSite(scanned, { ...options, highlighter: highlighting.highlighter, texts, diagnostics });
     // A page with errors fails the build: its code would only delay the report of the site's problems.
     const failed = diagnostics.errors.length > 0;

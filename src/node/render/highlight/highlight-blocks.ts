@@ -14,8 +14,11 @@ import { HighlightPool } from './pool';
 export interface HighlightOptions {
   /** Where block HTML is kept between builds; only the entries this build used are written back. */
   cacheFile?: string;
-  /** The site's page count: below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread. */
-  pages: number;
+  /**
+   * The site's page count (below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread); a
+   * promise lets the cache load while the scan still runs.
+   */
+  pages: number | Promise<number>;
   /** Highlight threads (0: this thread); by default as many as the site is large enough to pay for. */
   threads?: number;
   /** Aborting stops the highlighting of a build that will not use it: the promise then rejects. */
@@ -50,8 +53,8 @@ export async function highlightBlocks(
   blocks: AsyncIterable<CodeBlock>,
   options: HighlightOptions,
 ): Promise<Map<string, string>> {
-  const cache = await HighlightCache.load(options.cacheFile);
-  const threads = options.threads ?? defaultThreads(options.pages);
+  const [cache, pages] = await Promise.all([HighlightCache.load(options.cacheFile), options.pages]);
+  const threads = options.threads ?? defaultThreads(pages);
   const html =
     threads === 0
       ? await highlightHere(blocks, cache, options.signal)
@@ -136,7 +139,7 @@ export class BuildHighlighting {
   private readonly running: Promise<Map<string, string>>;
 
   /** The highlight cache is kept in `cacheDir` (none without it); `threads` as in `HighlightOptions`. */
-  constructor(cacheDir: string | undefined, pages: number, threads?: number) {
+  constructor(cacheDir: string | undefined, pages: number | Promise<number>, threads?: number) {
     const keep = new Promise<readonly string[]>((resolve) => (this.keepKeys = resolve));
     const cacheFile = cacheDir === undefined ? undefined : highlightCacheFile(cacheDir);
     const options = { cacheFile, pages, threads, keep, signal: this.stop.signal };
