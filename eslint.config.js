@@ -15,7 +15,7 @@ const nodeImports = {
 
 const shikiInternals = {
   name: 'shiki/textmate',
-  message: "shiki's private TextMate hooks live in src/node/highlight/textmate.ts only: add to that file.",
+  message: "shiki's private TextMate hooks live in src/node/render/highlight/textmate.ts only: add to that file.",
 };
 
 export default tseslint.config(
@@ -40,9 +40,9 @@ export default tseslint.config(
     },
   },
   {
-    // shiki's internals are reached from one file, which a canary test guards (test/unit/node/highlight/).
+    // shiki's internals are reached from one file, which a canary test guards (test/unit/node/render/highlight/).
     files: ['src/node/**/*.ts'],
-    ignores: ['src/node/highlight/textmate.ts'],
+    ignores: ['src/node/render/highlight/textmate.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -55,20 +55,23 @@ export default tseslint.config(
   {
     // How code is highlighted is decided behind one boundary: the rest of the build hands blocks in
     // (highlight/blocks.ts), gets HTML out (highlight/highlight-blocks.ts) and the colour classes
-    // (highlight/css.ts); the cache, shiki, the threads and how many stay inside src/node/highlight/.
+    // (highlight/css.ts); the cache, shiki, the threads and how many stay inside src/node/render/highlight/.
     // This rule replaces the one above for these files, so it repeats shiki's internals.
     files: ['src/node/**/*.ts', 'build.ts', 'scripts/**/*.ts'],
-    ignores: ['src/node/highlight/**'],
+    ignores: ['src/node/render/highlight/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [shikiInternals],
+          paths: [
+            shikiInternals,
+            { name: 'shiki', message: "shiki is the highlighter's inside: keep it in src/node/render/highlight/." },
+          ],
           patterns: [
             {
               regex: '/highlight/(?!(blocks|highlight-blocks|css)$)[^/]+$',
               message:
-                'highlight through src/node/highlight/highlight-blocks.ts (or blocks.ts, css.ts): the rest is its inside.',
+                'highlight through src/node/render/highlight/highlight-blocks.ts (or blocks.ts, css.ts): the rest is its inside.',
             },
           ],
         },

@@ -1,25 +1,14 @@
-import path from 'node:path';
-import { pageRecords, type PageSource } from './content/page-record';
-import { lastCommitDates } from './content/page-history';
-import { RenderCache, renderIdentity, type RenderedPage } from './content/render-cache';
-import { renderPages } from './content/render-pages';
-import { scanContent } from './content/scan';
-import { TextStore } from './content/text-store';
-import { readSiteConfig } from './content/site-config';
+import { analyzeSite, type AnalyzedSite } from './analyze/analyze-site';
+import { TextStore } from './analyze/text-store';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
-import { inSourceDocuments, withApiReference, type GeneratedSources } from './openapi/api-reference';
-import { CodeBlocks } from './highlight/blocks';
-import { codeColours } from './highlight/css';
-import { highlightBlocks } from './highlight/highlight-blocks';
-import { appBundles } from './output/app-bundles';
+import { inSourceDocuments } from './openapi/api-reference';
+import { appBundles, type AppBundles } from './output/app-bundles';
 import { BuildLock } from './output/build-lock';
-import { siteCss } from './output/bundle';
-import { publishSite } from './output/publish';
-import { progressLog } from './progress';
+import { outputSite } from './output/output-site';
+import { BuildHighlighting } from './render/highlight/highlight-blocks';
+import { renderSite } from './render/render-pages';
+import { scanSite, type ScannedSite } from './scan/scan-site';
 import { assembleSite } from './site/assemble';
-import { splitForBrowser } from './site/browser-data';
-import { createManifest } from './site/manifest';
-import { buildSearchFiles } from './site/search-files';
 
 export interface BuildOptions {
   contentDir: string;
@@ -47,7 +36,7 @@ export interface BuildResult {
 }
 
 /**
- * content/ → manifest/ + dist/, in five stages, each once: scan → page pass → highlight → site → output.
+ * content/ → manifest/ + dist/, in five stages, each once: scan → analyze → site → render → output.
  * Every problem is collected and reported; the outputs are updated only when the build has no error.
  * Another build writing the same folders or cache meanwhile is refused (`BuildLockedError`).
  */
@@ -63,140 +52,48 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
 async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
-  const { contentDir, srcDir, strict, log } = options;
+  const { contentDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
-  let rendered = 0;
-  let generated: GeneratedSources = new Map();
-  const finish = (ok: boolean, pages: number): BuildResult => ({
-    ok,
-    pages,
-    rendered,
-    diagnostics: inSourceDocuments(diagnostics, generated),
-    seconds: (performance.now() - started) / 1000,
-  });
-  // The code blocks are highlighted as the page pass finds them (on threads for a large site); the cache
-  // loads while the scan runs, and the app's bundles, which do not depend on the content, are read (or made,
-  // when src/ changed since) meanwhile.
-  // The pages of the OpenAPI documents `_site.yaml` names join the scanned ones (openapi/api-reference.ts).
-  const scanned = Promise.all([scanContent(contentDir, diagnostics), readSiteConfig(contentDir, diagnostics)]).then(
-    async ([found, site]) => {
-      if (!site.valid) return { found, site };
-      const generatedDir = path.join(options.cacheDir, 'openapi');
-      const reference = await withApiReference(found, site.config, site.configText, {
-        contentDir,
-        srcDir,
-        generatedDir,
-        diagnostics,
-      });
-      generated = reference.sources;
-      return { found: reference.files, site: { ...site, config: reference.config } };
-    },
-  );
-  const scanning = scanned.then(({ found }) => found);
-  const blocks = new CodeBlocks();
   // Fragments and markdown wait here, on disk past a budget, until the output stage writes them.
   const texts = new TextStore(options.cacheDir);
-  const stop = new AbortController();
-  const cacheFile = path.join(options.cacheDir, 'highlight.json');
-  const configured = scanned.then(({ site }) => site);
-  const settingsOf = ({ config }: Awaited<typeof configured>) => ({
-    base: config.base,
-    constants: config.constants,
-    strict,
-    embeds: config.embeds,
-  });
-  // The pages unchanged since the last build come from its cache; the rest go through the page pass.
-  const caching = Promise.all([scanning, configured]).then(async ([found, site]) => {
-    const identity = renderIdentity(srcDir, contentDir, settingsOf(site));
-    const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);
-    return { cache, identity, ...cache.reuse(found) };
-  });
-  // Threads are chosen by the site's size; on a warm build they start only for code the cache lacks.
-  const pages = scanning.then((found) => found.length);
-  const threads = options.highlightThreads;
-  const keep = caching.then(
-    ({ code }) => code,
-    () => [],
-  );
-  const highlighting = highlightBlocks(blocks, { cacheFile, pages, threads, keep, signal: stop.signal });
-  // Each is awaited, or settled in `finally`: a failure is never left unheard, nor a thread running.
-  const pending: Promise<unknown>[] = [highlighting, caching];
-  for (const promise of pending) promise.catch(() => undefined);
+  // What is still running when the build returns is awaited (or stopped) first, never left unheard.
+  let scanned: ScannedSite | undefined;
+  let app: Promise<AppBundles> | undefined;
+  let analyzed: AnalyzedSite | undefined;
+  let highlighting: BuildHighlighting | undefined;
+  let saving: Promise<void> | undefined;
+  const finish = (ok: boolean, pages: number): BuildResult => {
+    const seconds = (performance.now() - started) / 1000;
+    // A problem in a page made from an OpenAPI document is reported in the document.
+    const reported = inSourceDocuments(diagnostics, scanned?.generated ?? new Map());
+    return { ok, pages, rendered: analyzed?.analyzed ?? 0, diagnostics: reported, seconds };
+  };
   try {
-    const [files, site] = await Promise.all([scanning, configured]);
-    // Every page is rendered with the settings: with the file wrong, their problems would only echo it.
-    if (!site.valid) return finish(false, 0);
-    const { config, configText } = site;
-    const bundles = appBundles(srcDir);
-    const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);
-    pending.push(bundles, history);
-    for (const promise of [bundles, history]) promise.catch(() => undefined);
-    const reuse = await caching;
-    rendered = reuse.render.length;
-    if (reuse.reused.length > 0)
-      log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
-    // The unchanged pages' problems, as the page pass reported them when it rendered them.
-    diagnostics.items.push(...reuse.problems);
-    const problemsBefore = diagnostics.items.length;
-    const settings = settingsOf(site);
-    const passing = renderPages(reuse.render, { settings, highlighter: blocks, texts, diagnostics, log });
-    const drafts = await passing.finally(() => blocks.close());
+    const scanning = scanSite(contentDir, diagnostics, options);
+    // Code blocks are highlighted as the page pass finds them, on threads for a large site; the highlight
+    // cache loads while the scan runs.
+    const pages = scanning.then((site) => site?.files.length ?? 0);
+    highlighting = new BuildHighlighting(options.cacheDir, pages, options.highlightThreads);
+    scanned = await scanning;
+    if (!scanned) return finish(false, 0);
+    // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
+    app = appBundles(options.srcDir);
+    app.catch(() => undefined);
+    analyzed = await analyzeSite(scanned, { ...options, highlighter: highlighting.highlighter, texts, diagnostics });
     // A page with errors fails the build: its code would only delay the report of the site's problems.
     const failed = diagnostics.errors.length > 0;
-    if (failed) stop.abort();
-    const code = failed ? new Map<string, string>() : await highlighting;
-    const codeOf = new Map<string, string[]>();
-    const renderedPages = pageRecords(
-      drafts,
-      (html, draft) => {
-        codeOf.set(draft.file.relativePath, blocks.keysIn(html));
-        const filled = blocks.fill(html, code);
-        return { html: filled, codeColours: codeColours(filled) };
-      },
-      texts,
-    );
-    // Each page is kept with the problems the page pass reported in its file, to report them again.
-    const cached: RenderedPage[] = renderedPages.map((page) => ({
-      page,
-      code: codeOf.get(page.file.relativePath) ?? [],
-    }));
-    const saving = reuse.cache.save(cached, diagnostics.items.slice(problemsBefore));
-    pending.push(saving);
-    const pages = inScanOrder(files, reuse.reused, renderedPages);
-
-    const assembled = assembleSite(pages, config, configText, strict, diagnostics, texts);
-    if (diagnostics.errors.length > 0) return finish(false, assembled.pages.length);
-    const search = buildSearchFiles(assembled.pages);
-    const { client, prerender, appCss } = await bundles;
-    const manifest = createManifest(config, assembled, search.entry, client, await history);
-
-    const browserData = splitForBrowser(manifest);
-    const css = await siteCss(appCss, assembled.pages);
-    const onProgress = progressLog('prerendered', assembled.pages.length, log);
-    const { pages: written } = assembled;
-    await publishSite(options, {
-      manifest,
-      browserData,
-      search,
-      pages: written,
-      client,
-      css,
-      renderRoute: prerender.renderRoute,
-      versions: { texts: reuse.identity, documents: prerender.version },
-      onProgress,
-    });
-    await saving;
-    return finish(true, written.length);
+    const code = failed ? highlighting.stopped() : highlighting.done(analyzed.reusedCode);
+    const site = assembleSite(analyzed.pages, scanned.config, scanned.configText, strict, diagnostics);
+    const rendered = renderSite(analyzed.pages, site, await code, texts);
+    // The render cache keeps the pages without errors, even of a build the site's problems fail.
+    saving = analyzed.cache.save(rendered.rendered, analyzed.problems);
+    const ok = diagnostics.errors.length === 0;
+    const textsVersion = analyzed.identity;
+    if (ok) await outputSite(options, { scanned, site: rendered.site, app: await app, textsVersion, log });
+    return finish(ok, rendered.site.pages.length);
   } finally {
-    blocks.close();
-    await Promise.allSettled(pending);
+    await Promise.allSettled([highlighting?.stopped(), saving, app, scanned?.history]);
     texts.close();
-    (await caching.catch(() => undefined))?.cache.close();
+    analyzed?.cache.close();
   }
-}
-
-/** The pages of the scan, reused or rendered, in the scan's order (which is the site's page order). */
-function inScanOrder(files: readonly { relativePath: string }[], ...lists: PageSource[][]): PageSource[] {
-  const byFile = new Map(lists.flat().map((page) => [page.file.relativePath, page]));
-  return files.flatMap((file) => byFile.get(file.relativePath) ?? []);
 }

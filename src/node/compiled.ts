@@ -24,8 +24,8 @@ const ENTRIES = {
   build: 'build.ts',
   /** `npm run dev`. */
   dev: 'scripts/dev.ts',
-  /** The build's highlight thread (src/node/highlight/pool.ts starts it). */
-  'highlight-worker': 'src/node/highlight/worker.ts',
+  /** The build's highlight thread (src/node/render/highlight/pool.ts starts it). */
+  'highlight-worker': 'src/node/render/highlight/worker.ts',
   /** One measured build of `npm run bench`, compiled as `npm run build` is. */
   'bench-build-once': 'bench/build-once.ts',
 } as const;

@@ -1,7 +1,7 @@
 /**
  * How many edits apart two words are, for the two places that forgive a typo: the search engine (browser)
  * matching a query word to the index's words, and the build's "did you mean" for a wrong route, anchor or
- * constant (src/node/markdown/suggest.ts). Both count a swap of neighbouring letters as one edit, the
+ * constant (src/node/analyze/markdown/suggest.ts). Both count a swap of neighbouring letters as one edit, the
  * typo readers and writers make most.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Shared by the build (src/node) and the reader app (src/client): keep it free of Node and DOM APIs.
- * These are the records that ship to the browser; build-only data lives in src/node/content/page-source.ts.
+ * These are the records that ship to the browser; build-only data lives in src/node/analyze/page-record.ts.
  */
 
 /** One h2 or h3 of a page, as listed in its table of contents. */

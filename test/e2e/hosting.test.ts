@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
-import { securityHeaders } from '../../src/node/serve/headers';
+import { securityHeaders } from '../../src/node/output/headers';
 
 /**
  * HTTP-level checks of the hosting rules (redirects, 404s, caching, compression, security headers) against

@@ -1,18 +1,19 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
-import { coloursOf, type PageSource } from '../content/page-record';
-import { TextStore } from '../content/text-store';
-import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
+import { coloursOf, type PageSource } from '../analyze/page-record';
+import { TextStore } from '../analyze/text-store';
+import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../scan/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { inSourceDocuments, withApiReference, type GeneratedSources } from '../openapi/api-reference';
-import { liveHighlighter, type LiveHighlighter } from '../highlight/highlight-blocks';
+import { liveHighlighter, type LiveHighlighter } from '../render/highlight/highlight-blocks';
 import { appBundles } from '../output/app-bundles';
+import { splitForBrowser } from '../output/browser-data';
 import { siteCss, type ClientAssets } from '../output/bundle';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
-import { assembleSite, type AssembledSite } from '../site/assemble';
-import { splitForBrowser } from '../site/browser-data';
-import { createManifest } from '../site/manifest';
+import { assembleSite, type Site } from '../site/assemble';
+import { renderCompleteSite } from '../render/render-pages';
+import { createManifest } from '../output/manifest';
 import { buildSearchFiles, type SearchFiles } from '../site/search-files';
 import { ChangedFilesWriter } from './changed-files';
 import { PageCache, type PageContext } from './page-cache';
@@ -74,7 +75,7 @@ export class DevBuilder {
   private colours = new Set<string>();
   /** The search data the last manifest points to, and the last good site. */
   private search: SearchFiles = { entry: '', shards: [] };
-  private assembled: AssembledSite | undefined;
+  private assembled: Site<PageSource> | undefined;
   /** The last manifest written: what the browser shows. */
   manifest: Manifest | undefined;
 
@@ -90,7 +91,7 @@ export class DevBuilder {
   static async create(options: DevBuilderOptions): Promise<DevBuilder> {
     await mkdir(options.cacheDir, { recursive: true });
     await mkdir(options.outDir, { recursive: true });
-    return new DevBuilder(options, await liveHighlighter(path.join(options.cacheDir, 'highlight.json')));
+    return new DevBuilder(options, await liveHighlighter(options.cacheDir));
   }
 
   /** Lets go of what the session holds on disk; the builder is not used after. */
@@ -223,16 +224,17 @@ export class DevBuilder {
     return { base, constants, embeds, highlighter: this.highlighter, texts: this.texts, strict: this.strict };
   }
 
-  private assemble(): { assembled: AssembledSite; diagnostics: Diagnostic[] } {
+  private assemble(): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const assembled = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site, this.texts);
+    const analyzed = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site);
+    const assembled = renderCompleteSite(analyzed, (page) => page);
     site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: inSourceDocuments(site, this.generatedSources) };
   }
 
   private async bundle(): Promise<void> {
     const { srcDir } = this.options;
-    const pages: PageSource[] = this.pages.loaded();
+    const pages = this.pages.loaded();
     this.colours = coloursOf(pages);
     ({
       client: this.client,
@@ -248,7 +250,7 @@ export class DevBuilder {
    * Returns the manifest and the routes whose documents were written.
    */
   private async write(
-    assembled: AssembledSite,
+    assembled: Site<PageSource>,
     which: 'all' | 'changed',
   ): Promise<{ manifest: Manifest; written: string[] }> {
     if (which === 'all') this.search = buildSearchFiles(assembled.pages);

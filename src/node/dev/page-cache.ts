@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadPage, type SiteContext } from '../content/page-source';
-import { pageRecord, type PageSource } from '../content/page-record';
-import { isPageFile, scanContent, type ContentFile } from '../content/scan';
+import { loadPage, type SiteContext } from '../analyze/page-source';
+import type { CompletePage } from '../analyze/page-record';
+import { isPageFile, scanContent, type ContentFile } from '../scan/scan';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { codeColours } from '../highlight/css';
+import { completePage } from '../render/render-pages';
 
 /** How pages are rendered: the site's settings and the highlighter (each page gets its own diagnostics). */
 export type PageContext = Omit<SiteContext, 'diagnostics'>;
@@ -15,11 +15,11 @@ export type PageContext = Omit<SiteContext, 'diagnostics'>;
  * problem.
  */
 export class PageCache {
-  private readonly pages = new Map<string, PageSource | undefined>();
+  private readonly pages = new Map<string, CompletePage | undefined>();
   private files = new Map<string, ContentFile>();
   private readonly pageDiagnostics = new Map<string, Diagnostic[]>();
   private scanDiagnostics: Diagnostic[] = [];
-  private lastRendered: PageSource[] = [];
+  private lastRendered: CompletePage[] = [];
   /** Pages made from files outside the tree (the API reference's, openapi/api-reference.ts), after the scan's. */
   generated: ContentFile[] = [];
 
@@ -31,12 +31,12 @@ export class PageCache {
   }
 
   /** The pages the last rescan or reload rendered (those with errors left out). */
-  rendered(): PageSource[] {
+  rendered(): CompletePage[] {
     return this.lastRendered;
   }
 
-  loaded(): PageSource[] {
-    return [...this.pages.values()].filter((p): p is PageSource => p !== undefined);
+  loaded(): CompletePage[] {
+    return [...this.pages.values()].filter((p): p is CompletePage => p !== undefined);
   }
 
   /** The problems of the last scan and of every page as last rendered. */
@@ -106,10 +106,10 @@ export class PageCache {
   private async load(files: ContentFile[], context: PageContext): Promise<void> {
     const loaded = await Promise.all(files.map((file) => this.loadOne(file, context)));
     for (const [i, file] of files.entries()) this.pages.set(file.relativePath, loaded[i]);
-    this.lastRendered = loaded.filter((page): page is PageSource => page !== undefined);
+    this.lastRendered = loaded.filter((page): page is CompletePage => page !== undefined);
   }
 
-  private async loadOne(file: ContentFile, context: PageContext): Promise<PageSource | undefined> {
+  private async loadOne(file: ContentFile, context: PageContext): Promise<CompletePage | undefined> {
     const diagnostics = new DiagnosticList();
     const draft = await loadPage(file, { ...context, diagnostics }).catch((error: unknown) => {
       // A file removed between the scan and the read: the next event rescans.
@@ -119,7 +119,6 @@ export class PageCache {
     this.pageDiagnostics.set(file.relativePath, diagnostics.items);
     // The dev highlighter puts the HTML in at once: the draft's fragment is complete.
     if (!draft) return undefined;
-    const html = draft.html.read();
-    return pageRecord(draft, { html, codeColours: codeColours(html) }, context.texts);
+    return completePage(draft, draft.html.read(), draft.html);
   }
 }

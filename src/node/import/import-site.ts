@@ -2,8 +2,8 @@ import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { routeFromRelativePath } from '../../shared/paths';
-import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
-import { resolveLink } from '../markdown/links';
+import { DEFAULT_EMBED_DOMAINS } from '../scan/embeds';
+import { resolveLink } from '../analyze/markdown/links';
 import { readComponents } from './components';
 import { strictBuildErrors } from './check-tree';
 import { copyPublic, listFiles } from './copy-files';

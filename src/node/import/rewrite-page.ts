@@ -1,12 +1,12 @@
 import { parseDocument } from 'yaml';
 import { routeFromRelativePath } from '../../shared/paths';
-import { clientRedirect } from '../content/client-redirect';
-import { frontmatterBlock } from '../content/frontmatter';
-import { titleFromPath } from '../content/page-source';
+import { clientRedirect } from '../analyze/client-redirect';
+import { frontmatterBlock } from '../analyze/frontmatter';
+import { titleFromPath } from '../analyze/page-source';
 import { lineLocator } from '../diagnostics';
-import { isAllowedEmbed } from '../markdown/embeds';
-import { LegacySlugger } from '../markdown/heading-aliases';
-import { resolveLink } from '../markdown/links';
+import { isAllowedEmbed } from '../scan/embeds';
+import { LegacySlugger } from '../analyze/markdown/heading-aliases';
+import { resolveLink } from '../analyze/markdown/links';
 import { componentKey, type ComponentFile } from './components';
 import type { ImportReport } from './report';
 

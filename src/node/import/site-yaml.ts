@@ -1,7 +1,7 @@
 import type { Tool } from './load-config';
 import type { ImportReport } from './report';
 import { convertSidebar, sidebarRoute, type SidebarGroupOut } from './sidebar';
-import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
+import { DEFAULT_EMBED_DOMAINS } from '../scan/embeds';
 
 /**
  * The old configuration as `_site.yaml`: title, description, base, language, the sidebar groups, the

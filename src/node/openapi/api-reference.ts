@@ -3,10 +3,10 @@ import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isNode, parseDocument } from 'yaml';
 import { digestOfAll, fileDigest, sourceDigest } from '../content-hash';
-import type { ContentFile } from '../content/scan';
-import { SITE_CONFIG_FILE, type SiteConfig } from '../content/site-config';
+import type { ContentFile } from '../scan/scan';
+import { SITE_CONFIG_FILE, type SiteConfig } from '../scan/site-config';
 import { positionAt, type Diagnostic, type DiagnosticList } from '../diagnostics';
-import { isInside } from '../markdown/assets';
+import { isInside } from '../scan/scan';
 import { loadApiDocument } from './load-document';
 import { referencePages } from './reference-pages';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
-import { documentValue, yamlErrorPosition } from '../content/schema-errors';
+import { documentValue, yamlErrorPosition } from '../scan/schema-errors';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { ApiDocument } from './document';
 

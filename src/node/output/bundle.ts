@@ -2,8 +2,8 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { contentHash } from '../content-hash';
-import { coloursOf, type PageSource } from '../content/page-record';
-import { highlightCss } from '../highlight/css';
+import { coloursOf, type PageSource } from '../analyze/page-record';
+import { highlightCss } from '../render/highlight/css';
 
 export interface ClientAssets {
   /** Files to write into `dist/assets/js`, by file name. */
@@ -146,7 +146,10 @@ export async function bundleAppCss(srcDir: string): Promise<string> {
 }
 
 /** The site's stylesheet: the app's CSS (see `bundleAppCss`) plus the code colours its fragments use. */
-export function siteCss(appCss: string, pages: readonly PageSource[]): ReturnType<typeof siteStylesheet> {
+export function siteCss(
+  appCss: string,
+  pages: readonly Pick<PageSource, 'codeColours'>[],
+): ReturnType<typeof siteStylesheet> {
   return siteStylesheet(appCss, highlightCss(coloursOf(pages)));
 }
 

@@ -1,7 +1,7 @@
 import type { HeadData } from '../../shared/head';
 import type { SiteSettings } from '../../shared/types';
 import { START_ASSETS_ID, type StartAssets } from '../../shared/start-assets';
-import { escapeHtml } from '../markdown/escape';
+import { escapeHtml } from '../analyze/markdown/escape';
 
 export interface DocumentAssets {
   base: string;

@@ -1,7 +1,7 @@
 import { markdownTwinPath } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
-import type { PageSource } from '../content/page-record';
-import { heldText, type StoredText } from '../content/text-store';
+import type { PageSource } from '../analyze/page-record';
+import { heldText, type StoredText } from '../analyze/text-store';
 import { pageUrl } from './page-url';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE } from '../../shared/root-files';
 

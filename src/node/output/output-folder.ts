@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { copyFile, link, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { StoredText } from '../content/text-store';
+import type { StoredText } from '../analyze/text-store';
 import type { FolderUpdate } from './folder-update';
 
 /** A file's contents; a text in parts (`llms-full.txt`) is read and written part after part, never joined. */
@@ -38,8 +38,8 @@ const MAX_PENDING_WRITES = 64;
 
 /**
  * Writes output files, creating each folder once. The writes run on Node's thread pool while this
- * thread renders the next documents: on this two-core machine a build's few hundred writes cost
- * 0.1-0.5 s of kernel time, which then overlaps the rest. `put` resolves once another write may start.
+ * thread renders the next documents, so their kernel time overlaps the rendering. `put` resolves once
+ * another write may start.
  */
 export class OutputFolder {
   private readonly made = new Set<string>();

@@ -6,11 +6,11 @@ import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-fi
 import { POINTER_FILE, type SiteData } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
-import { fragmentFileName, type PageSource } from '../content/page-record';
-import { heldText } from '../content/text-store';
-import { escapeHtml } from '../markdown/escape';
-import { securityHeaders } from '../serve/headers';
-import type { BrowserData } from '../site/browser-data';
+import { fragmentFileName, type PageSource } from '../analyze/page-record';
+import { heldText } from '../analyze/text-store';
+import { escapeHtml } from '../analyze/markdown/escape';
+import { securityHeaders } from './headers';
+import type { BrowserData } from './browser-data';
 import type { SearchFiles } from '../site/search-files';
 import type { ClientAssets } from './bundle';
 import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
@@ -27,7 +27,7 @@ export type RenderRoute = (data: SiteData, route: string, html: string | undefin
 
 export interface SiteInput {
   manifest: Manifest;
-  /** The browser's manifest with its route shards and sidebar group files (site/browser-data.ts). */
+  /** The browser's manifest with its route shards and sidebar group files (output/browser-data.ts). */
   browserData: BrowserData;
   search: SearchFiles;
   pages: PageSource[];

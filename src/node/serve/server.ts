@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import send from 'send';
 import { POINTER_FILE } from '../../shared/site-data';
-import { cacheControl, securityHeaders } from './headers';
+import { cacheControl, securityHeaders } from '../output/headers';
 import { answerFailure, answerFailures, type FailureLog } from './failures';
 import { locationHeader } from './location';
 import { builtSite, securityOf } from './site-analytics';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { POINTER_FILE } from '../../shared/site-data';
 import type { SiteSettings } from '../../shared/types';
-import { DEFAULT_EMBED_DOMAINS } from '../markdown/embeds';
+import { DEFAULT_EMBED_DOMAINS } from '../scan/embeds';
 
 /** The base a served `dist/` was built for, when its files say: see `builtSite`. */
 export interface BuiltSite {

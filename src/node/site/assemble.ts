@@ -1,36 +1,51 @@
-import { canonicalRoute } from '../../shared/paths';
+import { canonicalRoute, keyFromRoute } from '../../shared/paths';
 import type { SidebarGroup } from '../../shared/types';
-import { closest, closestRoute } from '../markdown/suggest';
-import type { SiteConfig } from '../content/site-config';
-import { SITE_CONFIG_FILE } from '../content/site-config';
-import type { PageSource } from '../content/page-record';
-import type { TextStore } from '../content/text-store';
+import { closest, closestRoute } from '../analyze/markdown/suggest';
+import type { SiteConfig } from '../scan/site-config';
+import { SITE_CONFIG_FILE } from '../scan/site-config';
+import type { PageDraft } from '../analyze/page-record';
 import type { DiagnosticList } from '../diagnostics';
-import { contentHash } from '../content-hash';
-import type { LinkReference } from '../markdown/analyze';
-import { escapeHtml } from '../markdown/escape';
+import type { LinkReference } from '../analyze/markdown/analyze';
 
-export interface AssembledSite {
-  pages: PageSource[];
-  byRoute: Map<string, PageSource>;
+/** What the site stage reads of a page: never its texts. */
+export type SitePage = Pick<PageDraft, 'file' | 'route' | 'title' | 'analysis' | 'neighbours' | 'redirect'>;
+
+/** The site's pages in order, its sidebar and its redirects. */
+export interface Site<Page> {
+  pages: Page[];
   sidebar: SidebarGroup[];
   redirects: Record<string, string>;
+}
+
+/**
+ * A link of a page written for a heading id an older site gave (see heading-aliases.ts): the URL the
+ * renderer printed for it, and the URL of the heading's own id, which the render stage puts in its place.
+ */
+export interface LegacyLink {
+  written: string;
+  resolved: string;
+}
+
+/** The site as the render stage takes it: what each page is called and where its links lead. */
+export interface AssembledSite<Page> extends Site<Page> {
+  /** Every page's key: from its route, with a route-hash suffix when two routes flatten to one key. */
+  keys: Map<Page, string>;
+  /** The page's links to legacy heading ids, for the pages that have any. */
+  legacyLinks: Map<Page, LegacyLink[]>;
 }
 
 /**
  * Puts the pages together as a site and checks what only the whole site can tell: two files on one
  * route, links and anchors that lead nowhere, sidebar entries and redirects without a page.
  */
-export function assembleSite(
-  loaded: PageSource[],
+export function assembleSite<Page extends SitePage>(
+  loaded: readonly Page[],
   config: SiteConfig,
   configText: string,
   strict: boolean,
   diagnostics: DiagnosticList,
-  /** Where a fragment the site changes goes. */
-  texts: TextStore,
-): AssembledSite {
-  const byRoute = new Map<string, PageSource>();
+): AssembledSite<Page> {
+  const byRoute = new Map<string, Page>();
   const redirectFiles = loaded.filter((page) => page.redirect);
   for (const page of loaded) {
     if (page.redirect) continue;
@@ -47,10 +62,8 @@ export function assembleSite(
     byRoute.set(page.route, page);
   }
   const routes = [...byRoute.keys()];
-  // What the site changes in a page's record: its key, links retargeted to renamed headings. Records are
-  // never changed; each page with changes gets a new record at the end.
   const keys = uniqueKeys([...byRoute.values()]);
-  const retargeted = new Map<PageSource, [from: string, to: string][]>();
+  const legacyLinks = new Map<Page, LegacyLink[]>();
 
   for (const page of byRoute.values()) {
     for (const link of page.analysis.links) {
@@ -66,9 +79,9 @@ export function assembleSite(
         const renamed = target.analysis.aliases[link.hash];
         if (renamed !== undefined) {
           const sameFile = link.route === page.route && !link.written.split('#')[0];
-          const replacements = retargeted.get(page) ?? [];
-          replacements.push(retarget(sameFile, config.base, link, renamed));
-          retargeted.set(page, replacements);
+          const links = legacyLinks.get(page) ?? [];
+          links.push(retarget(sameFile, config.base, link, renamed));
+          legacyLinks.set(page, links);
           continue;
         }
         diagnostics.problem(
@@ -81,18 +94,6 @@ export function assembleSite(
   }
 
   checkNeighbours(byRoute, strict, diagnostics);
-  for (const [route, page] of byRoute) {
-    const key = keys.get(page);
-    const replacements = retargeted.get(page);
-    if (key === undefined && !replacements) continue;
-    if (!replacements) {
-      byRoute.set(route, { ...page, key: key ?? page.key });
-      continue;
-    }
-    let html = page.html.read();
-    for (const [from, to] of replacements) html = html.split(from).join(to);
-    byRoute.set(route, { ...page, key: key ?? page.key, html: texts.put(html), hash: contentHash(html) });
-  }
   const pages = [...byRoute.values()];
 
   const configLine = (needle: string) => {
@@ -173,19 +174,16 @@ export function assembleSite(
       `announcement link ${announced} is not a page${closest(announced, routes)}`,
     );
   }
-  return { pages, byRoute, sidebar, redirects };
+  return { pages, sidebar, redirects, keys, legacyLinks };
 }
 
-/**
- * A link written for a heading id of an older site (see heading-aliases.ts) now points at the heading's own
- * id: the page's HTML changes where the renderer printed the link, from the first to the second.
- */
-function retarget(sameFile: boolean, base: string, link: LinkReference, id: string): [from: string, to: string] {
+/** A link written for a heading id of an older site (see heading-aliases.ts), to the heading's own id. */
+function retarget(sameFile: boolean, base: string, link: LinkReference, id: string): LegacyLink {
   const prefix = sameFile ? '' : base.replace(/\/$/, '') + encodeURI(link.route);
-  return [
-    `href="${escapeHtml(`${prefix}#${encodeURIComponent(link.hash)}`)}"`,
-    `href="${escapeHtml(`${prefix}#${encodeURIComponent(id)}`)}"`,
-  ];
+  return {
+    written: `${prefix}#${encodeURIComponent(link.hash)}`,
+    resolved: `${prefix}#${encodeURIComponent(id)}`,
+  };
 }
 
 /** A redirect target's canonical route and the `#hash` it keeps (`/x#y` → `/x/`, `#y`). */
@@ -197,7 +195,7 @@ function canonicalTarget(target: string): { route: string; hash: string } {
 }
 
 /** Frontmatter `prev`/`next` routes must be pages, as links must. */
-function checkNeighbours(byRoute: ReadonlyMap<string, PageSource>, strict: boolean, diagnostics: DiagnosticList): void {
+function checkNeighbours(byRoute: ReadonlyMap<string, SitePage>, strict: boolean, diagnostics: DiagnosticList): void {
   const routes = [...byRoute.keys()];
   for (const page of byRoute.values()) {
     for (const { key, written, route, line, column } of page.neighbours) {
@@ -209,7 +207,7 @@ function checkNeighbours(byRoute: ReadonlyMap<string, PageSource>, strict: boole
 }
 
 /** Without a configured sidebar: one group for the top-level pages, then one per top-level folder. */
-function sidebarFromTree(pages: PageSource[], siteTitle: string): SidebarGroup[] {
+function sidebarFromTree(pages: readonly SitePage[], siteTitle: string): SidebarGroup[] {
   const groups = new Map<string, SidebarGroup>();
   const sorted = [...pages].sort((a, b) => a.route.localeCompare(b.route));
   for (const page of sorted) {
@@ -226,20 +224,18 @@ function sidebarFromTree(pages: PageSource[], siteTitle: string): SidebarGroup[]
   return [...groups.values()];
 }
 
-/**
- * Keys come from routes; two routes that flatten to one key (`/a-b/`, `/a/b/`) get a route-hash suffix.
- * The pages whose key changes, with their new key.
- */
-function uniqueKeys(pages: readonly PageSource[]): Map<PageSource, string> {
+/** Keys come from routes; two routes that flatten to one key (`/a-b/`, `/a/b/`) get a route-hash suffix. */
+function uniqueKeys<Page extends SitePage>(pages: readonly Page[]): Map<Page, string> {
+  const plain = new Map(pages.map((page) => [page, keyFromRoute(page.route)]));
   const seen = new Map<string, number>();
-  for (const page of pages) seen.set(page.key, (seen.get(page.key) ?? 0) + 1);
-  const keys = new Map<PageSource, string>();
-  for (const page of pages) {
-    if ((seen.get(page.key) ?? 0) > 1) {
+  for (const key of plain.values()) seen.set(key, (seen.get(key) ?? 0) + 1);
+  const keys = new Map<Page, string>();
+  for (const [page, key] of plain) {
+    if ((seen.get(key) ?? 0) > 1) {
       let hash = 0;
       for (const ch of page.route) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-      keys.set(page, `${page.key}-${hash.toString(36)}`);
-    }
+      keys.set(page, `${key}-${hash.toString(36)}`);
+    } else keys.set(page, key);
   }
   return keys;
 }

@@ -12,7 +12,7 @@ import {
   type TermShard,
 } from '../../shared/search-layout';
 import { contentHashOfAll } from '../content-hash';
-import type { PageSource } from '../content/page-record';
+import type { PageSource } from '../analyze/page-record';
 import {
   W_FOLDER,
   W_HEADING,

@@ -10,7 +10,7 @@ import {
   textChunks,
 } from '../../shared/search-text';
 import type { DetailPage } from '../../shared/search-layout';
-import type { PageSource } from '../content/page-record';
+import type { PageSource } from '../analyze/page-record';
 import { excerpt } from '../excerpt';
 
 /**

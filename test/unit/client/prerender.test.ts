@@ -2,7 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appBundles } from '../../../src/node/output/app-bundles';
 import type { RenderRoute } from '../../../src/node/output/site-files';
-import { splitForBrowser } from '../../../src/node/site/browser-data';
+import { splitForBrowser } from '../../../src/node/output/browser-data';
 import { shardOf, type SiteData } from '../../../src/shared/site-data';
 import type { Manifest, PageMeta } from '../../../src/shared/types';
 import { projectRoot } from '../../helpers/tree';

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { compiledFile } from '../../../src/node/compiled';
-import { HighlightCache } from '../../../src/node/highlight/cache';
-import { CodeHighlighter } from '../../../src/node/highlight/code-highlighter';
+import { HighlightCache } from '../../../src/node/render/highlight/cache';
+import { CodeHighlighter } from '../../../src/node/render/highlight/code-highlighter';
 import { appBundles } from '../../../src/node/output/app-bundles';
 import { buildTree, copyOfSrc, makeTree, messages, projectRoot, treeBuildOptions } from '../../helpers/tree';
 

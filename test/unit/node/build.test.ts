@@ -335,7 +335,7 @@ describe('build', () => {
   it('reports a content error without waiting for the code still to be highlighted', async () => {
     // A highlight thread that never answers: the build returns only if it stops waiting for it.
     const src = path.join(
-      await copyOfSrc({ 'node/markdown/highlight-worker.ts': 'setInterval(() => undefined, 1000);\n' }),
+      await copyOfSrc({ 'node/render/highlight/worker.ts': 'setInterval(() => undefined, 1000);\n' }),
       'src',
     );
     const root = await makeTree({ ...GOOD, ...codePages(), 'broken.md': '# Broken\n\n[nowhere](/nowhere/)\n' });

@@ -1,30 +1,72 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../helpers/tree';
 
 /**
- * The build's stages in the order src/node/build.ts runs them (README, Architecture): the scan and the
- * page pass share `content/` and `markdown/`. A stage may import the ones before it, never one after.
+ * Every folder and top-level file of src/node, ranked in the order the build runs them
+ * (docs/architecture.md): the helpers every stage may use, the five stages src/node/build.ts calls, the
+ * build itself, and the commands built on it. A module may import its own rank or an earlier one, never a
+ * later one; something new in src/node must be ranked here before this test passes.
  */
-const STAGES: Record<string, number> = { content: 1, markdown: 1, highlight: 2, site: 3, output: 4 };
+const RANKS: Record<string, number> = {
+  'compiled.ts': 0,
+  'content-hash.ts': 0,
+  'diagnostics.ts': 0,
+  'excerpt.ts': 0,
+  'progress.ts': 0,
+  'webassembly.d.ts': 0,
+  scan: 1,
+  // The pages the scan makes of the OpenAPI documents `_site.yaml` names: part of the scan stage.
+  openapi: 1,
+  analyze: 2,
+  site: 3,
+  render: 4,
+  output: 5,
+  'build.ts': 6,
+  serve: 7,
+  dev: 8,
+  import: 8,
+};
 
+const node = path.join(projectRoot, 'src/node');
+
+/** The TypeScript files at or under `entry` (a file or a folder of src/node). */
+function filesOf(entry: string): string[] {
+  const full = path.join(node, entry);
+  if (!statSync(full).isDirectory()) return [entry];
+  return readdirSync(full).flatMap((name) => filesOf(path.join(entry, name)));
+}
+
+/** The relative specifiers a module imports or re-exports, statically or dynamically. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^(?:import|export)[^'"]*from '(\.{1,2}\/[^']+)'/gm)].map((m) => m[1] ?? '');
+  const text = readFileSync(path.join(node, file), 'utf8');
+  const pattern = /(?:^(?:import|export)\b[^'"]*?\bfrom\s*|^import\s*|\bimport\(\s*)'(\.{1,2}\/[^']+)'/gm;
+  return [...text.matchAll(pattern)].map((m) => m[1] ?? '');
+}
+
+/** The ranked entry of src/node a path relative to it falls in, or undefined for a path outside src/node. */
+function entryOf(relative: string): string | undefined {
+  if (relative.startsWith('..')) return undefined;
+  const [first = '', ...rest] = relative.split(path.sep);
+  if (rest.length > 0) return first;
+  return first.endsWith('.ts') ? first : `${first}.ts`;
 }
 
 describe('the build stages', () => {
-  it('import only the stages before them', () => {
-    const node = path.join(projectRoot, 'src/node');
+  it('rank every folder and top-level file of src/node', () => {
+    expect(readdirSync(node).filter((entry) => RANKS[entry] === undefined)).toEqual([]);
+  });
+
+  it('import only their own rank or the ones before it', () => {
     const backwards: string[] = [];
-    for (const [stage, rank] of Object.entries(STAGES)) {
-      for (const name of readdirSync(path.join(node, stage)).filter((f) => f.endsWith('.ts'))) {
-        const file = path.join(node, stage, name);
+    for (const [entry, rank] of Object.entries(RANKS)) {
+      for (const file of filesOf(entry).filter((f) => f.endsWith('.ts'))) {
         for (const specifier of importsOf(file)) {
-          const target = path.relative(node, path.resolve(path.dirname(file), specifier)).split(path.sep)[0] ?? '';
-          const targetRank = STAGES[target];
-          if (targetRank !== undefined && targetRank > rank) backwards.push(`${stage}/${name} → ${specifier}`);
+          const target = entryOf(path.relative(node, path.resolve(path.dirname(path.join(node, file)), specifier)));
+          if (target === undefined) continue;
+          const targetRank = RANKS[target];
+          if (targetRank === undefined || targetRank > rank) backwards.push(`${file} → ${specifier}`);
         }
       }
     }

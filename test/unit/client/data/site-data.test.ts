@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deployment } from '../../../../src/client/data/deployment';
 import { ensureRouteData, seedRouteData } from '../../../../src/client/data/site-data';
 import { createSiteServer } from '../../../../src/node/serve/server';
-import { splitForBrowser, type BrowserData } from '../../../../src/node/site/browser-data';
+import { splitForBrowser, type BrowserData } from '../../../../src/node/output/browser-data';
 import { isChunkLoadError } from '../../../../src/shared/chunk-error';
 import { recordRoutes } from '../../../../src/shared/paths';
 import { manifestUrl, shardOf, shardUrl, sidebarGroupUrl } from '../../../../src/shared/site-data';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
-import type { PageSource } from '../../../../src/node/content/page-record';
+import type { PageSource } from '../../../../src/node/analyze/page-record';
 import { searchFiles } from '../../../../src/node/site/search-files';
 import { FIELD, buildSearchIndex } from '../../../../src/node/site/search-index';
 import {

@@ -1,0 +1,310 @@
+/**
+ * "Did you mean" suggestions for a wrong route, anchor or constant name: a known name a few edits away
+ * (case ignored); the fewest edits wins, then the first in the list. Edits are counted as the search
+ * engine counts them (src/shared/edit-distance.ts), so a swap of neighbouring letters is one.
+ *
+ * Anchors and constants come in short lists (a page's headings, the site's constants), so they are
+ * scanned, and a section renamed a little (`git-repo-…` → `git-repository-…`) is still found: a third of
+ * the name's length may differ. Routes are many, and a site with many broken links asks once per link;
+ * a link to a page removed long ago is near no route at all, and its answer must cost no more than a
+ * typo's, whatever the size of the site. A route suggestion is for a typo in one place, a small fixed
+ * number of edits, so a site's routes are looked up by symmetric deletion: a name within `d` edits of
+ * another shares with it a word made by deleting at most `d` letters from each (a swap of neighbours is
+ * undone by deleting one of its two letters on both sides). The index holds those words' hashes, so a
+ * look-up hashes the query's few deletion words and compares only the names filed under them: a route
+ * near nothing compares with nothing, and every answer equals that of the plain scan.
+ */
+
+import path from 'node:path';
+import { editDistance } from '../../../shared/edit-distance';
+import { resolveLink } from './links';
+
+/** The most edits a route suggestion is away from a route in the same folder: in its last segment. */
+export const SEGMENT_EDITS = 2;
+/** The most edits a route suggestion is away from a route elsewhere on the site: a folder's name misspelt. */
+const ROUTE_EDITS = 1;
+/** Lists shorter than this are scanned: building an index would cost more than it saves. */
+const INDEX_FROM = 64;
+/** Ids fit below this in an index entry, beside a 32-bit hash (53 bits in all: exact in a double). */
+const ID_SPACE = 2 ** 21;
+/**
+ * The most entries an index may have (8 bytes each). A folder of thousands of pages with long names has
+ * more deletion words than is worth holding: it is scanned, at a cost in proportion to the folder.
+ */
+const MAX_ENTRIES = 2 ** 22;
+
+/** ` (did you mean "X"?)` for the closest known name, or nothing when none is close. */
+export function closest(name: string, known: readonly string[]): string {
+  return didYouMean(nearestName(name, known));
+}
+
+/**
+ * ` (did you mean "X"?)` for a route nothing is at: see `RouteSuggestions.nearest`. `link` is the link as
+ * the writer wrote it and the file it is in, when there is one.
+ */
+export function closestRoute(route: string, routes: readonly string[], link?: WrittenLink): string {
+  return didYouMean(nearestRoute(route, routes, link));
+}
+
+/** The most edits a suggestion for an anchor or a constant is away from it. */
+export function suggestionLimit(name: string): number {
+  return Math.max(3, Math.floor(name.length / 3));
+}
+
+/** The known anchor or constant closest to `name`, or undefined when none is within `suggestionLimit(name)` edits. */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
+  const lower = known.map((candidate) => candidate.toLowerCase());
+  const found = nearestOf(name.toLowerCase(), lower, suggestionLimit(name), lower.keys(), { examined: 0 });
+  return found && known[found.id];
+}
+
+const routeLists = new WeakMap<readonly string[], RouteSuggestions>();
+
+/** The route to suggest for `route`: see `RouteSuggestions.nearest`. */
+export function nearestRoute(route: string, routes: readonly string[], link?: WrittenLink): string | undefined {
+  let index = routeLists.get(routes);
+  if (!index) {
+    index = new RouteSuggestions(routes);
+    // A long list (a site's routes) is kept for the next broken link.
+    if (routes.length >= INDEX_FROM) routeLists.set(routes, index);
+  }
+  return index.nearest(route, link);
+}
+
+function didYouMean(name: string | undefined): string {
+  return name === undefined ? '' : ` (did you mean "${name}"?)`;
+}
+
+/** A link as written (`written`) in a page file (`file`, relative to the content folder). */
+export interface WrittenLink {
+  written: string;
+  file: string;
+}
+
+/** How much work the look-ups of an index have done: each known name they examined counts one. */
+export interface SuggestionWork {
+  examined: number;
+}
+
+/**
+ * A site's routes and the one to suggest for a route nothing is at. A typo is in one place: a route in
+ * the same folder whose last segment is `SEGMENT_EDITS` edits away at most, or any route one edit
+ * away (a folder's name misspelt, a `/` left out). A relative link that leads to a route when read
+ * from the page file's folder (as an older site read `../x.html`), or else from the site's root, was
+ * meant from there: that route is the suggestion.
+ */
+export class RouteSuggestions {
+  readonly work: SuggestionWork = { examined: 0 };
+  private readonly lower: string[];
+  /** The first route of each lower-case spelling. */
+  private readonly exact = new Map<string, number>();
+  private whole: CloseNames | undefined;
+  /** Route ids by folder (lower case), and their last segments; each folder's index made on first use. */
+  private readonly folders = new Map<string, { ids: number[]; lasts: string[]; names?: CloseNames }>();
+  private readonly answers = new Map<string, string | undefined>();
+
+  constructor(private readonly routes: readonly string[]) {
+    this.lower = routes.map((route) => route.toLowerCase());
+    this.lower.forEach((route, id) => {
+      if (!this.exact.has(route)) this.exact.set(route, id);
+      const { folder, last } = splitRoute(route);
+      const entry = this.folders.get(folder);
+      if (entry) {
+        entry.ids.push(id);
+        entry.lasts.push(last);
+      } else this.folders.set(folder, { ids: [id], lasts: [last] });
+    });
+  }
+
+  nearest(route: string, link?: WrittenLink): string | undefined {
+    for (const meant of link ? readElsewhere(link) : []) {
+      const id = meant === route ? undefined : this.exact.get(meant.toLowerCase());
+      if (id !== undefined) return this.routes[id];
+    }
+    const query = route.toLowerCase();
+    if (this.answers.has(query)) return this.answers.get(query);
+    let best: Match | undefined = undefined;
+    const exact = this.exact.get(query);
+    if (exact !== undefined) best = { id: exact, distance: 0 };
+    else {
+      const { folder, last } = splitRoute(query);
+      const siblings = this.folders.get(folder);
+      if (siblings) {
+        siblings.names ??= new CloseNames(siblings.lasts, SEGMENT_EDITS, this.work);
+        const found = siblings.names.nearest(last);
+        // The folder is the same, so the route is as many edits away as its last segment.
+        if (found) best = { id: siblings.ids[found.id] ?? 0, distance: found.distance };
+      }
+      this.whole ??= new CloseNames(this.lower, ROUTE_EDITS, this.work);
+      const found = this.whole.nearest(query);
+      if (
+        found &&
+        (!best || found.distance < best.distance || (found.distance === best.distance && found.id < best.id))
+      )
+        best = found;
+    }
+    const answer = best && this.routes[best.id];
+    this.answers.set(query, answer);
+    return answer;
+  }
+}
+
+/**
+ * `/a/b/` → folder `/a/`, last segment `b/`. The two make the route, so a route in the same folder is as
+ * many edits away as its last segment.
+ */
+function splitRoute(route: string): { folder: string; last: string } {
+  const last = /[^/]*\/?$/.exec(route)?.[0] ?? '';
+  return { folder: route.slice(0, route.length - last.length), last };
+}
+
+/** The routes a relative link leads to when read from its file's folder and from the root; none for another link. */
+function readElsewhere({ written, file }: WrittenLink): string[] {
+  if (/^([a-z][a-z0-9+.-]*:|[/#])/i.test(written.trim())) return [];
+  const folder = path.posix.dirname(file);
+  const readings = [
+    resolveLink(written, folder === '.' ? '/' : `/${folder}/`, file),
+    resolveLink(written, '/', 'README.md'),
+  ];
+  return readings.flatMap((resolved) => (resolved.kind === 'internal' ? [resolved.route] : []));
+}
+
+interface Match {
+  id: number;
+  distance: number;
+}
+
+/** Lower-case names and the nearest of them to a lower-case query, `depth` edits away at most. */
+class CloseNames {
+  /** Made on the first look-up; null for a list that is scanned. */
+  private index: DeletionIndex | null | undefined;
+  /** Per-query marks, so a name filed under several of the query's words is compared once. */
+  private readonly seen: Uint32Array;
+  private stamp = 0;
+
+  constructor(
+    private readonly names: readonly string[],
+    private readonly depth: number,
+    private readonly work: SuggestionWork,
+  ) {
+    this.seen = new Uint32Array(names.length);
+  }
+
+  nearest(query: string): Match | undefined {
+    const { names, depth, work } = this;
+    this.index ??= names.length >= INDEX_FROM && fitsAnIndex(names, depth) ? new DeletionIndex(names, depth) : null;
+    if (!this.index) return nearestOf(query, names, depth, names.keys(), work);
+    return nearestOf(query, names, depth, this.once(this.index.candidates(query)), work);
+  }
+
+  /** The ids, each once. */
+  private *once(ids: Iterable<number>): Generator<number> {
+    const mark = ++this.stamp;
+    for (const id of ids) {
+      if (this.seen[id] === mark) continue;
+      this.seen[id] = mark;
+      yield id;
+    }
+  }
+}
+
+/** Of the names (lower case) with the ids given, the nearest to `query` within `limit` edits; the first wins a tie. */
+function nearestOf(
+  query: string,
+  names: readonly string[],
+  limit: number,
+  ids: Iterable<number>,
+  work: SuggestionWork,
+): Match | undefined {
+  let best: Match | undefined;
+  for (const id of ids) {
+    work.examined++;
+    const name = names[id] ?? '';
+    const bound = best ? best.distance : limit;
+    if (Math.abs(name.length - query.length) > bound) continue;
+    const distance = editDistance(query, name, bound);
+    if (distance < (best?.distance ?? limit + 1) || (best && distance === best.distance && id < best.id))
+      best = { id, distance };
+  }
+  return best;
+}
+
+/**
+ * Names filed under the hash of every word made by deleting at most `depth` of their letters; a query's
+ * candidates are the names filed under its own such words, a superset of the names within `depth` edits.
+ * Each entry is `hash × ID_SPACE + id` in one sorted array: a large site's routes take a few megabytes.
+ */
+class DeletionIndex {
+  private readonly entries: Float64Array;
+
+  constructor(
+    names: readonly string[],
+    private readonly depth: number,
+  ) {
+    const entries: number[] = [];
+    names.forEach((name, id) => {
+      for (const word of deletions(name, depth)) entries.push(hashOf(word) * ID_SPACE + id);
+    });
+    this.entries = Float64Array.from(entries).sort();
+  }
+
+  *candidates(query: string): Generator<number> {
+    const { entries } = this;
+    for (const word of deletions(query, this.depth)) {
+      const first = hashOf(word) * ID_SPACE;
+      for (let i = lowerBound(entries, first); i < entries.length && (entries[i] ?? 0) < first + ID_SPACE; i++) {
+        yield (entries[i] ?? 0) - first;
+      }
+    }
+  }
+}
+
+/** Whether the names' deletion words fit in an index: at most `MAX_ENTRIES`, and ids below `ID_SPACE`. */
+function fitsAnIndex(names: readonly string[], depth: number): boolean {
+  if (names.length >= ID_SPACE) return false;
+  let entries = 0;
+  for (const { length } of names) {
+    // Words of `length - i` letters: at most "length choose i" of them.
+    for (let i = 0, ways = 1; i <= depth; i++, ways = (ways * (length - i + 1)) / i) entries += ways;
+  }
+  return entries <= MAX_ENTRIES;
+}
+
+/** The word and every word made from it by deleting at most `depth` letters, each once. */
+function deletions(word: string, depth: number): Set<string> {
+  const out = new Set([word]);
+  let level = [word];
+  for (let d = 0; d < depth; d++) {
+    const next: string[] = [];
+    for (const w of level) {
+      for (let i = 0; i < w.length; i++) {
+        const shorter = w.slice(0, i) + w.slice(i + 1);
+        if (!out.has(shorter)) {
+          out.add(shorter);
+          next.push(shorter);
+        }
+      }
+    }
+    level = next;
+  }
+  return out;
+}
+
+/** 32-bit FNV-1a: two words with one hash only cost a comparison more. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The first index of a sorted array whose value is at least `value`. */
+function lowerBound(sorted: Float64Array, value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((sorted[mid] ?? 0) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}

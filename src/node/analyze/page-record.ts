@@ -1,0 +1,96 @@
+/**
+ * A page's record: what the build knows about one page once its fragment is complete, made once and
+ * never changed, and the part of it that ships in the manifest (`toPageMeta`).
+ */
+import type { PageFrontmatter, PageMeta } from '../../shared/types';
+import type { PageAnalysis } from './markdown/analyze';
+import type { SearchSection } from './markdown/sections';
+import type { NeighbourReference } from './frontmatter';
+import type { ContentFile } from '../scan/scan';
+import type { StoredJson, StoredText } from './text-store';
+
+/**
+ * The page file as the page pass read it: its size and time, and the digest of the bytes it rendered. A
+ * later build tells an unchanged file by them (the render cache).
+ */
+export interface SourceStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly digest: string;
+}
+
+/**
+ * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by the
+ * render stage (src/node/render/render-pages.ts), and never changed.
+ */
+export interface PageSource {
+  readonly file: ContentFile;
+  readonly source: SourceStamp;
+  readonly route: string;
+  readonly key: string;
+  readonly frontmatter: PageFrontmatter;
+  readonly title: string;
+  readonly description: string;
+  /** Fragment HTML, code highlighted; in the build's text store, as large sites have too much to hold. */
+  readonly html: StoredText;
+  /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
+  readonly markdown: StoredText;
+  readonly analysis: Omit<PageAnalysis, 'sections'>;
+  /** The page's search sections with their whole text, which only the search index reads. */
+  readonly sections: StoredJson<SearchSection[]>;
+  /** Content hash of the fragment, for its file name. */
+  readonly hash: string;
+  /** The code colour pairs its fragment uses (`c-LIGHT-DARK` classes), which the site's stylesheet defines. */
+  readonly codeColours: readonly string[];
+  /** Frontmatter `prev`/`next` routes, for the site-wide check. */
+  readonly neighbours: NeighbourReference[];
+  /**
+   * Set when the file's whole body is a client-side redirect (see `clientRedirect`): the route (and
+   * `#hash`) it sends readers to. Such a file is no page: the site turns it into a redirect.
+   */
+  readonly redirect?: { target: string; line: number; column: number };
+}
+
+/**
+ * A page as the page pass leaves it: its fragment may still hold markers where highlighted code goes
+ * (see `BlockHighlighter`), so it has no content hash yet; the site gives it its key.
+ */
+export type PageDraft = Omit<PageSource, 'key' | 'hash' | 'codeColours'>;
+
+/**
+ * A page whose fragment is complete (its code highlighted), before the site gives it its key and points
+ * its links at renamed headings: what the render cache keeps, as neither depends on the page alone.
+ */
+export type CompletePage = Omit<PageSource, 'key'>;
+
+/** A page as the analyze stage hands it on: just analyzed, or complete from the render cache. */
+export type AnalyzedPage = PageDraft | CompletePage;
+
+/** The code colours of some pages' fragments together. */
+export function coloursOf(pages: Iterable<Pick<PageSource, 'codeColours'>>): Set<string> {
+  const colours = new Set<string>();
+  for (const page of pages) for (const colour of page.codeColours) colours.add(colour);
+  return colours;
+}
+
+/** The one mapping from the build's page to the record that ships in the manifest. */
+export function toPageMeta(page: PageSource, base: string): PageMeta {
+  return {
+    title: page.title,
+    frontmatter: page.frontmatter,
+    regularPath: page.route,
+    relativePath: page.file.relativePath,
+    key: page.key,
+    path: page.route,
+    headers: page.analysis.headers,
+    description: page.description,
+    fragment: `${base}assets/js/${fragmentFileName(page)}`,
+  };
+}
+
+/** How every fragment's file name starts. */
+export const FRAGMENT_FILE_PREFIX = 'page.';
+
+export function fragmentFileName(page: PageSource): string {
+  return `${FRAGMENT_FILE_PREFIX}${page.key}.${page.hash}.html`;
+}

@@ -1,0 +1,71 @@
+import { withBase } from '../../shared/paths';
+import type { Manifest, SiteSettings } from '../../shared/types';
+import { editLinkOf } from '../scan/page-history';
+import { toPageMeta, type PageSource } from '../analyze/page-record';
+import type { SiteConfig } from '../scan/site-config';
+import { contentHash } from '../content-hash';
+import { announcementHtml } from '../site/announcement';
+import type { Site } from '../site/assemble';
+
+/** The site-wide settings that ship in the manifest. */
+export function siteSettings(config: SiteConfig): SiteSettings {
+  return {
+    title: config.title,
+    description: config.description,
+    base: config.base,
+    siteUrl: config.siteUrl,
+    lang: config.lang,
+    versions: config.versions,
+    ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
+    embeds: config.embeds,
+    ...(config.nav.length > 0 ? { nav: config.nav } : {}),
+    ...(config.feedback && { feedback: { endpoint: config.feedback.endpoint } }),
+    ...(config.announcement && {
+      announcement: {
+        id: config.announcement.id,
+        html: announcementHtml(config.announcement.text),
+        ...(config.announcement.link && {
+          link: config.announcement.link.startsWith('/')
+            ? withBase(config.base, config.announcement.link)
+            : config.announcement.link,
+        }),
+      },
+    }),
+  };
+}
+
+/** Where the app's bundles are, as the manifest names them. */
+export interface ManifestAssets {
+  /** The search worker's file name under `assets/js/`. */
+  worker: string;
+}
+
+/** The manifest of an assembled site; its hash covers everything in it. */
+export function createManifest(
+  config: SiteConfig,
+  assembled: Site<PageSource>,
+  /** The search data's entry file (site/search-files.ts); it names the shards by their hashes. */
+  searchEntry: string,
+  client: ManifestAssets,
+  /** Each file's last commit date, when the site shows it (scan/page-history.ts). */
+  lastUpdated: ReadonlyMap<string, string> = new Map(),
+): Manifest {
+  const base = config.base;
+  const unhashed: Omit<Manifest, 'hash'> = {
+    site: siteSettings(config),
+    sidebar: assembled.sidebar,
+    redirects: assembled.redirects,
+    search: `${base}assets/js/search.${contentHash(searchEntry)}.json`,
+    searchWorker: `${base}assets/js/${client.worker}`,
+    pages: assembled.pages.map((page) => {
+      const meta = toPageMeta(page, base);
+      const date = lastUpdated.get(page.file.relativePath);
+      return {
+        ...meta,
+        ...(date ? { lastUpdated: date } : {}),
+        ...(config.editLink ? { editLink: editLinkOf(config.editLink.pattern, meta.relativePath) } : {}),
+      };
+    }),
+  };
+  return { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
+}

@@ -1,0 +1,44 @@
+import type { PageSource } from '../analyze/page-record';
+import { progressLog } from '../progress';
+import type { ScannedSite } from '../scan/scan-site';
+import type { Site } from '../site/assemble';
+import { buildSearchFiles } from '../site/search-files';
+import type { AppBundles } from './app-bundles';
+import { splitForBrowser } from './browser-data';
+import { siteCss } from './bundle';
+import { createManifest } from './manifest';
+import { publishSite, type PublishTargets } from './publish';
+
+export interface OutputInput {
+  scanned: ScannedSite;
+  site: Site<PageSource>;
+  app: AppBundles;
+  /** What the pages' texts were made with (the render cache's identity), for the output ledger. */
+  textsVersion: string;
+  log?: (line: string) => void;
+}
+
+/**
+ * The output stage: the search data, the manifest and what the browser loads of it, the stylesheet with
+ * the content's code colours, and every page prerendered with the app's renderer, published to
+ * `manifest/` and `dist/` together (publish.ts).
+ */
+export async function outputSite(targets: PublishTargets, input: OutputInput): Promise<void> {
+  const { scanned, site, app, log } = input;
+  const { client, prerender, appCss } = app;
+  const search = buildSearchFiles(site.pages);
+  const manifest = createManifest(scanned.config, site, search.entry, client, await scanned.history);
+  const browserData = splitForBrowser(manifest);
+  const css = await siteCss(appCss, site.pages);
+  await publishSite(targets, {
+    manifest,
+    browserData,
+    search,
+    pages: site.pages,
+    client,
+    css,
+    renderRoute: prerender.renderRoute,
+    versions: { texts: input.textsVersion, documents: prerender.version },
+    onProgress: progressLog('prerendered', site.pages.length, log),
+  });
+}

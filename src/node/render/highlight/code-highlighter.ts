@@ -1,0 +1,183 @@
+import { createHighlighter, type Highlighter } from 'shiki';
+import { escapeHtml } from '../../analyze/markdown/escape';
+import { highlightKey, type HighlightCache } from './cache';
+import type { BlockHighlighter } from '../../analyze/markdown/code-blocks';
+import { HIGHLIGHT_LANGUAGES, isKnownLanguage, isPlainLanguage, LANGUAGE_NAMES } from './languages';
+import { createRegexEngine } from './regex-engine';
+import { GrammarStates, INITIAL, ThemeColours, type StateStack } from './textmate';
+import { THEMES } from './themes';
+
+/** Plain-text code: one escaped `<span class="line">` per line, highlighted lines marked. */
+export function plainCodeHtml(code: string, highlightedLines: ReadonlySet<number>): string {
+  return linesHtml(
+    code.split('\n').map((line) => escapeHtml(line)),
+    highlightedLines,
+  );
+}
+
+function linesHtml(lines: string[], highlightedLines: ReadonlySet<number>): string {
+  return lines
+    .map((line, i) => `<span class="line${highlightedLines.has(i + 1) ? ' hl' : ''}">${line}</span>`)
+    .join('\n');
+}
+
+/**
+ * How long the tokenizer may spend on one line before it gives up on the rest of it (shown plain). It guards
+ * the build against a grammar pattern that backtracks without end. shiki's own limit (500 ms) is made for an
+ * editor; a build shares its cores with other work, and a busy machine must not change what a page shows.
+ */
+export const TOKENIZE_TIME_LIMIT_MS = 10_000;
+
+type Grammar = ReturnType<Highlighter['getLanguage']>;
+
+/** A line's HTML and the grammar state the next line starts in. */
+interface TokenizedLine {
+  html: string;
+  state: StateStack;
+  /** The tokenizer gave up on the line (time limit): not kept, another try may go further. */
+  stoppedEarly: boolean;
+}
+
+/**
+ * Build-time syntax highlighting with shiki. Colours become classes that encode both themes
+ * (`c-24292e-e1e4e8`), so fragments need no inline styles and the theme switches with CSS alone.
+ * Results are cached by content hash across builds.
+ */
+export class CodeHighlighter implements BlockHighlighter {
+  /** The classes of a token, by its scope list: a few hundred distinct lists cover a whole site. */
+  private readonly classesByScopes = new Map<string, string>();
+  /**
+   * Lines already tokenized, by grammar, grammar state and text: what a line becomes depends on nothing
+   * else. Code repeats itself (closing braces, imports, the same calls): half the lines of this
+   * repository's code were tokenized before, and three quarters of a large generated site's. By grammar
+   * object, not language name: loading one language can make shiki load another's grammar again.
+   */
+  private readonly lines = new WeakMap<Grammar, Map<string, TokenizedLine>>();
+  private readonly states = new GrammarStates();
+  private readonly light: ThemeColours;
+  private readonly dark: ThemeColours;
+
+  private constructor(
+    private readonly shiki: Highlighter,
+    private readonly cache: HighlightCache | undefined,
+  ) {
+    this.light = new ThemeColours(shiki.getTheme(THEMES.light));
+    this.dark = new ThemeColours(shiki.getTheme(THEMES.dark));
+  }
+
+  /**
+   * One shiki instance with both themes, reading and recording into `cache` when given (a highlight thread
+   * has none: the pool caches what it sends back). Every language is loaded up
+   * front unless `languages` names fewer; `loadLanguages` adds more before they are highlighted. `wasm`,
+   * shiki's regular-expression engine compiled once (`compileRegexEngine`), saves compiling it per thread.
+   */
+  static async create(
+    cache?: HighlightCache,
+    options: { languages?: readonly string[]; wasm?: WebAssembly.Module } = {},
+  ): Promise<CodeHighlighter> {
+    const shiki = await createHighlighter({
+      themes: [THEMES.light, THEMES.dark],
+      langs: [...(options.languages ?? HIGHLIGHT_LANGUAGES)],
+      engine: await createRegexEngine(options.wasm),
+    });
+    return new CodeHighlighter(shiki, cache);
+  }
+
+  /** Loads the grammars of these languages (known names only) that are not loaded yet. */
+  async loadLanguages(languages: Iterable<string>): Promise<void> {
+    const loaded = new Set(this.shiki.getLoadedLanguages());
+    const missing = [...new Set([...languages].map((l) => l.toLowerCase()))].filter(
+      (l) => LANGUAGE_NAMES.has(l) && !loaded.has(l),
+    );
+    if (missing.length > 0) await this.shiki.loadLanguage(...(missing as Parameters<Highlighter['loadLanguage']>));
+  }
+
+  /** The inner HTML of `<code>`: one `<span class="line">` per line, highlighted lines marked. */
+  knows(lang: string): boolean {
+    return isKnownLanguage(lang);
+  }
+
+  highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
+    // Plain text costs nothing to render again: it never takes room in the cache.
+    if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);
+    if (!this.cache) return this.render(code, lang, highlightedLines);
+    const key = highlightKey(code, lang, highlightedLines);
+    const html = this.cache.get(key) ?? this.render(code, lang, highlightedLines);
+    this.cache.record(key, html);
+    return html;
+  }
+
+  private render(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
+    return linesHtml(this.tokenize(code, lang.toLowerCase()), highlightedLines);
+  }
+
+  /**
+   * The HTML of each line, from one tokenization for both themes. shiki's own two-theme API tokenizes the
+   * code once per theme, though the grammar's matches do not depend on the theme and are nearly all of a
+   * cold build's time; here the grammar runs once and each token's scopes are resolved in both themes.
+   * Adjacent tokens that look the same in both themes share one span.
+   */
+  private tokenize(code: string, lang: string): string[] {
+    const grammar = this.shiki.getLanguage(lang);
+    let lines = this.lines.get(grammar);
+    if (!lines) {
+      lines = new Map();
+      this.lines.set(grammar, lines);
+    }
+    let state: StateStack = INITIAL;
+    return code.split(/\r?\n/).map((line) => {
+      // An empty line leaves the grammar's state as it was, as in shiki.
+      if (line === '') return '';
+      const key = `${this.states.idOf(state)}\0${line}`;
+      let tokenized = lines.get(key);
+      if (!tokenized) {
+        tokenized = this.tokenizeLine(grammar, line, state);
+        if (!tokenized.stoppedEarly) lines.set(key, tokenized);
+      }
+      state = tokenized.state;
+      return tokenized.html;
+    });
+  }
+
+  private tokenizeLine(grammar: Grammar, line: string, state: StateStack): TokenizedLine {
+    const result = grammar.tokenizeLine(line, state, TOKENIZE_TIME_LIMIT_MS);
+    let html = '';
+    let open = '';
+    let text = '';
+    for (const token of result.tokens) {
+      const end = Math.min(token.endIndex, line.length);
+      if (end <= token.startIndex) continue;
+      const classes = this.classesOf(token.scopes);
+      if (classes !== open && text) {
+        html += `<span class="${open}">${escapeHtml(text)}</span>`;
+        text = '';
+      }
+      open = classes;
+      text += line.slice(token.startIndex, end);
+    }
+    if (text) html += `<span class="${open}">${escapeHtml(text)}</span>`;
+    // A line the tokenizer gave up on keeps the text it did not reach, uncoloured.
+    const reached = Math.min(result.tokens.at(-1)?.endIndex ?? 0, line.length);
+    if (result.stoppedEarly && reached < line.length) html += escapeHtml(line.slice(reached));
+    return { html, state: result.ruleStack, stoppedEarly: result.stoppedEarly };
+  }
+
+  private classesOf(scopes: readonly string[]): string {
+    const key = scopes.join('\n');
+    let classes = this.classesByScopes.get(key);
+    if (classes === undefined) {
+      const light = this.light.styleOf(scopes);
+      const dark = this.dark.styleOf(scopes);
+      classes = `c-${colour(light.colour)}-${colour(dark.colour)}`;
+      // One set of classes serves both themes, so italic and bold follow the light one (as they always have).
+      if (light.fontStyle & 1) classes += ' fi';
+      if (light.fontStyle & 2) classes += ' fb';
+      this.classesByScopes.set(key, classes);
+    }
+    return classes;
+  }
+}
+
+function colour(value: string): string {
+  return value.replace('#', '').toLowerCase();
+}

@@ -1,0 +1,78 @@
+/**
+ * The render stage: each page's fragment finished once, with its code highlighted and its links to
+ * legacy heading ids pointed at the headings' own ids, then hashed; the one place a page's record
+ * (`PageSource`) is made. A fragment goes into the text store once more only when highlighted code was
+ * put into it: the analyze stage's draft is the fragment of every other page.
+ */
+import type { AnalyzedPage, CompletePage, PageDraft, PageSource } from '../analyze/page-record';
+import type { RenderedPage } from '../analyze/render-cache';
+import type { StoredText, TextStore } from '../analyze/text-store';
+import { escapeHtml } from '../analyze/markdown/escape';
+import { contentHash } from '../content-hash';
+import type { AssembledSite, LegacyLink, Site } from '../site/assemble';
+import { codeColours } from './highlight/css';
+import type { HighlightedCode } from './highlight/highlight-blocks';
+
+/** The page of a draft, given its complete fragment `html` and where that is stored. */
+export function completePage(draft: PageDraft, html: string, stored: StoredText): CompletePage {
+  return { ...draft, html: stored, hash: contentHash(html), codeColours: codeColours(html) };
+}
+
+/**
+ * The site's pages rendered, in its order: every draft's code put in from `code`, and every page given its
+ * key and its legacy links. Also the drafts as complete pages with their code blocks' keys, in the order
+ * analyzed, for the render cache: a file the site leaves out (a redirect) is kept there too.
+ */
+export function renderSite(
+  analyzed: readonly AnalyzedPage[],
+  site: AssembledSite<AnalyzedPage>,
+  code: HighlightedCode,
+  texts: TextStore,
+): { site: Site<PageSource>; rendered: RenderedPage[] } {
+  const rendered: RenderedPage[] = [];
+  const completed = new Map<AnalyzedPage, CompletePage>();
+  for (const page of analyzed) {
+    if (isComplete(page)) continue;
+    const fragment = code.complete(page.html.read());
+    const stored = fragment.code.length > 0 ? texts.put(fragment.html) : page.html;
+    const done = completePage(page, fragment.html, stored);
+    if (fragment.highlighted) rendered.push({ page: done, code: fragment.code });
+    completed.set(page, done);
+  }
+  const complete = (page: AnalyzedPage) => completed.get(page) ?? (page as CompletePage);
+  return { site: renderCompleteSite(site, complete), rendered };
+}
+
+/** The pages of a site whose fragments are complete (`npm run dev` highlights as it analyzes). */
+export function renderCompleteSite<Page>(
+  site: AssembledSite<Page>,
+  complete: (page: Page) => CompletePage,
+): Site<PageSource> {
+  const pages = site.pages.map((page) => {
+    const key = site.keys.get(page) ?? '';
+    return withLinks({ ...complete(page), key }, site.legacyLinks.get(page));
+  });
+  return { pages, sidebar: site.sidebar, redirects: site.redirects };
+}
+
+/**
+ * The page with its links to legacy heading ids leading to the headings' own ids, as its fragment is
+ * read: the fragment stays stored (and cached) with the links as written, as what they lead to depends
+ * on the other pages.
+ */
+function withLinks(page: PageSource, links: readonly LegacyLink[] | undefined): PageSource {
+  if (!links) return page;
+  const written = page.html;
+  const read = () => {
+    let html = written.read();
+    for (const link of links) {
+      html = html.split(`href="${escapeHtml(link.written)}"`).join(`href="${escapeHtml(link.resolved)}"`);
+    }
+    return html;
+  };
+  return { ...page, html: { read }, hash: contentHash(read()) };
+}
+
+function isComplete(page: AnalyzedPage): page is CompletePage {
+  return 'hash' in page;
+}

@@ -1,0 +1,106 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { marked } from 'marked';
+import { createHighlighter, type BundledLanguage } from 'shiki';
+import { describe, expect, it } from 'vitest';
+import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../../src/node/render/highlight/code-highlighter';
+import { HIGHLIGHT_LANGUAGES, LANGUAGE_NAMES } from '../../../../../src/node/render/highlight/languages';
+import { THEMES } from '../../../../../src/node/render/highlight/themes';
+import { escapeHtml } from '../../../../../src/node/analyze/markdown/escape';
+import { projectRoot } from '../../../../helpers/tree';
+
+const SAMPLE = `import x from "y"; // comment
+export default { async run({ steps, $ }) { const a = 1 + \`t\${b}\`; return /r/g ?? null; } }
+def f(x): """doc""" return x  # comment
+echo "$HOME" && curl -X POST https://example.com <<EOF
+{"a": 1, "b": true, "c": null}
+key: "value" # comment
+package main; func main() { fmt.Println("x") }
+SELECT * FROM t WHERE a = 1;
+
+<div class="a">x</div> .a { color: red; } public static void main(String[] args) {}
++ added
+- removed`;
+
+/** Every fenced code block of the repository's content, with a language the build highlights. */
+function contentBlocks(): { code: string; lang: string }[] {
+  const blocks: { code: string; lang: string }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.md')) {
+        marked.walkTokens(marked.lexer(readFileSync(file, 'utf8')), (token) => {
+          const lang = token.type === 'code' ? /^[^\s{]*/.exec(token.lang ?? '')?.[0].toLowerCase() : undefined;
+          if (token.type === 'code' && lang && LANGUAGE_NAMES.has(lang)) blocks.push({ code: token.text, lang });
+        });
+      }
+    }
+  };
+  walk(path.join(projectRoot, 'content'));
+  return blocks;
+}
+
+/** shiki's own two-theme tokenization of a block, in the build's markup: what the highlighter must match. */
+async function shikiReference(): Promise<(code: string, lang: string) => string> {
+  const shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [...HIGHLIGHT_LANGUAGES] });
+  return (code, lang) =>
+    shiki
+      .codeToTokensWithThemes(code, {
+        lang: lang as BundledLanguage,
+        themes: THEMES,
+        // The same limit as the build's, so that a busy machine cuts neither side's lines short.
+        tokenizeTimeLimit: TOKENIZE_TIME_LIMIT_MS,
+      })
+      .map((tokens) => {
+        const spans: { classes: string; text: string }[] = [];
+        for (const token of tokens) {
+          const colour = (c: string | undefined) => (c ?? '#000000').replace('#', '').toLowerCase();
+          const style = token.variants['light']?.fontStyle ?? 0;
+          const classes = `c-${colour(token.variants['light']?.color)}-${colour(token.variants['dark']?.color)}${style & 1 ? ' fi' : ''}${style & 2 ? ' fb' : ''}`;
+          const last = spans.at(-1);
+          if (last?.classes === classes) last.text += token.content;
+          else spans.push({ classes, text: token.content });
+        }
+        const line = spans.map((s) => `<span class="${s.classes}">${escapeHtml(s.text)}</span>`).join('');
+        return `<span class="line">${line}</span>`;
+      })
+      .join('\n');
+}
+
+describe('the highlighter', () => {
+  it("gives every token the colours of shiki's own two-theme tokenization, from one pass", async () => {
+    const reference = await shikiReference();
+    const highlighter = await CodeHighlighter.create();
+    const blocks = [...HIGHLIGHT_LANGUAGES.map((lang) => ({ code: SAMPLE, lang })), ...contentBlocks()];
+    expect(blocks.length).toBeGreaterThan(500);
+    const differing = blocks.filter(
+      ({ code, lang }) => highlighter.highlight(code, lang, new Set()) !== reference(code, lang),
+    );
+    expect(differing.map(({ lang, code }) => `${lang}: ${code.slice(0, 60)}`)).toEqual([]);
+  }, 60_000);
+
+  it('tokenizes a line it has seen again when it comes in another grammar state', async () => {
+    const reference = await shikiReference();
+    const highlighter = await CodeHighlighter.create();
+    // The same line outside a template string, inside one, and outside again.
+    const code = 'total = 1 + 2; // sum\nconst text = `\ntotal = 1 + 2; // sum\n`;\ntotal = 1 + 2; // sum';
+    const html = highlighter.highlight(code, 'js', new Set());
+    expect(html).toBe(reference(code, 'js'));
+    const lines = html.split('\n');
+    expect(lines[2]).not.toBe(lines[0]);
+    expect(lines[4]).toBe(lines[0]);
+  });
+
+  it('highlights with a grammar that shiki loaded again as with a fresh one', async () => {
+    // Loading JavaScript makes shiki load the Markdown grammar again, now with JavaScript inside it.
+    const block = '# Title\n\n```js\nconst a = 1;\n```\n';
+    const highlighter = await CodeHighlighter.create(undefined, { languages: [] });
+    await highlighter.loadLanguages(['markdown']);
+    const before = highlighter.highlight(block, 'markdown', new Set());
+    await highlighter.loadLanguages(['javascript']);
+    const after = highlighter.highlight(block, 'markdown', new Set());
+    expect(after).not.toBe(before);
+    expect(after).toBe((await shikiReference())(block, 'markdown'));
+  });
+});

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
+import { TextStore } from '../../../../src/node/analyze/text-store';
+import { contentHash } from '../../../../src/node/content-hash';
+import { DiagnosticList } from '../../../../src/node/diagnostics';
+import type { HighlightedCode } from '../../../../src/node/render/highlight/highlight-blocks';
+import { renderSite } from '../../../../src/node/render/render-pages';
+import { scanContent } from '../../../../src/node/scan/scan';
+import { siteConfigSchema } from '../../../../src/node/scan/site-config';
+import { assembleSite } from '../../../../src/node/site/assemble';
+import { makeTree } from '../../../helpers/tree';
+
+/** The page pass's highlighter leaves a marker; "highlighting" puts this HTML in its place. */
+const MARKER = 'code-block-marker';
+const code: HighlightedCode = {
+  complete: (html) => ({
+    html: html.replaceAll(MARKER, '<span>highlighted</span>'),
+    code: html.includes(MARKER) ? ['block'] : [],
+    highlighted: true,
+  }),
+};
+
+async function rendered(tree: Record<string, string>) {
+  const root = await makeTree(tree);
+  const diagnostics = new DiagnosticList();
+  const files = await scanContent(path.join(root, 'content'), diagnostics);
+  // No memory budget: every text goes through the store's file, as on a large site.
+  const texts = new TextStore(path.join(root, 'cache'), 0);
+  const drafts = await analyzePages(files, {
+    settings: { base: '/docs/', constants: {}, strict: true },
+    highlighter: { knows: () => true, highlight: () => MARKER },
+    texts,
+    diagnostics,
+  });
+  const config = siteConfigSchema.parse({ title: 'Docs' });
+  const site = assembleSite(drafts, config, '', true, diagnostics);
+  return { ...renderSite(drafts, site, code, texts), drafts, diagnostics, texts };
+}
+
+describe('the render stage', () => {
+  it('makes each page once, in the site’s order, with its completed fragment, that fragment’s hash and its key', async () => {
+    const {
+      site,
+      rendered: forCache,
+      drafts,
+      texts,
+    } = await rendered({
+      'README.md': '# Home\n\nWelcome.\n',
+      'a.md': '# Alpha\n\nFirst.\n\n```js\nconst a = 1;\n```\n',
+      'b.md': '# Beta\n\nSecond.\n',
+    });
+    expect(site.pages.map((page) => [page.route, page.key])).toEqual([
+      ['/', 'index'],
+      ['/a/', 'a'],
+      ['/b/', 'b'],
+    ]);
+    for (const page of site.pages) {
+      expect(page.html.read()).not.toContain(MARKER);
+      expect(page.hash).toBe(contentHash(page.html.read()));
+    }
+    const alpha = site.pages.find((page) => page.route === '/a/');
+    expect(alpha?.html.read()).toContain('<code><span>highlighted</span></code>');
+    expect(alpha?.markdown.read()).toBe('# Alpha\n\nFirst.\n\n```js\nconst a = 1;\n```\n');
+    // A fragment with no code to put in is the draft's text, not stored again.
+    const draftOf = (route: string) => drafts.find((draft) => draft.route === route)?.html;
+    expect(site.pages.find((page) => page.route === '/')?.html).toBe(draftOf('/'));
+    expect(alpha?.html).not.toBe(draftOf('/a/'));
+    expect(forCache.map(({ page }) => page.route)).toEqual(['/', '/a/', '/b/']);
+    texts.close();
+  });
+
+  it('points a link written for an older site’s heading id at the heading, and caches the link as written', async () => {
+    const {
+      site,
+      rendered: forCache,
+      diagnostics,
+      texts,
+    } = await rendered({
+      'README.md': '# Home\n\nSee [the history](./b.md#event-execution-history).\n',
+      'b.md': '# Beta\n\n## Event / Execution History\n\nText.\n',
+    });
+    expect(diagnostics.items).toEqual([]);
+    const home = site.pages.find((page) => page.route === '/');
+    expect(home?.html.read()).toContain('href="/docs/b/#event--execution-history"');
+    expect(home?.html.read()).not.toContain('#event-execution-history"');
+    expect(home?.hash).toBe(contentHash(home?.html.read() ?? ''));
+    const cached = forCache.find(({ page }) => page.route === '/')?.page;
+    expect(cached?.html.read()).toContain('href="/docs/b/#event-execution-history"');
+    texts.close();
+  });
+});
