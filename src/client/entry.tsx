@@ -1,14 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { QueryClient } from '@tanstack/react-query';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
 import { routesAt } from '../shared/paths';
 import { indexManifest } from '../shared/resolve';
-import type { Manifest } from '../shared/types';
 import { enableAnalytics, trackPageView } from './app/analytics';
-import { restorePlaceAfterReload } from './app/new-app';
-import { createAppRouter } from './app/router';
+import { retryableChunk } from './app/lazy-chunk';
+import { nextTask } from './app/next-task';
 import { pageStartAssets } from './app/start-app';
 import { fragmentQuery, manifestQuery, pointerQuery, retryTransient, setManifestUrl } from './data/queries';
 import { ensureRoutes } from './data/site-data';
@@ -16,7 +12,9 @@ import { ensureRoutes } from './data/site-data';
 /**
  * Takes over the prerendered page: reads the deployment pointer (requested by the boot script), loads the
  * manifest it names (preloaded by then), seeds the current page's fragment from the DOM so it is not
- * fetched again, then hydrates. Until then the page is plain HTML whose links work as ordinary links.
+ * fetched again, then hands over to app/takeover.tsx, whose modules wait in chunks of their own (the boot
+ * script preloads them) so that no one task evaluates the whole app. Until the app has hydrated the page
+ * is plain HTML whose links work as ordinary links.
  */
 async function start(): Promise<void> {
   const assets = pageStartAssets();
@@ -43,30 +41,17 @@ async function start(): Promise<void> {
   const page = key ? indexManifest(manifest).byKey.get(key) : undefined;
   if (content && page) queryClient.setQueryData(fragmentQuery(page).queryKey, content.innerHTML);
 
-  const router = createAppRouter(manifest.site.base, queryClient);
-  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuilt manifest re-renders the page in place.
-  if (document.documentElement.dataset['dev']) {
-    window.addEventListener('docs:dev-manifest', (event) => {
-      const { url, manifest: next } = (event as CustomEvent<{ url: string; manifest: Manifest }>).detail;
-      setManifestUrl(url);
-      queryClient.setQueryData(manifestQuery().queryKey, next);
-      void router.invalidate();
-    });
+  try {
+    await nextTask();
+    const { takeOver } = await loadTakeover();
+    await nextTask();
+    await takeOver(queryClient, manifest);
+  } catch (error) {
+    showStartupError(error);
   }
-  await router.load();
-  const root = document.getElementById('app');
-  if (!root) return;
-  // After a reload onto a new app (app/new-app.ts): where the reader was, with what they were opening.
-  restorePlaceAfterReload();
-  hydrateRoot(
-    root,
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </StrictMode>,
-  );
 }
+
+const loadTakeover = retryableChunk('app', () => import('./app/takeover'));
 
 /** The page stays readable; the banner says that navigation falls back to full page loads. */
 function showStartupError(error: unknown): void {

@@ -1,0 +1,48 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { startTransition, StrictMode } from 'react';
+import type { Manifest } from '../../shared/types';
+import { manifestQuery, setManifestUrl } from '../data/queries';
+import { restorePlaceAfterReload } from './new-app';
+import { retryableChunk } from './lazy-chunk';
+import { nextTask } from './next-task';
+import { createAppRouter } from './router';
+
+/**
+ * The second half of the app's start (entry.tsx has the data): the router, then React's DOM renderer, then
+ * hydration. Each module is evaluated in a task of its own, and hydration runs as a transition, which React
+ * renders in slices that yield to the browser: no step holds the main thread long, so a reader's tap or
+ * scroll during the takeover is answered at once.
+ */
+const loadDom = retryableChunk('react-dom', () => import('./dom-renderer'));
+
+export async function takeOver(queryClient: QueryClient, manifest: Manifest): Promise<void> {
+  const router = createAppRouter(manifest.site.base, queryClient);
+  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuilt manifest re-renders the page in place.
+  if (document.documentElement.dataset['dev']) {
+    window.addEventListener('docs:dev-manifest', (event) => {
+      const { url, manifest: next } = (event as CustomEvent<{ url: string; manifest: Manifest }>).detail;
+      setManifestUrl(url);
+      queryClient.setQueryData(manifestQuery().queryKey, next);
+      void router.invalidate();
+    });
+  }
+  await router.load();
+  await nextTask();
+  const { hydrateRoot } = await loadDom();
+  await nextTask();
+  const root = document.getElementById('app');
+  if (!root) return;
+  // After a reload onto a new app (app/new-app.ts): where the reader was, with what they were opening.
+  restorePlaceAfterReload();
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+  });
+}
