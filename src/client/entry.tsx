@@ -12,8 +12,9 @@ import { ensureRoutes } from './data/site-data';
 /**
  * Takes over the prerendered page: reads the deployment pointer (requested by the boot script), loads the
  * manifest it names (preloaded by then), seeds the current page's fragment from the DOM so it is not
- * fetched again, then hands over to app/takeover.tsx, whose modules wait in chunks of their own (the boot
- * script preloads them) so that no one task evaluates the whole app. Until the app has hydrated the page
+ * fetched again, then hands over to app/takeover.tsx. The router's package, the app's modules and React's DOM
+ * renderer wait in chunks of their own (the boot script preloads them all at once) and are imported one
+ * after another, a task apart, so that no one task evaluates the whole app. Until the app has hydrated the page
  * is plain HTML whose links work as ordinary links.
  */
 async function start(): Promise<void> {
@@ -43,6 +44,8 @@ async function start(): Promise<void> {
 
   try {
     await nextTask();
+    await loadRouterLibrary();
+    await nextTask();
     const { takeOver } = await loadTakeover();
     await nextTask();
     await takeOver(queryClient, manifest);
@@ -51,6 +54,7 @@ async function start(): Promise<void> {
   }
 }
 
+const loadRouterLibrary = retryableChunk('router', () => import('./app/router-library'));
 const loadTakeover = retryableChunk('app', () => import('./app/takeover'));
 
 /** The page stays readable; the banner says that navigation falls back to full page loads. */
