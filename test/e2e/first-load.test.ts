@@ -71,6 +71,34 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
+  it('changes nothing on <html> at its start that would restyle the whole document', async () => {
+    const { page, problems } = await open();
+    await page.addInitScript(() => {
+      const changed: string[] = [];
+      (window as unknown as { htmlChanges: string[] }).htmlChanges = changed;
+      // Every attribute written on <html> once the page has painted, even to the value it had.
+      new PerformanceObserver((_, observer) => {
+        observer.disconnect();
+        new MutationObserver((records) => {
+          for (const record of records) changed.push(record.attributeName ?? '');
+        }).observe(document.documentElement, { attributes: true });
+      }).observe({ type: 'paint', buffered: true });
+    });
+    await page.goto(`${base()}/docs/limits/`);
+    await hydrated(page);
+    // The app's own effects run after hydration; let them.
+    await page.waitForTimeout(500);
+    const changed = await page.evaluate(() => (window as unknown as { htmlChanges: string[] }).htmlChanges);
+    expect([...new Set(changed)].sort()).toEqual(['data-app-started', 'data-hydrated']);
+    // Markers for tests and tooling only: no style rule reads them, so writing them restyles nothing.
+    const css = await page.evaluate(async () => {
+      const href = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')?.href ?? '';
+      return (await fetch(href)).text();
+    });
+    expect(css).not.toMatch(/data-hydrated|data-app-started/);
+    expect(problems).toEqual([]);
+  });
+
   // A reader taps the sidebar while the app is still taking the page over: the tap is answered, by the app
   // or as a plain page load, at whatever moment of the takeover it comes.
   for (const moment of ['first-paint', 'app-start'] as const) {
