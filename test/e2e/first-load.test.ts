@@ -60,6 +60,19 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
+  it('preloads every script the takeover runs, so none of its steps waits for a request of its own', async () => {
+    const { page, problems, requests } = await open('/docs/limits/');
+    await hydrated(page);
+    const start = await page.evaluate(() => document.getElementById('docs-start')?.textContent ?? '');
+    const { entry, modules } = JSON.parse(start) as { entry: string; modules: string[] };
+    const scripts = requests.map((url) => new URL(url).pathname).filter((path) => path.endsWith('.js'));
+    const app = scripts.filter((path) => !/\/theme\.[A-Z0-9]+\.js$/.test(path));
+    // The entry, the router's package, the app's modules and React's DOM renderer, at least.
+    expect(app.length).toBeGreaterThanOrEqual(4);
+    expect([...new Set(app)].sort()).toEqual([entry, ...modules].sort());
+    expect(problems).toEqual([]);
+  });
+
   it('shows the not-found page inside the layout, with status 404', async () => {
     const { page, problems } = await open();
     const response = await page.goto(`${base()}/docs/no/such/page/`);
