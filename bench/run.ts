@@ -14,6 +14,9 @@
  *   npm run bench -- --only large               only the large trees, content/ and real (JSON in
  *                                               bench/results-large.json)
  *   npm run bench -- --only real --pages 2000   only the large trees of that size
+ *   npm run bench -- --only takeover            only the app's takeover of content/'s pages: one build,
+ *                                               the initial JS, the longest main-thread tasks after the
+ *                                               first paint and Lighthouse (JSON in bench/results-takeover.json)
  */
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -47,6 +50,7 @@ import { lighthouseFigures, measureLighthouse } from './lighthouse';
 import { REAL_TREE_DIR, REAL_TREE_HOWTO, realTreeMissing, realTreeSource } from './real-tree';
 import { formatComparison, formatTable, KB, MB, summary, verdict, type Figure } from './report';
 import { resilienceFigures } from './resilience';
+import { measureTakeover, takeoverFigures } from './takeover';
 import { findSearchData, measureInWorker, searchFigures } from './search';
 import { initialAssets, SIZE_TARGETS, sizeFigures } from './sizes';
 
@@ -87,8 +91,8 @@ const COMPARED = [
 ];
 
 interface Options {
-  /** Only the real trees (`--only real`), or only the large ones (`--only large`). */
-  only?: 'real' | 'large';
+  /** Only the real trees (`--only real`), only the large ones (`--only large`), or only the takeover. */
+  only?: 'real' | 'large' | 'takeover';
   /** Only the large trees of these sizes (`--pages 2000`), or all. */
   pages?: number[];
 }
@@ -99,8 +103,8 @@ function parseOptions(args: string[]): Options {
     return at >= 0 ? args[at + 1] : undefined;
   };
   const only = value('--only');
-  if (only !== undefined && only !== 'real' && only !== 'large')
-    throw new Error(`--only takes "real" or "large", not "${only}"`);
+  if (only !== undefined && only !== 'real' && only !== 'large' && only !== 'takeover')
+    throw new Error(`--only takes "real", "large" or "takeover", not "${only}"`);
   const pages = value('--pages')
     ?.split(',')
     .map((n) => Number(n.replace(/_/g, '')));
@@ -204,6 +208,8 @@ async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
   /** Everything but the large trees: content/'s builds, browser, search, import, Lighthouse, resilience. */
   const smallOnes = opts.only === undefined;
+  /** The figures of the app's takeover: the initial JS, the main thread after the first paint, Lighthouse. */
+  const takeover = smallOnes || opts.only === 'takeover';
   const started = performance.now();
   const meta = {
     date: new Date().toISOString(),
@@ -220,10 +226,10 @@ async function main(): Promise<void> {
   const details: Record<string, unknown> = {};
   const notBuilt = new Error('the content/ build did not finish');
   const sectionsOf = new Map<string, string>();
-  const missing = realTreeMissing();
+  const missing = opts.only === 'takeover' ? undefined : realTreeMissing();
   try {
     let distDir: string | undefined;
-    const content = smallOnes ? await snapshotTree(ws, path.join(projectRoot, 'content'), 'content-src') : '';
+    const content = takeover ? await snapshotTree(ws, path.join(projectRoot, 'content'), 'content-src') : '';
 
     // 1. Builds of content/: cold, warm, and the rebuild after one page changed.
     const builds = smallOnes ? await section('content/ builds', () => contentBuilds(ws, content)) : undefined;
@@ -235,9 +241,18 @@ async function main(): Promise<void> {
       details['contentBuilds'] = builds;
       if (builds.warm.runs.length > 0) distDir = buildPaths(ws, 'content', content).out;
     }
+    if (opts.only === 'takeover') {
+      const built = await section('content/ build', () =>
+        buildSeries('content/', 1, () => buildPaths(ws, 'content', content), SMALL_CAP_MS),
+      );
+      if (built instanceof Error || built.runs.length === 0) {
+        const why = built instanceof Error ? built : new Error(built.error ?? 'the build was stopped');
+        figures.push(failedFigure('Build', 'content/ build', why));
+      } else distDir = buildPaths(ws, 'content', content).out;
+    }
 
     // 2. Bundle sizes of the content/ build.
-    const assets = smallOnes
+    const assets = takeover
       ? distDir
         ? await section('bundle sizes', () => initialAssets(distDir, ROUTE))
         : notBuilt
@@ -260,6 +275,27 @@ async function main(): Promise<void> {
     else if (browser) {
       figures.push(...browserFigures(browser, TARGETS));
       details['browser'] = browser;
+    }
+
+    // 3b. The takeover: the longest main-thread task after the first paint, unthrottled and with the CPU
+    // four times slower, five first visits of each route.
+    const tasks = takeover
+      ? distDir
+        ? await section('takeover', () => measureTakeover(distDir))
+        : notBuilt
+      : undefined;
+    if (tasks instanceof Error) figures.push(failedFigure('Takeover', 'main-thread tasks', tasks));
+    else if (tasks) {
+      figures.push(
+        ...takeoverFigures(
+          tasks,
+          os
+            .loadavg()
+            .map((l) => l.toFixed(1))
+            .join(' '),
+        ),
+      );
+      details['takeover'] = tasks;
     }
 
     // 4. Search in Node over the content/ index.
@@ -293,7 +329,10 @@ async function main(): Promise<void> {
     }
     const real = missing ? undefined : realTreeSource(path.join(ws.root, 'real-import', 'content'));
     const trees = largeTrees(real).filter(
-      (tree) => (opts.only !== 'real' || tree.source === real) && (!opts.pages || opts.pages.includes(tree.pages)),
+      (tree) =>
+        opts.only !== 'takeover' &&
+        (opts.only !== 'real' || tree.source === real) &&
+        (!opts.pages || opts.pages.includes(tree.pages)),
     );
     for (const tree of trees) {
       const measured = await section(`${tree.label}: copy, build and browse`, () =>
@@ -336,7 +375,7 @@ async function main(): Promise<void> {
     }
 
     // 7. Lighthouse (mobile) on three routes of the content/ build, after the large trees' builds.
-    const lighthouse = smallOnes
+    const lighthouse = takeover
       ? distDir
         ? await section('lighthouse', () => measureLighthouse(distDir))
         : notBuilt

@@ -54,7 +54,8 @@ export async function initialAssets(distDir: string, route: string, base = '/doc
       if (href) styles.push(toFile(href));
     }
   }
-  // The app itself, which the boot script starts once the page has painted.
+  // The app itself, which the boot script starts once the page has painted: the entry and the chunks its
+  // start imports, statically and in steps (the boot script preloads them all).
   const start = readStartAssets(html);
   if (start) scripts.push(...[start.entry, ...start.modules].map(toFile));
   const seen = new Set<string>();
@@ -88,7 +89,7 @@ export function sizeFigures(assets: InitialAssets, route: string, targets: SizeT
       name: `initial JS for ${route} (raw)`,
       value: total(assets.js, 'raw'),
       unit: 'bytes',
-      note: `${list(assets.js)}: entry, its static imports, theme script`,
+      note: `${list(assets.js)}: theme script, entry and every chunk the app's start evaluates`,
     },
     {
       section,
@@ -96,7 +97,7 @@ export function sizeFigures(assets: InitialAssets, route: string, targets: SizeT
       value: total(assets.js, 'gzip'),
       unit: 'bytes',
       target: { max: targets.jsGzipBytes, inclusive: true },
-      note: `within 10% of ~104 KB; each file gzipped on its own`,
+      note: 'each file gzipped on its own',
     },
     { section, name: 'CSS (raw)', value: total(assets.css, 'raw'), unit: 'bytes', note: list(assets.css) },
     {
@@ -109,4 +110,4 @@ export function sizeFigures(assets: InitialAssets, route: string, targets: SizeT
   ];
 }
 
-export const SIZE_TARGETS: SizeTargets = { jsGzipBytes: 115 * KB, cssGzipBytes: 20 * KB };
+export const SIZE_TARGETS: SizeTargets = { jsGzipBytes: 90 * KB, cssGzipBytes: 20 * KB };

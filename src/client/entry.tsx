@@ -1,14 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { QueryClient } from '@tanstack/react-query';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
 import { routesAt } from '../shared/paths';
 import { enableAnalytics, trackPageView } from './app/analytics';
-import { restorePlaceAfterReload } from './app/new-app';
-import { createAppRouter } from './app/router';
+import { retryableChunk } from './app/lazy-chunk';
+import { nextTask } from './app/next-task';
 import { pageStartAssets } from './app/start-app';
-import { followDevUpdates } from './dev/updates';
 import { startDeployment } from './data/deployment';
 import { fragmentQuery, retryTransient } from './data/queries';
 import { ensureRouteData } from './data/site-data';
@@ -16,7 +12,10 @@ import { ensureRouteData } from './data/site-data';
 /**
  * Takes over the prerendered page: reads the deployment pointer (requested by the boot script), loads the
  * manifest it names (preloaded by then), seeds the current page's fragment from the DOM so it is not
- * fetched again, then hydrates. Until then the page is plain HTML whose links work as ordinary links.
+ * fetched again, then hands over to app/takeover.tsx. The router's package, the app's modules and React's DOM
+ * renderer wait in chunks of their own (the boot script preloads them all at once) and are imported one
+ * after another, a task apart, so that no one task evaluates the whole app. Until the app has hydrated the page
+ * is plain HTML whose links work as ordinary links.
  */
 async function start(): Promise<void> {
   const assets = pageStartAssets();
@@ -41,23 +40,20 @@ async function start(): Promise<void> {
   const page = [...data.records.values()].find((record) => record.key === key);
   if (content && page) queryClient.setQueryData(fragmentQuery(page).queryKey, content.innerHTML);
 
-  const router = createAppRouter(assets.base, queryClient);
-  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuild re-renders the page in place.
-  if (document.documentElement.dataset['dev']) followDevUpdates(queryClient, router, assets.base);
-  await router.load();
-  const root = document.getElementById('app');
-  if (!root) return;
-  // After a reload onto a new app (app/new-app.ts): where the reader was, with what they were opening.
-  restorePlaceAfterReload();
-  hydrateRoot(
-    root,
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </StrictMode>,
-  );
+  try {
+    await nextTask();
+    await loadRouterLibrary();
+    await nextTask();
+    const { takeOver } = await loadTakeover();
+    await nextTask();
+    await takeOver(queryClient, assets.base);
+  } catch (error) {
+    showStartupError(error);
+  }
 }
+
+const loadRouterLibrary = retryableChunk('router', () => import('./app/router-library'));
+const loadTakeover = retryableChunk('app', () => import('./app/takeover'));
 
 /** The page stays readable; the banner says that navigation falls back to full page loads. */
 function showStartupError(error: unknown): void {

@@ -67,18 +67,25 @@ export async function hydrated(page: Page): Promise<void> {
 }
 
 /**
- * The URL of the app's one lazy chunk (the search dialog), read from the entry script the page runs:
- * esbuild writes it there as `import("./chunk.HASH.js")`. Other chunks (the dialog's own imports, the
- * search worker's) are requested around it in no fixed order, so a test that fails this file picks it by name.
+ * The URL of the search dialog's lazy chunk, read from the scripts the app starts with (the entry and the
+ * chunks the document lists for its start): esbuild writes it there as `import("./chunk.HASH.js")`, next to
+ * the dialog's chunk name ("search-dialog"). Other chunks (the dialog's own imports, the search worker's) are
+ * requested around it in no fixed order, so a test that fails this file picks it by name.
  */
 export async function searchDialogChunk(page: Page): Promise<string> {
-  const entry = await page.getAttribute('script[type="module"][src*="/entry."]', 'src');
-  if (!entry) throw new Error('the page has no entry script');
-  const entryUrl = new URL(entry, page.url()).href;
-  const source = await page.evaluate((u) => fetch(u).then((r) => r.text()), entryUrl);
-  const lazy = [...source.matchAll(/\bimport\("(\.\/chunk\.[A-Z0-9]+\.js)"\)/g)].map((m) => m[1]);
-  if (lazy.length !== 1) throw new Error(`expected one lazy chunk in ${entryUrl}, found ${lazy.length}`);
-  return new URL(lazy[0] as string, entryUrl).href;
+  const start = await page.evaluate(() => document.getElementById('docs-start')?.textContent ?? '');
+  if (!start) throw new Error('the page lists no start assets');
+  const { entry, modules } = JSON.parse(start) as { entry: string; modules: string[] };
+  const found = new Set<string>();
+  for (const file of [entry, ...modules]) {
+    const url = new URL(file, page.url()).href;
+    const source = await page.evaluate((u) => fetch(u).then((r) => r.text()), url);
+    for (const match of source.matchAll(/"search-dialog"[^;]{0,80}?\bimport\("(\.\/chunk\.[A-Z0-9]+\.js)"\)/g)) {
+      found.add(new URL(match[1] as string, url).href);
+    }
+  }
+  if (found.size !== 1) throw new Error(`expected one search dialog chunk in the start scripts, found ${found.size}`);
+  return [...found][0] as string;
 }
 
 /** Records every layout shift of the page from its start; read them with `layoutShifts`. Call before `goto`. */

@@ -35,7 +35,51 @@ describe('startup and script chunks', () => {
     await page.click('nav#sidebar a[href="/docs/pricing/"]');
     await h1Becomes(page, 'Pricing');
   });
+
+  // The takeover imports its modules in steps (src/client/entry.tsx): a step whose chunk fails leaves the
+  // page readable with the startup banner, and Retry asks for the chunk again.
+  for (const step of ['router', 'app', 'react-dom']) {
+    it(`shows the startup banner when the takeover's ${step} chunk fails, and Retry starts the app`, async () => {
+      const { page } = await open();
+      const chunk = await stepChunk(page, step);
+      let failing = true;
+      // Only the chunk's own URL: a retry asks for it under a fresh query (src/client/app/lazy-chunk.ts).
+      await page.route(
+        (url) => url.href === chunk,
+        (r) => (failing ? r.fulfill({ status: 503, body: 'busy' }) : r.continue()),
+      );
+      await page.goto(`${base()}/docs/limits/`);
+      const banner = page.locator('.startup-error');
+      await banner.waitFor();
+      expect(await banner.getAttribute('data-error-type')).toBe('error');
+      expect(await page.textContent('#main-content h1')).toContain('Limits');
+      failing = false;
+      await page.click('.startup-error button');
+      await hydrated(page);
+      expect(await banner.count()).toBe(0);
+      await page.click('nav#sidebar a[href="/docs/pricing/"]');
+      await h1Becomes(page, 'Pricing');
+    });
+  }
 });
+
+/**
+ * The URL of a step of the takeover, read from the scripts the app starts with: esbuild writes each as
+ * `retryableChunk("<step>",()=>import("./chunk.HASH.js"))`, its name beside its import.
+ */
+async function stepChunk(page: Page, step: string): Promise<string> {
+  await page.goto(`${base()}/docs/limits/`);
+  const { entry, modules } = JSON.parse(
+    (await page.evaluate(() => document.getElementById('docs-start')?.textContent)) ?? '{}',
+  ) as { entry: string; modules: string[] };
+  const pattern = new RegExp(`"${step}",\\(\\)=>import\\("(\\./chunk\\.[A-Z0-9]+\\.js)"\\)`);
+  for (const file of [entry, ...modules]) {
+    const url = new URL(file, page.url()).href;
+    const found = pattern.exec(await page.evaluate((u) => fetch(u).then((r) => r.text()), url))?.[1];
+    if (found) return new URL(found, url).href;
+  }
+  throw new Error(`no takeover step named ${step} in the start scripts`);
+}
 
 describe('a new deployment while the tab is open', () => {
   it('switches to the new manifest and shows the page from it, without a reload', async () => {

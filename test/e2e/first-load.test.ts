@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hydrated, useBrowser } from './browser';
 
@@ -59,6 +60,19 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
+  it('preloads every script the takeover runs, so none of its steps waits for a request of its own', async () => {
+    const { page, problems, requests } = await open('/docs/limits/');
+    await hydrated(page);
+    const start = await page.evaluate(() => document.getElementById('docs-start')?.textContent ?? '');
+    const { entry, modules } = JSON.parse(start) as { entry: string; modules: string[] };
+    const scripts = requests.map((url) => new URL(url).pathname).filter((path) => path.endsWith('.js'));
+    const app = scripts.filter((path) => !/\/theme\.[A-Z0-9]+\.js$/.test(path));
+    // The entry, the router's package, the app's modules and React's DOM renderer, at least.
+    expect(app.length).toBeGreaterThanOrEqual(4);
+    expect([...new Set(app)].sort()).toEqual([entry, ...modules].sort());
+    expect(problems).toEqual([]);
+  });
+
   it('shows the not-found page inside the layout, with status 404', async () => {
     const { page, problems } = await open();
     const response = await page.goto(`${base()}/docs/no/such/page/`);
@@ -69,4 +83,99 @@ describe('first load', () => {
     expect(await page.title()).toBe('Page not found | Pipedream Docs');
     expect(problems).toEqual([]);
   });
+
+  it('changes nothing on <html> at its start that would restyle the whole document', async () => {
+    const { page, problems } = await open();
+    await page.addInitScript(() => {
+      const changed: string[] = [];
+      (window as unknown as { htmlChanges: string[] }).htmlChanges = changed;
+      // Every attribute written on <html> once the page has painted, even to the value it had.
+      new PerformanceObserver((_, observer) => {
+        observer.disconnect();
+        new MutationObserver((records) => {
+          for (const record of records) changed.push(record.attributeName ?? '');
+        }).observe(document.documentElement, { attributes: true });
+      }).observe({ type: 'paint', buffered: true });
+    });
+    await page.goto(`${base()}/docs/limits/`);
+    await hydrated(page);
+    // The app's own effects run after hydration; let them.
+    await page.waitForTimeout(500);
+    const changed = await page.evaluate(() => (window as unknown as { htmlChanges: string[] }).htmlChanges);
+    expect([...new Set(changed)].sort()).toEqual(['data-app-started', 'data-hydrated']);
+    // Markers for tests and tooling only: no style rule reads them, so writing them restyles nothing.
+    const css = await page.evaluate(async () => {
+      const href = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')?.href ?? '';
+      return (await fetch(href)).text();
+    });
+    expect(css).not.toMatch(/data-hydrated|data-app-started/);
+    expect(problems).toEqual([]);
+  });
+
+  // A reader taps the sidebar while the app is still taking the page over: the tap is answered, by the app
+  // or as a plain page load, at whatever moment of the takeover it comes.
+  for (const moment of ['first-paint', 'app-start'] as const) {
+    it(`answers a tap on the sidebar at the ${moment === 'first-paint' ? 'first paint' : "app's start"}`, async () => {
+      const { page, problems } = await open();
+      await tapSidebarAt(page, moment, '/docs/pricing/');
+      await page.goto(`${base()}/docs/limits/`);
+      await page.waitForURL(`${base()}/docs/pricing/`);
+      await expect.poll(() => page.textContent('#main-content h1')).toContain('Pricing');
+      await hydrated(page);
+      expect(await page.getAttribute('nav#sidebar a[aria-current="page"]', 'href')).toBe('/docs/pricing/');
+      expect(problems).toEqual([]);
+      // The tap came during the takeover: the page shown now may be a new document (a plain page load), so
+      // the tapped one kept its record in the tab's session storage.
+      const tap = JSON.parse((await page.evaluate(() => sessionStorage.getItem('tap'))) ?? 'null') as TapRecord | null;
+      expect(tap).toMatchObject({ hydrated: false });
+    });
+  }
 });
+
+interface TapRecord {
+  /** Milliseconds from the first contentful paint to the tap. */
+  afterPaint: number;
+  /** Whether the app had taken the page over when the tap came. */
+  hydrated: boolean;
+}
+
+/**
+ * Arms the next document to click the sidebar entry `href` as soon as it has painted (`first-paint`), or as
+ * soon as the app's entry starts (`app-start`, which the boot script runs after the first paint). The tap
+ * is a click event dispatched in the page, so it comes at that moment and not a driver's round trip later.
+ */
+async function tapSidebarAt(page: Page, moment: 'first-paint' | 'app-start', href: string): Promise<void> {
+  await page.addInitScript(
+    ({ moment, href }) => {
+      // Only the first document: the page the tap leads to is left alone.
+      if (sessionStorage.getItem('tap-armed')) return;
+      sessionStorage.setItem('tap-armed', '1');
+      let painted = NaN;
+      const tap = () => {
+        const anchor = document.querySelector<HTMLAnchorElement>(`nav#sidebar a[href="${href}"]`);
+        if (!anchor) throw new Error(`no sidebar entry ${href} to tap`);
+        const record = {
+          afterPaint: performance.now() - painted,
+          hydrated: document.documentElement.dataset['hydrated'] === 'true',
+        };
+        sessionStorage.setItem('tap', JSON.stringify(record));
+        anchor.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, view: window }));
+      };
+      new PerformanceObserver((list, observer) => {
+        const paint = list.getEntriesByName('first-contentful-paint')[0];
+        if (!paint) return;
+        observer.disconnect();
+        painted = paint.startTime;
+        if (moment === 'first-paint') tap();
+      }).observe({ type: 'paint', buffered: true });
+      if (moment === 'app-start') {
+        new MutationObserver((_, observer) => {
+          if (document.documentElement?.dataset['appStarted'] !== 'true') return;
+          observer.disconnect();
+          tap();
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-app-started'] });
+      }
+    },
+    { moment, href },
+  );
+}

@@ -6,8 +6,10 @@ import type { PageMeta, SiteSettings } from '../../shared/types';
 export function usePageHead(site: SiteSettings, page: PageMeta | undefined): void {
   useEffect(() => {
     const head = headFor(site, page);
-    document.title = head.title;
-    document.documentElement.lang = head.lang;
+    if (document.title !== head.title) document.title = head.title;
+    // Written only when it differs: setting `lang` on <html>, even to the value it has, restyles the whole
+    // document, and on the prerendered page it is right already.
+    if (document.documentElement.lang !== head.lang) document.documentElement.lang = head.lang;
     setMeta('name', 'description', head.description);
     setMeta('property', 'og:title', head.title);
     setMeta('property', 'og:description', head.description);

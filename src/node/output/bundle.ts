@@ -12,7 +12,7 @@ export interface ClientAssets {
   entry: string;
   theme: string;
   worker: string;
-  /** Chunks the entry imports statically, for modulepreload. */
+  /** Chunks the app's start evaluates (see `startChunks`), for modulepreload. */
   preload: string[];
 }
 
@@ -107,8 +107,37 @@ export async function bundleClient(srcDir: string): Promise<ClientAssets> {
     entry,
     theme: find('theme.'),
     worker: find('search-worker.'),
-    preload: staticImports(outputs, entry),
+    preload: startChunks(outputs, entry, STEP_MODULES),
   };
+}
+
+/**
+ * Modules the app's start imports in steps of their own (src/client/entry.tsx, app/takeover.tsx), so that no
+ * one task evaluates the whole app: named by the source file or package module esbuild records as their
+ * chunk's entry point.
+ */
+const STEP_MODULES = [
+  'src/client/app/router-library.ts',
+  'src/client/app/takeover.tsx',
+  'src/client/app/dom-renderer.ts',
+];
+
+/**
+ * Every chunk the app's start evaluates: the entry's static imports, then each step module's chunk and its
+ * static imports. They are all preloaded at once, so the steps wait for no request of their own.
+ */
+export function startChunks(outputs: esbuild.Metafile['outputs'], entry: string, stepModules: string[]): string[] {
+  const found = staticImports(outputs, entry);
+  for (const module of stepModules) {
+    // A source tree without the step (a test's small app) has nothing more to preload.
+    const output = Object.entries(outputs).find(([, meta]) => meta.entryPoint?.endsWith(module));
+    if (!output) continue;
+    const chunk = path.basename(output[0]);
+    for (const name of [chunk, ...staticImports(outputs, chunk)]) {
+      if (name !== entry && !found.includes(name)) found.push(name);
+    }
+  }
+  return found;
 }
 
 /**

@@ -17,6 +17,14 @@ function staticImportsOf(js: string): string[] {
   return [...js.matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/g)].map((m) => m[1] ?? '');
 }
 
+/** The chunks a module imports with `import("./x.js")`. */
+function lazyImportsOf(js: string): string[] {
+  return [...js.matchAll(/\bimport\("\.\/([^"]+\.js)"\)/g)].map((m) => m[1] ?? '');
+}
+
+/** The search dialog's lazy import, beside its chunk name in the bundled code. */
+const SEARCH_DIALOG_IMPORT = /"search-dialog"[^;]{0,80}?\bimport\("\.\/([^"]+\.js)"\)/g;
+
 /** The entry's static imports and theirs, read from the bundled files themselves (no metafile involved). */
 function closure(jsDir: string, entry: string): Set<string> {
   const seen = new Set<string>();
@@ -60,15 +68,28 @@ describe('what a page loads', () => {
     }
   });
 
-  it('once painted: the entry, each chunk the entry imports statically and nothing else, and the pointer', () => {
+  it('once painted: the entry, each chunk its start evaluates, none of the lazy ones, and the pointer', () => {
+    const jsDir = path.join(dist, 'assets/js');
+    const read = (file: string) => readFileSync(path.join(jsDir, file), 'utf8');
     for (const file of ['index.html', 'guide/index.html', '404.html']) {
       const html = readFileSync(path.join(dist, file), 'utf8');
       const { entry, modules, pointer, base } = startAssets(html);
       expect(entry, file).toMatch(/^\/docs\/assets\/js\/entry\.[A-Z0-9]+\.js$/);
-      const expected = closure(path.join(dist, 'assets/js'), path.basename(entry));
-      // The app is split: React and the router sit in a chunk the search dialog shares with the entry.
-      expect(expected.size, file).toBeGreaterThan(0);
-      expect(new Set(modules.map((href) => path.basename(href))), file).toEqual(expected);
+      const listed = new Set(modules.map((href) => path.basename(href)));
+      const entryFile = path.basename(entry);
+      // The entry's own imports, and the steps it imports one after another (the app, then React's DOM
+      // renderer), each with its imports: preloaded together, so no step waits for a request of its own.
+      for (const chunk of closure(jsDir, entryFile)) expect(listed, `${file}: ${chunk}`).toContain(chunk);
+      const steps = lazyImportsOf(read(entryFile));
+      expect(steps.length, file).toBeGreaterThan(0);
+      for (const step of steps) expect(listed, `${file}: step ${step}`).toContain(step);
+      for (const chunk of listed) {
+        for (const imported of staticImportsOf(read(chunk))) expect(listed, `${file}: ${imported}`).toContain(imported);
+      }
+      // What only some readers use waits until they reach for it: the search dialog.
+      const dialog = [...listed].flatMap((chunk) => [...read(chunk).matchAll(SEARCH_DIALOG_IMPORT)].map((m) => m[1]));
+      expect(dialog, file).toHaveLength(1);
+      expect(listed, file).not.toContain(dialog[0]);
       for (const href of [entry, ...modules, pointer]) {
         expect(existsSync(path.join(dist, href.replace(/^\/docs\//, ''))), href).toBe(true);
       }
