@@ -7,7 +7,7 @@ import { resolveLink } from '../analyze/markdown/links';
 import { readComponents } from './components';
 import { strictBuildErrors } from './check-tree';
 import { copyPublic, listFiles } from './copy-files';
-import { openApiDocuments, referenceRoutes } from './openapi-documents';
+import { namedOpenApiDocuments, openApiDocuments, referenceRoutes } from './openapi-documents';
 import { ConfigRunError, findConfig, loadConfig, type Tool } from './load-config';
 import { ImportReport } from './report';
 import { rewritePage } from './rewrite-page';
@@ -125,12 +125,17 @@ export async function importSite(options: ImportOptions): Promise<ImportResult> 
   const copied = await copyPublic(publicDir, out, source, report);
 
   const site = siteYaml({ tool: found.tool, config, configFile, fallbackTitle: title, routes, redirects, report });
-  const documents = await openApiDocuments(publicDir);
+  const inPublic = await openApiDocuments(publicDir);
+  const folders = { source, srcDir, publicDir, configDir: path.dirname(found.file) };
+  const named = (await namedOpenApiDocuments(config, folders, out)).filter((spec) => !inPublic.includes(spec));
+  const documents = [...inPublic, ...named];
   const references = referenceRoutes(documents, routes);
   if (documents.length > 0) site.apiReference = documents.map((spec, i) => ({ spec, route: references[i]! }));
   for (const [i, spec] of documents.entries()) {
-    const where = path.relative(source, path.join(publicDir, spec)).split(path.sep).join('/');
-    report.changed(where, 0, `the OpenAPI document became the API reference pages under ${references[i]}`);
+    const where =
+      i < inPublic.length ? path.relative(source, path.join(publicDir, spec)).split(path.sep).join('/') : configFile;
+    const what = i < inPublic.length ? 'the OpenAPI document' : `the OpenAPI document the config names (${spec})`;
+    report.changed(where, 0, `${what} became the API reference pages under ${references[i]}`);
   }
   const header = `# Imported from the ${found.tool} site in ${path.basename(source)} by \`npm run import\`; see ${REPORT_FILE}.\n`;
   // The constants, the longest part, last.

@@ -41,4 +41,32 @@ describe('npm run import of a site with an OpenAPI document in its public folder
     expect(html).toContain('<h2 id="listWidgets" tabindex="-1">');
     expect(existsSync(path.join(root, 'dist/api-reference/index.html'))).toBe(true);
   }, 60_000);
+
+  it('carries over a document the old config names, from a folder the import does not copy', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'docs-import-openapi-named-'));
+    const source = path.join(root, 'old');
+    await cp(path.join(projectRoot, 'test/fixtures/vitepress'), source, { recursive: true });
+    // A reference plugin's option, as such plugins take it: a path from the config's folder.
+    await mkdir(path.join(source, '.vitepress/api'), { recursive: true });
+    await writeFile(path.join(source, '.vitepress/api/widgets.yaml'), SPEC);
+    const config = path.join(source, '.vitepress/config.mts');
+    const text = await readFile(config, 'utf8');
+    await writeFile(
+      config,
+      text.replace(
+        "functionPayloadLimit: '6MB',",
+        "functionPayloadLimit: '6MB',\n    openapi: { spec: './api/widgets.yaml' },",
+      ),
+    );
+    const result = await importSite({ source, out: path.join(root, 'content') });
+    const site = parse(await readFile(path.join(root, 'content/_site.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(site['apiReference']).toEqual([{ spec: 'api/widgets.yaml', route: '/api-reference/' }]);
+    expect(result.report.render('old', 'VitePress', 3)).toContain(
+      'the OpenAPI document the config names (api/widgets.yaml) became the API reference pages under /api-reference/',
+    );
+    const built = await buildTree(root);
+    expect(messages(built)).toEqual([]);
+    const html = await readFile(path.join(root, 'dist/api-reference/widgets/index.html'), 'utf8');
+    expect(html).toContain('<h2 id="listWidgets" tabindex="-1">');
+  }, 60_000);
 });
