@@ -4,40 +4,12 @@ import { appBundles } from '../../../src/node/output/app-bundles';
 import type { RenderRoute } from '../../../src/node/output/site-files';
 import { splitForBrowser } from '../../../src/node/output/browser-data';
 import { shardOf, type SiteData } from '../../../src/shared/site-data';
-import type { Manifest, PageMeta } from '../../../src/shared/types';
+import type { Manifest } from '../../../src/shared/types';
+import { groupedSite } from '../../helpers/grouped-site';
 import { projectRoot } from '../../helpers/tree';
 
 /** Four groups of 80 pages: past 300 entries, so the build folds the sidebar. */
-function foldedSite(): Manifest {
-  const pages: PageMeta[] = [];
-  const sidebar = Array.from({ length: 4 }, (_, g) => ({
-    text: `Group ${g}`,
-    items: Array.from({ length: 80 }, (_, i) => {
-      const route = `/g${g}/page-${i}/`;
-      pages.push({
-        title: `Page ${g}.${i}`,
-        frontmatter: {},
-        regularPath: route,
-        relativePath: `g${g}/page-${i}.md`,
-        key: `g${g}.page-${i}`,
-        path: route,
-        headers: [],
-        description: '',
-        fragment: `/docs/assets/js/page.g${g}.page-${i}.1111aaaa.html`,
-      });
-      return { text: `Page ${g}.${i}`, link: route };
-    }),
-  }));
-  return {
-    hash: '1111aaaa',
-    site: { title: 'T', description: '', base: '/docs/', siteUrl: 'https://x.test', lang: 'en', versions: [] },
-    sidebar,
-    redirects: {},
-    search: '/docs/assets/js/search.1111aaaa.json',
-    searchWorker: '/docs/assets/js/search-worker.js',
-    pages,
-  };
-}
+const foldedSite = (): Manifest => groupedSite({ hash: '1111aaaa', groups: 4, perGroup: 80 });
 
 /** The previous/next links of a page's HTML. */
 const prevNext = (html: string) => /<nav class="prev-next"[^]*?<\/nav>/.exec(html)?.[0] ?? '';

@@ -12,41 +12,14 @@ import { splitForBrowser, type BrowserData } from '../../../../src/node/output/b
 import { isChunkLoadError } from '../../../../src/shared/chunk-error';
 import { recordRoutes } from '../../../../src/shared/paths';
 import { manifestUrl, shardOf, shardUrl, sidebarGroupUrl } from '../../../../src/shared/site-data';
-import type { Manifest, PageMeta } from '../../../../src/shared/types';
+import type { Manifest } from '../../../../src/shared/types';
+import { groupedSite } from '../../../helpers/grouped-site';
 
 const BASE = '/docs/';
 
 /** A site of `groups` sidebar groups of `perGroup` pages; past 300 entries its sidebar folds. */
-function site(hash: string, groups: number, perGroup: number, title = 'Page'): Manifest {
-  const pages: PageMeta[] = [];
-  const sidebar = Array.from({ length: groups }, (_, g) => ({
-    text: `Group ${g}`,
-    items: Array.from({ length: perGroup }, (_, i) => {
-      const route = `/g${g}/page-${i}/`;
-      pages.push({
-        title: `${title} ${g}.${i}`,
-        frontmatter: {},
-        regularPath: route,
-        relativePath: `g${g}/page-${i}.md`,
-        key: `g${g}.page-${i}`,
-        path: route,
-        headers: [],
-        description: '',
-        fragment: `${BASE}assets/js/page.g${g}.page-${i}.${hash}.html`,
-      });
-      return { text: `${title} ${g}.${i}`, link: route };
-    }),
-  }));
-  return {
-    hash,
-    site: { title: 'T', description: '', base: BASE, siteUrl: 'https://x.test', lang: 'en', versions: [] },
-    sidebar,
-    redirects: { '/old/': '/g0/page-1/' },
-    search: `${BASE}assets/js/search.${hash}.json`,
-    searchWorker: `${BASE}assets/js/search-worker.js`,
-    pages,
-  };
-}
+const site = (hash: string, groups: number, perGroup: number, title?: string): Manifest =>
+  groupedSite({ hash, groups, perGroup, title });
 
 const deploymentOf = (data: BrowserData): Deployment => ({
   manifest: manifestUrl(data.data.core),

@@ -16,37 +16,11 @@ import {
   type SidebarGroupFile,
 } from '../../../../src/shared/site-data';
 import type { Manifest, PageMeta } from '../../../../src/shared/types';
+import { groupedSite } from '../../../helpers/grouped-site';
 
-function site(groups: number, perGroup: number): Manifest {
-  const pages: PageMeta[] = [];
-  const sidebar = Array.from({ length: groups }, (_, g) => ({
-    text: `Group ${g}`,
-    items: Array.from({ length: perGroup }, (_, i) => {
-      const path = `/g${g}/page-${i}/`;
-      pages.push({
-        title: `Page ${g}.${i}`,
-        frontmatter: i === 1 ? { next: false } : {},
-        regularPath: path,
-        relativePath: `g${g}/page-${i}.md`,
-        key: `g${g}.page-${i}`,
-        path,
-        headers: [],
-        description: '',
-        fragment: `/docs/assets/js/page.g${g}.page-${i}.0000abcd.html`,
-      });
-      return { text: `Page ${g}.${i}`, link: path };
-    }),
-  }));
-  return {
-    hash: '1234abcd',
-    site: { title: 'T', description: '', base: '/docs/', siteUrl: 'https://x.test', lang: 'en', versions: [] },
-    sidebar,
-    redirects: {},
-    search: '/docs/assets/js/search.0.json',
-    searchWorker: '/docs/assets/js/search-worker.js',
-    pages,
-  };
-}
+/** Page 1 of each group opts out of a next link. */
+const site = (groups: number, perGroup: number): Manifest =>
+  groupedSite({ hash: '1234abcd', groups, perGroup, frontmatter: (i) => (i === 1 ? { next: false } : {}) });
 
 describe('the site data as the browser loads it', () => {
   it('keeps the pages out of the manifest and puts each record in the shard its route hashes to', () => {

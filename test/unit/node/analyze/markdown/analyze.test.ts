@@ -2,27 +2,11 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
-import { renderMarkdown } from '../../../../../src/node/analyze/markdown/pipeline';
 import { pngImage } from '../../../../helpers/png';
+import { renderGuidePage } from '../../../../helpers/render-page';
 
 /** Renders a page body of `guide/page.md` in a content folder as the build does (code left as it is). */
-function render(body: string, contentDir = '/nonexistent') {
-  const diagnostics = new DiagnosticList();
-  const page = renderMarkdown(body, {
-    file: 'guide/page.md',
-    absoluteDir: path.join(contentDir, 'guide'),
-    contentDir,
-    route: '/guide/page/',
-    base: '/docs/',
-    lineOffset: 0,
-    constants: {},
-    highlighter: { knows: () => true, highlight: (code) => code },
-    strict: true,
-    diagnostics,
-  });
-  return { page, messages: diagnostics.sorted().map(formatDiagnostic) };
-}
+const render = (body: string, contentDir?: string) => renderGuidePage(body, { contentDir });
 
 describe('headings', () => {
   it('take the id written after them as {#id}, and keep it out of their text and the table of contents', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
-import { renderMarkdown } from '../../../../../src/node/analyze/markdown/pipeline';
+import { renderGuidePage } from '../../../../helpers/render-page';
 
 const MB = 1024 * 1024;
 /** The page sits under a frontmatter block of this many lines: reported lines must add it. */
@@ -8,21 +7,9 @@ const LINE_OFFSET = 3;
 
 /** Renders a page body as the build does (code left as it is) and times it. */
 function render(body: string) {
-  const diagnostics = new DiagnosticList();
   const started = performance.now();
-  const page = renderMarkdown(body, {
-    file: 'guide/page.md',
-    absoluteDir: '/nonexistent/guide',
-    route: '/guide/page/',
-    base: '/docs/',
-    lineOffset: LINE_OFFSET,
-    constants: {},
-    highlighter: { knows: () => true, highlight: (code) => code },
-    strict: true,
-    diagnostics,
-  });
-  const seconds = (performance.now() - started) / 1000;
-  return { page, messages: diagnostics.sorted().map(formatDiagnostic), seconds };
+  const rendered = renderGuidePage(body, { lineOffset: LINE_OFFSET });
+  return { ...rendered, seconds: (performance.now() - started) / 1000 };
 }
 
 /** `unit` repeated to `size` characters. */

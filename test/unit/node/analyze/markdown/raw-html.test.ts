@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../../../src/node/render/highlight/code-highlighter';
-import { renderMarkdown } from '../../../../../src/node/analyze/markdown/pipeline';
+import { renderGuidePage } from '../../../../helpers/render-page';
 import { buildTree, makeTree, messages } from '../../../../helpers/tree';
 
 /**
@@ -31,23 +30,11 @@ afterAll(async () => {
 
 /** The page `guide/page.md` at /guide/page/, as the build renders it, with its diagnostics. */
 function render(markdown: string) {
-  const diagnostics = new DiagnosticList();
-  const page = renderMarkdown(markdown, {
-    file: 'guide/page.md',
-    absoluteDir: path.join(contentDir, 'guide'),
-    contentDir,
-    route: '/guide/page/',
-    base: '/docs/',
-    lineOffset: 0,
-    constants: {},
-    highlighter,
-    strict: true,
-    diagnostics,
-  });
-  if (!page) throw new Error(`page refused: ${diagnostics.items.map((d) => d.message).join('; ')}`);
+  const { page, messages: problems } = renderGuidePage(markdown, { contentDir, highlighter });
+  if (!page) throw new Error(`page refused: ${problems.join('; ')}`);
   return {
     html: page.html,
-    diagnostics: diagnostics.sorted().map(formatDiagnostic),
+    diagnostics: problems,
     links: page.analysis.links.map((l) => l.route),
   };
 }
