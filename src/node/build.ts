@@ -80,10 +80,10 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
     analyzed = await analyzeSite(scanned, { ...options, highlighter: highlighting.highlighter, texts, diagnostics });
-    // A page with errors fails the build: its code would only delay the report of the site's problems.
+    const site = assembleSite(analyzed.pages, scanned.config, scanned.configText, strict, diagnostics);
+    // A page's error or a broken link fails the build: code still being highlighted would only delay that.
     const failed = diagnostics.errors.length > 0;
     const code = failed ? highlighting.stopped() : highlighting.done(analyzed.reusedCode);
-    const site = assembleSite(analyzed.pages, scanned.config, scanned.configText, strict, diagnostics);
     const rendered = renderSite(analyzed.pages, site, await code, texts);
     // The render cache keeps the pages without errors, even of a build the site's problems fail.
     saving = analyzed.cache.save(rendered.rendered, analyzed.problems);

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { indexManifest } from '../../../src/shared/resolve';
 import { neighboursOf } from '../../../src/shared/navigation';
 import type { Manifest } from '../../../src/shared/types';
-import { buildTree, copyOfSrc, makeTree, messages } from '../../helpers/tree';
+import { buildTree, makeTree, messages } from '../../helpers/tree';
 
 const SITE = `title: Test Docs
 description: A small site.
@@ -334,12 +334,14 @@ describe('build', () => {
 
   it('reports a content error without waiting for the code still to be highlighted', async () => {
     // A highlight thread that never answers: the build returns only if it stops waiting for it.
-    const src = path.join(
-      await copyOfSrc({ 'node/render/highlight/worker.ts': 'setInterval(() => undefined, 1000);\n' }),
-      'src',
-    );
     const root = await makeTree({ ...GOOD, ...codePages(), 'broken.md': '# Broken\n\n[nowhere](/nowhere/)\n' });
-    const result = await buildTree(root, { srcDir: src, highlightThreads: 1 });
+    const stuck = path.join(root, 'stuck-worker.mjs');
+    await writeFile(stuck, 'setInterval(() => undefined, 1000);\n');
+    process.env['DOCS_BUILD_TEST_HIGHLIGHT_WORKER'] = stuck;
+    onTestFinished(() => {
+      delete process.env['DOCS_BUILD_TEST_HIGHLIGHT_WORKER'];
+    });
+    const result = await buildTree(root, { highlightThreads: 1 });
     expect(result.ok).toBe(false);
     expect(messages(result).join('\n')).toContain('broken.md:3:1');
     expect(existsSync(path.join(root, 'dist'))).toBe(false);

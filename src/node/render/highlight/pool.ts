@@ -118,7 +118,7 @@ export class HighlightPool {
   private startThreads(): void {
     this.starting ??= (async () => {
       const workerData: Promise<HighlightWorkerData> = compileRegexEngine().then((wasm) => ({ wasm }));
-      this.running = await startThreads('highlight', compiledFile(projectRootOf(import.meta.url), 'highlight-worker'), {
+      this.running = await startThreads('highlight', threadFile(), {
         count: Math.max(1, Math.min(this.whileRendering, this.maxThreads)),
         workerData,
         onFailure: (error) => this.fail(error),
@@ -166,4 +166,14 @@ export class HighlightPool {
     const done = this.waiting.length === 0 && this.threads.every((t) => t.inFlight === 0);
     if (this.settled && (this.failure || done)) this.settled();
   }
+}
+
+/**
+ * The script each highlight thread runs: the compiled worker, or, for the tests of a build whose threads
+ * never answer, the file `DOCS_BUILD_TEST_HIGHLIGHT_WORKER` names.
+ */
+function threadFile(): string {
+  return (
+    process.env['DOCS_BUILD_TEST_HIGHLIGHT_WORKER'] ?? compiledFile(projectRootOf(import.meta.url), 'highlight-worker')
+  );
 }
