@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
 import { documentValue, yamlErrorPosition } from '../scan/schema-errors';
 import { positionAt, type DiagnosticList } from '../diagnostics';
@@ -52,6 +51,8 @@ export async function loadApiDocument(
   try {
     // The library's resolver reads local files only: the build makes no network requests.
     const options = { resolve: { http: false as const } };
+    // Loaded here, not with the build: a site without an API reference never pays for the validator.
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     const parser = new SwaggerParser();
     api = (await parser.validate(file, structuredClone(value) as never, options)) as unknown as ApiDocument;
     read = parser.$refs.paths('file').map((place) => path.resolve(place));

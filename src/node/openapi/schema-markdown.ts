@@ -1,4 +1,4 @@
-import { sample } from 'openapi-sampler';
+import { createRequire } from 'node:module';
 import type { MediaType, Schema } from './document';
 
 /** A value as inline code: `10`, `"pro"`. */
@@ -139,5 +139,10 @@ export function mediaExample(media: MediaType, direction: 'request' | 'response'
     maxSampleDepth: 6,
   };
   // The schema has no `$ref` left: the sampler needs no document to resolve them against.
-  return sample(media.schema as Parameters<typeof sample>[0], options);
+  return sampler().sample(media.schema as Parameters<Sampler['sample']>[0], options);
 }
+
+type Sampler = typeof import('openapi-sampler');
+
+/** openapi-sampler, loaded the first time an example is made: a site without an API reference never loads it. */
+const sampler = (): Sampler => createRequire(import.meta.url)('openapi-sampler') as Sampler;
