@@ -208,9 +208,8 @@ export class DevBuilder {
     const diagnostics = new DiagnosticList();
     const site = await readSiteConfig(this.options.contentDir, diagnostics);
     const { contentDir, cacheDir, srcDir } = this.options;
-    const generatedDir = path.join(cacheDir, 'openapi');
     const reference = site.valid
-      ? await withApiReference([], site.config, site.configText, { contentDir, srcDir, generatedDir, diagnostics })
+      ? await withApiReference([], site.config, site.configText, { contentDir, srcDir, cacheDir, diagnostics })
       : { files: [], config: site.config, sources: new Map() };
     this.pages.generated = reference.files;
     this.generatedSources = reference.sources;

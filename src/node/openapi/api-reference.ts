@@ -14,14 +14,14 @@ export interface ApiReferenceOptions {
   contentDir: string;
   /** The project's `src/`: the pages are made again when the code that makes them changed. */
   srcDir: string;
-  /** Where the generated pages' markdown is kept for the page pass, outside the content folder. */
-  generatedDir: string;
+  /** The build's cache folder: the generated pages' markdown is kept in its `openapi/` for the page pass. */
+  cacheDir: string;
   diagnostics: DiagnosticList;
 }
 
 /**
  * The scan's hook for `apiReference` of `_site.yaml`: each OpenAPI document it names becomes markdown
- * pages (reference-pages.ts), written to `generatedDir` and added to the scanned files, so that they go
+ * pages (reference-pages.ts), written to the cache folder's `openapi/` and added to the scanned files, so that they go
  * through the page pass, the site checks, search, llms.txt and prerendering like the writers' own pages.
  * A file is written only when its text changed: the render cache then reuses the page. The pages join
  * the sidebar: after the reference's overview where the sidebar lists it, else as a group of their own.
@@ -32,7 +32,8 @@ export async function withApiReference(
   configText: string,
   options: ApiReferenceOptions,
 ): Promise<{ files: ContentFile[]; config: SiteConfig; sources: GeneratedSources }> {
-  const { contentDir, generatedDir, diagnostics } = options;
+  const { contentDir, diagnostics } = options;
+  const generatedDir = path.join(options.cacheDir, 'openapi');
   if (config.apiReference.length === 0) {
     // The pages of a reference since removed from `_site.yaml`: nothing reads them any more.
     await rm(generatedDir, { recursive: true, force: true });

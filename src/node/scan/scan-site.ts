@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { DiagnosticList } from '../diagnostics';
 import { withApiReference, type GeneratedSources } from '../openapi/api-reference';
 import { lastCommitDates } from './page-history';
@@ -42,11 +41,10 @@ export async function scanSite(
   ]);
   if (!site.valid) return undefined;
   const { configText } = site;
-  const generatedDir = path.join(cacheDir, 'openapi');
   const reference = await withApiReference(found, site.config, configText, {
     contentDir,
     srcDir,
-    generatedDir,
+    cacheDir,
     diagnostics,
   });
   const { files, config, sources: generated } = reference;
