@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
 import { routesAt } from '../shared/paths';
-import { enableAnalytics, trackPageView } from './app/analytics';
+import { startAnalytics, trackPageView } from './app/analytics';
 import { retryableChunk } from './app/lazy-chunk';
 import { nextTask } from './app/next-task';
 import { pageStartAssets } from './app/start-app';
@@ -32,9 +32,9 @@ async function start(): Promise<void> {
     showStartupError(error);
     return;
   }
-  enableAnalytics(data.site.site.analyticsId);
+  startAnalytics(data.site.site.analyticsId);
   // The prerendered page is the first page view; the router reports only the navigations after it.
-  trackPageView();
+  trackPageView(data.site.site.analyticsId);
   const content = document.getElementById('page-content');
   const key = content?.dataset['pageKey'];
   const page = [...data.records.values()].find((record) => record.key === key);

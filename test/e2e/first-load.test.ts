@@ -112,6 +112,29 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
+  it('makes no locale formatter at its start, whose locale data would hold up the main thread', async () => {
+    const { page, problems } = await open();
+    await page.addInitScript(() => {
+      const made: string[] = [];
+      (window as unknown as { intlMade: string[] }).intlMade = made;
+      // A page's first Intl formatter loads the browser's locale data: tens of milliseconds in one task.
+      const intl = Intl as unknown as Record<string, object>;
+      for (const name of ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat']) {
+        const original = intl[name] as (...args: unknown[]) => unknown;
+        intl[name] = new Proxy(original, {
+          construct: (target, args) => (made.push(name), Reflect.construct(target, args) as object),
+          apply: (target, self, args) => (made.push(name), Reflect.apply(target, self, args) as unknown),
+        });
+      }
+    });
+    await page.goto(`${base()}/docs/limits/`);
+    await hydrated(page);
+    // The app's own effects run after hydration; let them.
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   // A reader taps the sidebar while the app is still taking the page over: the tap is answered, by the app
   // or as a plain page load, at whatever moment of the takeover it comes.
   for (const moment of ['first-paint', 'app-start'] as const) {

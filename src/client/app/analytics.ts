@@ -1,6 +1,10 @@
+import { useCallback } from 'react';
+import { useSite } from '../data/site-data';
+
 /**
  * Tag-manager data layer. Nothing is loaded or sent unless the site configures an id; the
- * container script itself is added by the page head only in that case.
+ * container script itself is added by the page head only in that case. Whether it is on is the site
+ * core's `analyticsId` (a query's data), so each call names it rather than the module remembering it.
  */
 type DataLayerEvent = Record<string, unknown> & { event: string };
 
@@ -10,26 +14,35 @@ declare global {
   }
 }
 
-let enabled = false;
-
 /**
- * Turns the data layer on when the site has an id. The tag manager's own snippet pushes the start event
+ * Starts the data layer when the site has an id. The tag manager's own snippet pushes the start event
  * before its script loads; the CSP allows no inline snippet, so the app pushes it as soon as it knows the
  * id. The container's page-view triggers wait for it, and gtm.js picks up the queue whenever it runs.
  */
-export function enableAnalytics(analyticsId: string | undefined): void {
-  enabled = Boolean(analyticsId);
-  if (!enabled) return;
+export function startAnalytics(analyticsId: string | undefined): void {
+  if (!analyticsId) return;
   window.dataLayer = window.dataLayer ?? [];
   window.dataLayer.push({ 'gtm.start': Date.now(), event: 'gtm.js' });
 }
 
-export function track(event: string, data: Record<string, unknown> = {}): void {
-  if (!enabled) return;
+/** Records `event` for a site with an analytics id; does nothing for one without. */
+export function track(analyticsId: string | undefined, event: string, data: Record<string, unknown> = {}): void {
+  if (!analyticsId) return;
   window.dataLayer?.push({ event, ...data });
 }
 
 /** A page view of the page now on screen: on the first load and after each client-side navigation. */
-export function trackPageView(): void {
-  track('page_view', { page_path: window.location.pathname, page_title: document.title });
+export function trackPageView(analyticsId: string | undefined): void {
+  track(analyticsId, 'page_view', { page_path: window.location.pathname, page_title: document.title });
+}
+
+/** The site's analytics id, for a view that records events. */
+export function useAnalyticsId(): string | undefined {
+  return useSite().site.analyticsId;
+}
+
+/** `track` for a view: bound to the analytics id of the site it shows. */
+export function useTrack(): (event: string, data?: Record<string, unknown>) => void {
+  const analyticsId = useAnalyticsId();
+  return useCallback((event, data) => track(analyticsId, event, data), [analyticsId]);
 }

@@ -3,7 +3,6 @@
  * as JSON to the endpoint of `_site.yaml`. An answer the endpoint did not take stays marked unsent and is
  * sent again on a later page view; nothing about it ever becomes an error page.
  */
-import { track } from './analytics';
 
 export type FeedbackAnswer = 'yes' | 'no';
 
@@ -64,7 +63,6 @@ export async function giveFeedback(endpoint: string, message: FeedbackMessage): 
   all[message.route] = { message, sent: false };
   writeAll(all);
   window.dispatchEvent(new Event(ANSWERED_EVENT));
-  if (!message.comment) track('page_feedback', { page_path: message.route, answer: message.answer });
   return deliver(endpoint, message);
 }
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { withoutBase } from '../../shared/paths';
 import type { AppRouter } from './router';
-import { track } from './analytics';
+import { track, useAnalyticsId } from './analytics';
 import { prefetchLinksInView } from './viewport-prefetch';
 
 /** The internal route (with search and hash) an anchor points to, or undefined when it leaves the app. */
@@ -19,6 +19,7 @@ export function internalTarget(anchor: HTMLAnchorElement, base: string): string 
  * navigation, and prefetches the page behind a link under the pointer or keyboard focus, or in view.
  */
 export function useLinkInterception(router: AppRouter, base: string): void {
+  const analyticsId = useAnalyticsId();
   useEffect(() => {
     const anchorOf = (event: Event) => (event.target instanceof Element ? event.target.closest('a[href]') : null);
 
@@ -37,7 +38,7 @@ export function useLinkInterception(router: AppRouter, base: string): void {
       }
       const target = internalTarget(anchor, base);
       if (target === undefined) {
-        if (anchor.origin !== window.location.origin) track('outbound_link', { url: anchor.href });
+        if (anchor.origin !== window.location.origin) track(analyticsId, 'outbound_link', { url: anchor.href });
         return;
       }
       event.preventDefault();
@@ -75,7 +76,7 @@ export function useLinkInterception(router: AppRouter, base: string): void {
       document.removeEventListener('focusin', prefetch);
       stopInView();
     };
-  }, [router, base]);
+  }, [router, base, analyticsId]);
 }
 
 /**

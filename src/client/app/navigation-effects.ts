@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useUi } from '../data/store';
-import { trackPageView } from './analytics';
+import { trackPageView, useAnalyticsId } from './analytics';
 import type { AppRouter } from './router';
 
 /**
@@ -9,6 +9,7 @@ import type { AppRouter } from './router';
  * entry records its page view when it starts).
  */
 export function useNavigationEffects(router: AppRouter): void {
+  const analyticsId = useAnalyticsId();
   useEffect(() => {
     return router.subscribe('onResolved', (event) => {
       const { setSidebarOpen, announce } = useUi.getState();
@@ -18,8 +19,8 @@ export function useNavigationEffects(router: AppRouter): void {
         const heading = document.querySelector<HTMLElement>('#main-content h1');
         if (!window.location.hash) heading?.focus({ preventScroll: true });
         announce(document.title);
-        trackPageView();
+        trackPageView(analyticsId);
       });
     });
-  }, [router]);
+  }, [router, analyticsId]);
 }

@@ -45,26 +45,20 @@ export async function reloadOntoNewApp(opening: string): Promise<boolean> {
   return true;
 }
 
-let reopening = '';
-
-/** After such a reload: scrolls back to where the reader was. Called once the app has taken the page over. */
-export function restorePlaceAfterReload(): void {
+/**
+ * After such a reload: scrolls back to where the reader was, and returns the chunk they were opening (for
+ * the UI store, whose views open it). Called once the app has taken the page over.
+ */
+export function restorePlaceAfterReload(): string | undefined {
   let place: KeptPlace | undefined;
   try {
     const kept = sessionStorage.getItem(PLACE_KEY);
     sessionStorage.removeItem(PLACE_KEY);
     place = kept ? (JSON.parse(kept) as KeptPlace) : undefined;
   } catch {
-    return;
+    return undefined;
   }
-  if (!place || place.url !== window.location.href) return;
+  if (!place || place.url !== window.location.href) return undefined;
   window.scrollTo(0, place.scrollY);
-  reopening = place.opening;
-}
-
-/** Whether the reader was opening this chunk when the page reloaded onto a new app; true once. */
-export function takeReopening(chunkId: string): boolean {
-  if (reopening !== chunkId) return false;
-  reopening = '';
-  return true;
+  return place.opening;
 }

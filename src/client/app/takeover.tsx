@@ -1,6 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { startTransition, StrictMode } from 'react';
+import { useUi } from '../data/store';
 import { followDevUpdates } from '../dev/updates';
 import { restorePlaceAfterReload } from './new-app';
 import { retryableChunk } from './lazy-chunk';
@@ -26,7 +27,7 @@ export async function takeOver(queryClient: QueryClient, base: string): Promise<
   const root = document.getElementById('app');
   if (!root) return;
   // After a reload onto a new app (app/new-app.ts): where the reader was, with what they were opening.
-  restorePlaceAfterReload();
+  useUi.getState().setReopening(restorePlaceAfterReload() ?? '');
   startTransition(() => {
     hydrateRoot(
       root,

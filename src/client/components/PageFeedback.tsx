@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useTrack } from '../app/analytics';
 import {
   giveFeedback,
   newFeedbackId,
@@ -22,6 +23,7 @@ export function PageFeedback({ route, endpoint, deployment }: { route: string; e
   const [step, setStep] = useState<Step>({ kind: 'ask' });
   const [comment, setComment] = useState('');
   const commentId = useId();
+  const track = useTrack();
   const answered = useSyncExternalStore(
     onAnswersChanged,
     () => storedAnswer(route) !== undefined,
@@ -36,6 +38,7 @@ export function PageFeedback({ route, endpoint, deployment }: { route: string; e
   const answer = async (value: FeedbackAnswer) => {
     const id = newFeedbackId();
     setStep({ kind: 'comment', id, answer: value, failed: false });
+    track('page_feedback', { page_path: route, answer: value });
     const ok = await giveFeedback(endpoint, { id, route, answer: value, deployment });
     if (!ok) setStep((now) => (now.kind === 'comment' && now.id === id ? { ...now, failed: true } : now));
   };

@@ -1,10 +1,5 @@
 import type { PageMeta } from '../../shared/types';
-
-/**
- * The date is written in UTC and in one locale, so the prerendered HTML and the hydrated page print the
- * same text wherever the reader is.
- */
-const DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+import { longUtcDate } from './date-text';
 
 /** "Edit this page" and "Last updated", each only when the site configures it (see page-history.ts). */
 export function PageFooter({ page }: { page: PageMeta }) {
@@ -18,7 +13,7 @@ export function PageFooter({ page }: { page: PageMeta }) {
       )}
       {page.lastUpdated && (
         <p className="last-updated">
-          Last updated: <time dateTime={page.lastUpdated}>{DATE.format(new Date(page.lastUpdated))}</time>
+          Last updated: <time dateTime={page.lastUpdated}>{longUtcDate(page.lastUpdated)}</time>
         </p>
       )}
     </div>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { VersionLink } from '../../shared/types';
-import { track } from '../app/analytics';
+import { useTrack } from '../app/analytics';
 
 /** The docs version menu: a disclosure button with a list of links. */
 export function VersionMenu({ versions }: { versions: VersionLink[] }) {
   const [open, setOpen] = useState(false);
+  const track = useTrack();
   const root = useRef<HTMLDivElement>(null);
   const current = versions.find((v) => v.current) ?? versions[0];
 

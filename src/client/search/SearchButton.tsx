@@ -1,6 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
-import { takeReopening } from '../app/new-app';
 import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { useSite } from '../data/site-data';
@@ -17,13 +17,14 @@ export function SearchButton() {
   // React.lazy remembers a failed import for good, so each Retry starts a fresh one.
   const [SearchDialog, setSearchDialog] = useState(lazyDialog);
   const site = useSite();
+  const queryClient = useQueryClient();
 
   // A reader who focuses or points at the button is about to search: fetch the dialog's code and the
   // index now, so the first keystroke is answered sooner. The dialog shares this load (retryableChunk)
   // and reports a failure itself when it opens; there is nothing to tell the reader before that.
   const prepare = () => {
     loadDialog('prefetch').then(
-      (dialog) => dialog.prepareSearch(site),
+      (dialog) => dialog.prepareSearch(queryClient, site),
       () => {},
     );
   };
@@ -38,7 +39,7 @@ export function SearchButton() {
     window.addEventListener('keydown', onKey);
     // A shortcut pressed before the app started (the boot script kept it) is answered now, and so is a
     // search the reader opened as the page reloaded onto a new app (new-app.ts).
-    if (takeEarlyShortcut() || takeReopening(SEARCH_CHUNK)) setOpen(true);
+    if (takeEarlyShortcut() || useUi.getState().takeReopening(SEARCH_CHUNK)) setOpen(true);
     return () => window.removeEventListener('keydown', onKey);
   }, [setOpen]);
 

@@ -1,23 +1,23 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
-import { track } from '../app/analytics';
+import { useTrack } from '../app/analytics';
 import { switchToNewDeployment } from '../app/load-fragment';
 import { navigateTo } from '../app/links';
 import { useSite } from '../data/site-data';
 import type { SearchResults } from './results';
 import { Highlight } from './Highlight';
-import { getSearchClient } from './search-client-instance';
+import { getSearchClient, searchClientQuery } from './search-client-instance';
 import type { IndexState } from './search-client';
 
 const EMPTY: SearchResults = { groups: [], terms: [], total: 0 };
 
 /** Starts loading the worker and the index before the dialog opens; a load already under way goes on. */
-export function prepareSearch(manifest: Manifest): void {
-  getSearchClient(manifest).load();
+export function prepareSearch(queryClient: QueryClient, manifest: Manifest): void {
+  void getSearchClient(queryClient, manifest).then((client) => client.load());
 }
 const FOCUSABLE = 'input, button, [tabindex="0"]';
 /**
@@ -33,7 +33,9 @@ const SEARCHING_AFTER_MS = 300;
 export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const manifest = useSite();
   const router = useRouter();
-  const client = useMemo(() => getSearchClient(manifest), [manifest]);
+  const track = useTrack();
+  const queryClient = useQueryClient();
+  const client = useSuspenseQuery(searchClientQuery(manifest)).data;
   const [index, setIndex] = useState<IndexState>({ status: 'loading' });
   const [query, setQuery] = useState('');
   const [answer, setAnswer] = useState<{ query: string; results: SearchResults; first?: boolean }>({
@@ -62,7 +64,6 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
 
   // Search files that are gone mean a new deployment replaced them, as for a page's fragment: the tab
   // switches to it, and this dialog to its search data. With no new deployment the failure stays shown.
-  const queryClient = useQueryClient();
   const base = manifest.site.base;
   useEffect(() => {
     if (index.status !== 'failed' || index.errorType !== 'missing') return;

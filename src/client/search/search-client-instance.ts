@@ -1,14 +1,23 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Manifest } from '../../shared/types';
 import { SearchClient } from './search-client';
 
-const clients = new Map<string, SearchClient>();
+/**
+ * One worker per search data file, held by the query client: kept for the visit (never stale, never
+ * collected), and a new deployment's search data, a new key, gets a worker of its own.
+ */
+export const searchClientQuery = (manifest: Manifest) =>
+  queryOptions({
+    queryKey: ['search-client', manifest.search],
+    queryFn: () => new SearchClient(manifest.searchWorker, manifest.search),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    // A client is made, never fetched: nothing to retry, and it is made offline too.
+    retry: false,
+    networkMode: 'always',
+  });
 
-/** One worker per search data file: kept for the visit, replaced when a new deployment brings new data. */
-export function getSearchClient(manifest: Manifest): SearchClient {
-  let client = clients.get(manifest.search);
-  if (!client) {
-    client = new SearchClient(manifest.searchWorker, manifest.search);
-    clients.set(manifest.search, client);
-  }
-  return client;
+/** The search data file's client, made on first use. */
+export function getSearchClient(queryClient: QueryClient, manifest: Manifest): Promise<SearchClient> {
+  return queryClient.ensureQueryData(searchClientQuery(manifest));
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleClient } from '../../../../src/node/output/bundle';
+import { bundleClient, COMPILE_WHOLE_HINT } from '../../../../src/node/output/bundle';
 
 /** A small `src/` with the three browser entry points the app bundle starts from. */
 async function sourceTree(files: Record<string, string>): Promise<string> {
@@ -29,6 +29,19 @@ describe('the browser bundle', () => {
     const assets = await bundleClient(srcDir);
     const entry = new TextDecoder().decode(assets.files.get(assets.entry));
     expect(entry).toContain('hello');
+  });
+
+  it("has the app's entry and every chunk compiled whole as it downloads, not function by function", async () => {
+    const srcDir = await sourceTree({
+      'client/entry.tsx': 'void import("./later").then((m) => m.run());\ndocument.title = "docs";\n',
+      'client/later.ts': 'export function run() {\n  document.title = "later";\n}\n',
+    });
+    const assets = await bundleClient(srcDir);
+    const app = [...assets.files].filter(([name]) => /^(entry|chunk)\..*\.js$/.test(name));
+    expect(app.map(([name]) => name.split('.')[0]).sort()).toEqual(['chunk', 'entry']);
+    for (const [name, contents] of app) {
+      expect(new TextDecoder().decode(contents).split('\n')[0], name).toBe(COMPILE_WHOLE_HINT);
+    }
   });
 
   it('fails, naming both files, when browser code imports build-only code', async () => {
