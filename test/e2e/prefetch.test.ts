@@ -144,6 +144,26 @@ describe('search loads before it is opened', () => {
     expect(requests.filter((u) => SEARCH_DATA.test(u))).toHaveLength(1);
   });
 
+  it("starts it with the dialog's code when the shortcut opens the dialog, not once that code has arrived", async () => {
+    const { page, requests } = await open('/docs/limits/');
+    await hydrated(page);
+    // The dialog's chunk is held back: the index must not wait for it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/js\/chunk\.[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const data = page.waitForRequest(SEARCH_DATA, { timeout: 10_000 });
+    await page.keyboard.press('/');
+    await data;
+    expect(await page.locator('.search-dialog').count()).toBe(0);
+    release();
+    await page.locator('.search-dialog input').fill('okta');
+    await page.locator('.search-hit').first().waitFor();
+    expect(requests.filter((u) => SEARCH_DATA.test(u))).toHaveLength(1);
+  });
+
   it('starts it when the pointer comes onto the search button', async () => {
     const { page, requests } = await open('/docs/limits/');
     await hydrated(page);

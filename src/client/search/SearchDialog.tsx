@@ -3,7 +3,6 @@ import { useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
-import type { Manifest } from '../../shared/types';
 import { track } from '../app/analytics';
 import { switchToNewDeployment } from '../app/load-fragment';
 import { navigateTo } from '../app/links';
@@ -15,10 +14,6 @@ import type { IndexState } from './search-client';
 
 const EMPTY: SearchResults = { groups: [], terms: [], total: 0 };
 
-/** Starts loading the worker and the index before the dialog opens; a load already under way goes on. */
-export function prepareSearch(manifest: Manifest): void {
-  getSearchClient(manifest).load();
-}
 const FOCUSABLE = 'input, button, [tabindex="0"]';
 /**
  * A query not answered by then says it is still searching (its shards are on their way). Most answers
