@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { IN_VIEW_DWELL_MS } from '../../src/client/app/viewport-prefetch';
-import { hydrated, useBrowser, type OpenedPage } from './browser';
+import { hydrated, searchDialogChunk, useBrowser, type OpenedPage } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -148,9 +148,10 @@ describe('search loads before it is opened', () => {
     const { page, requests } = await open('/docs/limits/');
     await hydrated(page);
     // The dialog's chunk is held back: the index must not wait for it.
+    const dialogChunk = await searchDialogChunk(page);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/js\/chunk\.[^/]+\.js$/, async (route) => {
+    await page.route(dialogChunk, async (route) => {
       await held;
       await route.continue();
     });
