@@ -27,9 +27,10 @@ const PREFETCH_REQUESTS = 4;
  */
 const VOCABULARY_FILES = 4;
 /**
- * A query whose ranking needs more than this many files at once (a word of a letter or two is the prefix
- * of many words, spread over many term files) first waits this long for the reader's next key: typed
- * past, it downloads and parses nothing. One who stops there gets its results as before, a moment later.
+ * A query that needs more than this many files at once first waits this long for the reader's next key:
+ * typed past, it downloads and parses nothing. That is a word of a letter or two, the prefix of many words
+ * spread over many term files, and the detail files of the rest of a list whose top is drawn already.
+ * A reader who stops there gets the results as before, a moment later.
  */
 const MANY_FILES = 6;
 const TYPING_PAUSE_MS = 120;
@@ -107,7 +108,7 @@ async function answer(id: number, query: string, started: number): Promise<void>
   }
   try {
     const load = async (files: string[]) => {
-      if (files.length > MANY_FILES && files.some((file) => shardKindOf(file) !== 'details')) {
+      if (files.length > MANY_FILES) {
         await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS));
         if (latest !== id) return; // runQuery sees the query is stale and stops
       }
