@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { IN_VIEW_DWELL_MS } from '../../src/client/app/viewport-prefetch';
-import { hydrated, useBrowser, type OpenedPage } from './browser';
+import { hydrated, searchDialogChunk, useBrowser, type OpenedPage } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -139,6 +139,27 @@ describe('search loads before it is opened', () => {
     expect(await page.locator('.search-dialog').count()).toBe(0);
     // Opening it now finds the index loaded (or on its way): the first query is answered.
     await page.keyboard.press('Enter');
+    await page.locator('.search-dialog input').fill('okta');
+    await page.locator('.search-hit').first().waitFor();
+    expect(requests.filter((u) => SEARCH_DATA.test(u))).toHaveLength(1);
+  });
+
+  it("starts it with the dialog's code when the shortcut opens the dialog, not once that code has arrived", async () => {
+    const { page, requests } = await open('/docs/limits/');
+    await hydrated(page);
+    // The dialog's chunk is held back: the index must not wait for it.
+    const dialogChunk = await searchDialogChunk(page);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(dialogChunk, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const data = page.waitForRequest(SEARCH_DATA, { timeout: 10_000 });
+    await page.keyboard.press('/');
+    await data;
+    expect(await page.locator('.search-dialog').count()).toBe(0);
+    release();
     await page.locator('.search-dialog input').fill('okta');
     await page.locator('.search-hit').first().waitFor();
     expect(requests.filter((u) => SEARCH_DATA.test(u))).toHaveLength(1);

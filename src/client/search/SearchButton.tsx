@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
 import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { useSite } from '../data/site-data';
 import { useUi } from '../data/store';
+import { getSearchClient } from './search-client-instance';
 
 const SEARCH_CHUNK = 'search-dialog';
 const loadDialog = retryableChunk(SEARCH_CHUNK, () => import('./SearchDialog'));
@@ -19,15 +20,20 @@ export function SearchButton() {
   const site = useSite();
   const queryClient = useQueryClient();
 
-  // A reader who focuses or points at the button is about to search: fetch the dialog's code and the
-  // index now, so the first keystroke is answered sooner. The dialog shares this load (retryableChunk)
-  // and reports a failure itself when it opens; there is nothing to tell the reader before that.
+  // A reader who focuses or points at the button is about to search: fetch the dialog's code and start
+  // the search worker with its index now, side by side, so the first keystroke is answered sooner. The
+  // dialog shares both loads (retryableChunk, the page's one search client) and reports a failure itself
+  // when it opens; there is nothing to tell the reader before that.
   const prepare = () => {
-    loadDialog('prefetch').then(
-      (dialog) => dialog.prepareSearch(queryClient, site),
-      () => {},
-    );
+    void getSearchClient(queryClient, site).then((client) => client.load());
+    loadDialog('prefetch').catch(() => {});
   };
+
+  // However the dialog is opened (button, shortcut, a page's link), the index starts loading in the same
+  // task as the dialog's code, not once that code has arrived and rendered: the two downloads overlap.
+  useLayoutEffect(() => {
+    if (open) void getSearchClient(queryClient, site).then((client) => client.load());
+  }, [open, site, queryClient]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -1,24 +1,19 @@
-import { useQueryClient, useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
-import type { Manifest } from '../../shared/types';
 import { useTrack } from '../app/analytics';
 import { switchToNewDeployment } from '../app/load-fragment';
 import { navigateTo } from '../app/links';
 import { useSite } from '../data/site-data';
 import type { SearchResults } from './results';
 import { Highlight } from './Highlight';
-import { getSearchClient, searchClientQuery } from './search-client-instance';
+import { searchClientQuery } from './search-client-instance';
 import type { IndexState } from './search-client';
 
 const EMPTY: SearchResults = { groups: [], terms: [], total: 0 };
 
-/** Starts loading the worker and the index before the dialog opens; a load already under way goes on. */
-export function prepareSearch(queryClient: QueryClient, manifest: Manifest): void {
-  void getSearchClient(queryClient, manifest).then((client) => client.load());
-}
 const FOCUSABLE = 'input, button, [tabindex="0"]';
 /**
  * A query not answered by then says it is still searching (its shards are on their way). Most answers

@@ -397,12 +397,15 @@ export async function runQuery(
     } else if (ranked && !firstShown && outcome.missing.length > FIRST_DETAILS) {
       firstShown = true;
       await load(outcome.missing.slice(0, FIRST_DETAILS));
-      const first = engine.search(query).results;
       if (stale()) return undefined;
+      const first = engine.search(query).results;
       if (first.total > 0) onFirst(first);
       continue;
     }
     await load(outcome.missing);
+    // A query the reader has typed past is not run again: a run over the postings just loaded (a short
+    // prefix reaches many) would hold up the newer query.
+    if (stale()) return undefined;
   }
   throw new Error(`the search for "${query}" kept asking for files`);
 }

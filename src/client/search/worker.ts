@@ -26,6 +26,14 @@ const PREFETCH_REQUESTS = 4;
  * for its term file alone.
  */
 const VOCABULARY_FILES = 4;
+/**
+ * A query that needs more than this many files at once first waits this long for the reader's next key:
+ * typed past, it downloads and parses nothing. That is a word of a letter or two, the prefix of many words
+ * spread over many term files, and the detail files of the rest of a list whose top is drawn already.
+ * A reader who stops there gets the results as before, a moment later.
+ */
+const MANY_FILES = 6;
+const TYPING_PAUSE_MS = 120;
 
 let engine: SearchEngine | undefined;
 let entryUrl = '';
@@ -90,9 +98,8 @@ function loadShards(into: SearchEngine, files: string[]): Promise<void> {
   ).then(() => undefined);
 }
 
-async function answer(id: number, query: string): Promise<void> {
-  latest = id;
-  const started = performance.now();
+async function answer(id: number, query: string, started: number): Promise<void> {
+  if (latest !== id) return;
   // Queries are only sent once the index is ready; one that raced a reload gets an empty answer.
   const current = engine;
   if (!current) {
@@ -100,7 +107,11 @@ async function answer(id: number, query: string): Promise<void> {
     return;
   }
   try {
-    const load = (files: string[]) => {
+    const load = async (files: string[]) => {
+      if (files.length > MANY_FILES) {
+        await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS));
+        if (latest !== id) return; // runQuery sees the query is stale and stops
+      }
       reply({ type: 'fetching', id, urls: files.map((file) => shardUrl(entryUrl, file)) });
       return loadShards(current, files);
     };
@@ -126,6 +137,13 @@ async function prefetchAll(into: SearchEngine): Promise<void> {
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const message = event.data;
-  if (message.type === 'load') void load(message.url);
-  else void answer(message.id, message.query);
+  if (message.type === 'load') {
+    void load(message.url);
+    return;
+  }
+  // A query runs in a task of its own, after the messages already waiting: while the worker was busy the
+  // reader typed on, and only the newest of the queries sent meanwhile is worth running.
+  latest = message.id;
+  const started = performance.now();
+  setTimeout(() => void answer(message.id, message.query, started), 0);
 };

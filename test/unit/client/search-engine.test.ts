@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shardFile, type DetailShard, type SearchEntry } from '../../../src/shared/search-layout';
 import { buildTree, makeTree, messages, projectRoot } from '../../helpers/tree';
 import { SearchEngine, runQuery } from '../../../src/client/search/engine';
@@ -267,6 +267,23 @@ describe('queries', () => {
     await expect(find('a'.repeat(5000))).resolves.toBeDefined();
     const words = 'how do i send an email from a workflow when a webhook arrives with a large json payload and retries';
     expect((await find(words)).total).toBeGreaterThan(0);
+  });
+
+  it('stops a query the reader typed past once its files arrive, without ranking it again', async () => {
+    const fresh = new SearchEngine(entry);
+    const runs = vi.spyOn(fresh, 'search');
+    let typedOn = false;
+    const results = await runQuery(
+      fresh,
+      'webhook',
+      async (files) => {
+        for (const file of files) fresh.read(file, await searchFile(file));
+        typedOn = true; // the reader typed another key while these files were on their way
+      },
+      () => typedOn,
+    );
+    expect(results).toBeUndefined();
+    expect(runs).toHaveBeenCalledTimes(1);
   });
 
   it('answers every keystroke of a query', async () => {
