@@ -1,12 +1,13 @@
 /**
- * The render stage: each page's fragment finished once, with its code highlighted and its links to
- * legacy heading ids pointed at the headings' own ids, then hashed; the one place a page's record
- * (`PageSource`) is made. A fragment goes into the text store once more only when highlighted code was
- * put into it: the analyze stage's draft is the fragment of every other page.
+ * The render stage: each page's fragment finished, with its code highlighted and its links to legacy
+ * heading ids pointed at the headings' own ids, then hashed; the one place a page's record (`PageSource`)
+ * is made. It stores nothing: a page's text is in the text store once, as the analyze stage left it, and
+ * its code is put in again each time it is read (by the render cache, the fragment's file and the
+ * prerender), which costs less than a second copy of every fragment with code, on disk on a large site.
  */
 import type { AnalyzedPage, CompletePage, PageDraft, PageSource } from '../analyze/page-record';
 import type { RenderedPage } from '../analyze/render-cache';
-import type { StoredText, TextStore } from '../analyze/text-store';
+import type { StoredText } from '../analyze/text-store';
 import { escapeHtml } from '../analyze/markdown/escape';
 import { contentHash } from '../content-hash';
 import type { AssembledSite, LegacyLink, Site } from '../site/assemble';
@@ -27,15 +28,15 @@ export function renderSite(
   analyzed: readonly AnalyzedPage[],
   site: AssembledSite<AnalyzedPage>,
   code: HighlightedCode,
-  texts: TextStore,
 ): { site: Site<PageSource>; rendered: RenderedPage[] } {
   const rendered: RenderedPage[] = [];
   const completed = new Map<AnalyzedPage, CompletePage>();
   for (const page of analyzed) {
     if (isComplete(page)) continue;
-    const fragment = code.complete(page.html.read());
-    const stored = fragment.code.length > 0 ? texts.put(fragment.html) : page.html;
-    const done = completePage(page, fragment.html, stored);
+    const draft = page.html;
+    const fragment = code.complete(draft.read());
+    const html = fragment.code.length > 0 ? { read: () => code.fill(draft.read()) } : draft;
+    const done = completePage(page, fragment.html, html);
     if (fragment.highlighted) rendered.push({ page: done, code: fragment.code });
     completed.set(page, done);
   }

@@ -126,6 +126,8 @@ export interface CompleteFragment {
 /** Every code block of a build highlighted: the HTML stays here, and fragments come to it to be completed. */
 export interface HighlightedCode {
   complete(fragment: string): CompleteFragment;
+  /** The fragment with its code in, as `complete` gives it, without the keys: for each later read of it. */
+  fill(fragment: string): string;
 }
 
 /**
@@ -184,6 +186,7 @@ export class BuildHighlighting {
           highlighted: code.every((key) => html.has(key)),
         };
       },
+      fill: (fragment) => this.blocks.fill(fragment, html),
     };
   }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
-import { TextStore } from '../../../../src/node/analyze/text-store';
+import { TextStore, type StoredText } from '../../../../src/node/analyze/text-store';
 import { contentHash } from '../../../../src/node/content-hash';
 import { DiagnosticList } from '../../../../src/node/diagnostics';
 import type { HighlightedCode } from '../../../../src/node/render/highlight/highlight-blocks';
@@ -13,20 +13,28 @@ import { makeTree } from '../../../helpers/tree';
 
 /** The page pass's highlighter leaves a marker; "highlighting" puts this HTML in its place. */
 const MARKER = 'code-block-marker';
+const fill = (html: string) => html.replaceAll(MARKER, '<span>highlighted</span>');
 const code: HighlightedCode = {
-  complete: (html) => ({
-    html: html.replaceAll(MARKER, '<span>highlighted</span>'),
-    code: html.includes(MARKER) ? ['block'] : [],
-    highlighted: true,
-  }),
+  complete: (html) => ({ html: fill(html), code: html.includes(MARKER) ? ['block'] : [], highlighted: true }),
+  fill,
 };
+
+/** A text store that counts the characters put in it. */
+class CountedStore extends TextStore {
+  characters = 0;
+
+  override put(text: string): StoredText {
+    this.characters += text.length;
+    return super.put(text);
+  }
+}
 
 async function rendered(tree: Record<string, string>) {
   const root = await makeTree(tree);
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
   // No memory budget: every text goes through the store's file, as on a large site.
-  const texts = new TextStore(path.join(root, 'cache'), 0);
+  const texts = new CountedStore(path.join(root, 'cache'), 0);
   const drafts = await analyzePages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
     highlighter: { knows: () => true, highlight: () => MARKER },
@@ -35,7 +43,8 @@ async function rendered(tree: Record<string, string>) {
   });
   const config = siteConfigSchema.parse({ title: 'Docs' });
   const site = assembleSite(drafts, config, '', true, diagnostics);
-  return { ...renderSite(drafts, site, code, texts), drafts, diagnostics, texts };
+  const analyzed = texts.characters;
+  return { ...renderSite(drafts, site, code), drafts, diagnostics, texts, analyzed };
 }
 
 describe('the render stage', () => {
@@ -67,6 +76,27 @@ describe('the render stage', () => {
     expect(site.pages.find((page) => page.route === '/')?.html).toBe(draftOf('/'));
     expect(alpha?.html).not.toBe(draftOf('/a/'));
     expect(forCache.map(({ page }) => page.route)).toEqual(['/', '/a/', '/b/']);
+    texts.close();
+  });
+
+  it('stores no text of its own: a fragment with code is completed again from its draft each time it is read', async () => {
+    const {
+      site,
+      rendered: forCache,
+      texts,
+      analyzed,
+    } = await rendered({
+      'README.md': '# Home\n\nWelcome.\n',
+      'a.md': '# Alpha\n\n```js\nconst a = 1;\n```\n\nBetween.\n\n```js\nconst b = 2;\n```\n',
+    });
+    const alpha = site.pages.find((page) => page.route === '/a/');
+    const html = alpha?.html.read() ?? '';
+    expect(html.match(/<span>highlighted<\/span>/g)).toHaveLength(2);
+    expect(alpha?.html.read()).toBe(html);
+    expect(alpha?.hash).toBe(contentHash(html));
+    expect(forCache.find(({ page }) => page.route === '/a/')?.page.html.read()).toBe(html);
+    // Everything the store holds was put there by the analyze stage: the drafts, twins and search sections.
+    expect(texts.characters).toBe(analyzed);
     texts.close();
   });
 
