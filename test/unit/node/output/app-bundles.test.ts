@@ -38,3 +38,12 @@ describe("the app's bundles", () => {
     expect(folders(root).filter((name) => name.endsWith('.partial'))).toEqual([]);
   }, 60_000);
 });
+
+describe('the prerender bundle', () => {
+  it('fail the prerender with the error the renderer throws as it loads', async () => {
+    const root = await copyOfSrc({
+      'client/prerender.tsx': "throw new Error('prerender failed to load');\nexport const renderRoute = () => '';\n",
+    });
+    await expect(appBundles(path.join(root, 'src'))).rejects.toThrow('prerender failed to load');
+  });
+});
