@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import type { SearchSection } from './markdown/sections';
+import type { PageSearch } from './page-search';
 import type { CompletePage } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { fileDigest, sourceDigest } from '../content-hash';
@@ -15,7 +15,7 @@ import { parsedJson, readText, type StoredText } from './text-store';
  * missing images are still missing, is taken from here instead of being rendered again. The problems its
  * render reported come with it and are reported again, as they were (a page with an error is rendered
  * again: that build failed). What a page's links lead to is no part of its render: the site stage checks
- * every page's links on every build. Its fragment, markdown and search sections stay in the cache's
+ * every page's links on every build. Its fragment, markdown and search terms stay in the cache's
  * files until the stage that uses them reads them.
  *
  * `index.jsonl` lists the pages, one JSON line each after the identity's line (written line by line: a
@@ -27,7 +27,7 @@ import { parsedJson, readText, type StoredText } from './text-store';
  * are rendered again: it never fails a build.
  */
 const INDEX_FILE = 'index.jsonl';
-const FORMAT = 3;
+const FORMAT = 4;
 /** Segments beyond this many, or holding more than twice the live texts, are merged into one. */
 const MAX_SEGMENTS = 8;
 
@@ -40,12 +40,12 @@ type TextPlace = [segment: string, offset: number, bytes: number];
  * (`analysis.uncopied`).
  */
 interface CachedPage {
-  record: Omit<CompletePage, 'file' | 'html' | 'markdown' | 'sections'>;
+  record: Omit<CompletePage, 'file' | 'html' | 'markdown' | 'search'>;
   /** The problems the page pass reported in the page's file, in the order it reported them. */
   problems: Omit<Diagnostic, 'file'>[];
   html: TextPlace;
   markdown: TextPlace;
-  sections: TextPlace;
+  search: TextPlace;
   /** Keys of the page's highlighted code blocks, which the highlight cache keeps while the page is reused. */
   code: string[];
 }
@@ -180,7 +180,7 @@ export class RenderCache {
         if (statSync(uncopied, { throwIfNoEntry: false })?.isFile()) return false;
       }
       // Its texts must still be there: a segment another build removed means rendering the page again.
-      for (const [segment] of [entry.html, entry.markdown, entry.sections]) this.fd(segment);
+      for (const [segment] of [entry.html, entry.markdown, entry.search]) this.fd(segment);
       return true;
     } catch {
       return false;
@@ -193,7 +193,7 @@ export class RenderCache {
       file,
       html: this.text(entry.html),
       markdown: this.text(entry.markdown),
-      sections: parsedJson<SearchSection[]>(this.text(entry.sections)),
+      search: parsedJson<PageSearch>(this.text(entry.search)),
     };
   }
 
@@ -225,13 +225,13 @@ export class RenderCache {
     const segment = await SegmentWriter.create(this.dir);
     try {
       for (const { page, code } of rendered) {
-        const { file, html, markdown, sections, ...record } = page;
+        const { file, html, markdown, search, ...record } = page;
         pages[file.relativePath] = {
           record,
           problems: problemsOf.get(file.relativePath) ?? [],
           html: await segment.put(html.read()),
           markdown: await segment.put(markdown.read()),
-          sections: await segment.put(sections.json.read()),
+          search: await segment.put(search.json.read()),
           code,
         };
       }
@@ -243,7 +243,7 @@ export class RenderCache {
   private async mostlyDead(segments: Set<string>, live: CachedPage[]): Promise<boolean> {
     let total = 0;
     for (const segment of segments) total += (await stat(path.join(this.dir, segment))).size;
-    const used = live.reduce((n, entry) => n + entry.html[2] + entry.markdown[2] + entry.sections[2], 0);
+    const used = live.reduce((n, entry) => n + entry.html[2] + entry.markdown[2] + entry.search[2], 0);
     return total > 2 * used;
   }
 
@@ -255,7 +255,7 @@ export class RenderCache {
       for (const entry of Object.values(pages)) {
         entry.html = await move(entry.html);
         entry.markdown = await move(entry.markdown);
-        entry.sections = await move(entry.sections);
+        entry.search = await move(entry.search);
       }
     } finally {
       await segment.close();
@@ -327,7 +327,7 @@ function remainder(buffers: Buffer[], done: number): Buffer[] {
 
 /** The segments some entries' texts are in. */
 function segmentsOf(entries: readonly CachedPage[]): Set<string> {
-  return new Set(entries.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.sections[0]]));
+  return new Set(entries.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.search[0]]));
 }
 
 /** The index file's lines, in batches of about a megabyte. */
