@@ -1,5 +1,14 @@
 import type { DetailSection } from '../../shared/search-layout';
-import { EXCERPT_LENGTH, STOP_WORDS, indexTerms, phraseKey, routeWords, simpleSlug } from '../../shared/search-text';
+import {
+  EXCERPT_LENGTH,
+  STOP_WORDS,
+  chunkTerms,
+  indexTerms,
+  phraseKey,
+  routeWords,
+  simpleSlug,
+  textChunks,
+} from '../../shared/search-text';
 import { excerpt } from '../excerpt';
 import type { SearchSection } from './markdown/sections';
 
@@ -89,7 +98,29 @@ export function pageSearch(
 /** A text's terms with how often each occurs, leaving out stop words and those `known` says the section has. */
 function countedTerms(text: string, known: (term: string) => boolean): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const term of indexTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const chunk of textChunks(text)) {
+    for (const term of chunkTermsOnce(chunk)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
   for (const term of counts.keys()) if (known(term) || STOP_WORDS.has(term)) counts.delete(term);
   return counts;
+}
+
+/**
+ * Distinct chunks of text kept with their terms, at most this many. A site's text repeats its words far
+ * more often than it has them, so each is turned into terms about once per build; past the limit the
+ * list starts again, which only costs time.
+ */
+const CHUNKS_KEPT = 500_000;
+const chunkCache = new Map<string, readonly string[]>();
+
+/** A chunk's terms (`chunkTerms`), each distinct chunk turned into terms once. */
+function chunkTermsOnce(chunk: string): readonly string[] {
+  let terms = chunkCache.get(chunk);
+  if (terms === undefined) {
+    const out: string[] = [];
+    chunkTerms(chunk, out);
+    if (chunkCache.size >= CHUNKS_KEPT) chunkCache.clear();
+    chunkCache.set(chunk, (terms = out));
+  }
+  return terms;
 }

@@ -133,6 +133,9 @@ class TextTerms {
   fileInto(words: Map<string, IndexedWord>): void {
     const sections = this.terms.length;
     const perSection = Math.floor(Math.max(TERMS_MIN, Math.min(TERMS_PER_SECTION, TERM_BUDGET / sections)));
+    // Each term's idf, worked out once rather than in every section that has it.
+    const idf = Float64Array.from(this.documentFrequency, (df) => Math.log(sections / df));
+    const wordOf: (IndexedWord | undefined)[] = [];
     const weight: number[] = [];
     const order: number[] = [];
     this.terms.forEach((terms, id) => {
@@ -140,15 +143,20 @@ class TextTerms {
       weight.length = 0;
       order.length = 0;
       terms.forEach((t, i) => {
-        weight.push((1 + Math.log(counts[i] ?? 1)) * Math.log(sections / (this.documentFrequency[t] ?? 1)));
+        weight.push((1 + Math.log(counts[i] ?? 1)) * (idf[t] ?? 0));
         order.push(i);
       });
       const name = (i: number) => this.names[terms[i] ?? 0] ?? '';
       order.sort((a, b) => (weight[b] ?? 0) - (weight[a] ?? 0) || (name(a) < name(b) ? -1 : 1));
       for (const i of order.slice(0, perSection)) {
-        const term = name(i);
-        let word = words.get(term);
-        if (!word) words.set(term, (word = { postings: [[], [], [], [], []] }));
+        const t = terms[i] ?? 0;
+        let word = wordOf[t];
+        if (!word) {
+          const term = name(i);
+          word = words.get(term);
+          if (!word) words.set(term, (word = { postings: [[], [], [], [], []] }));
+          wordOf[t] = word;
+        }
         word.postings[FIELD.text].push(id);
       }
     });
