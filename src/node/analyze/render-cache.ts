@@ -64,10 +64,15 @@ export class RenderCache {
   /** Pages reused by this build, by relative path, with where their texts are. */
   private readonly reusedEntries = new Map<string, CachedPage>();
 
+  /**
+   * @param lines Each entry's line as the index holds it: an entry this build leaves as it found it is
+   * written back as it was read, rather than serialized again (a large site's index is tens of megabytes).
+   */
   private constructor(
     private readonly dir: string,
     private readonly identity: string,
     private readonly entries: Record<string, CachedPage>,
+    private readonly lines: WeakMap<CachedPage, string> = new WeakMap(),
   ) {}
 
   /** The cache in `dir` for builds of this identity (`renderIdentity`); empty when there is none or it is another's. */
@@ -76,12 +81,14 @@ export class RenderCache {
       const lines = (await readFile(path.join(dir, INDEX_FILE), 'utf8')).split('\n');
       if (JSON.parse(lines[0] ?? '') === identity) {
         const pages: Record<string, CachedPage> = {};
+        const read = new WeakMap<CachedPage, string>();
         for (const line of lines.slice(1)) {
           if (line === '') continue;
           const [file, page] = JSON.parse(line) as IndexLine;
           pages[file] = page;
+          read.set(page, line);
         }
-        return new RenderCache(dir, identity, pages);
+        return new RenderCache(dir, identity, pages, read);
       }
     } catch {
       // No cache yet, or an unreadable one: every page is rendered, and the cache written anew.
@@ -138,11 +145,14 @@ export class RenderCache {
       const live = Object.values(pages);
       const named = segmentsOf(live);
       // Merging moves the entries' texts (the entries change in place).
-      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) await this.compact(pages);
+      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) {
+        await this.compact(pages);
+        for (const entry of live) this.lines.delete(entry);
+      }
       const keep = segmentsOf(live);
       // Written aside and renamed: a build that reads the cache meanwhile sees the old index or the new.
       const partial = path.join(this.dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
-      await writeFile(partial, indexLines(this.identity, pages));
+      await writeFile(partial, indexLines(this.identity, pages, this.lines));
       await rename(partial, path.join(this.dir, INDEX_FILE));
       for (const name of await readdir(this.dir)) {
         if (name.startsWith('segment.') && !keep.has(name)) await rm(path.join(this.dir, name), { force: true });
@@ -170,6 +180,7 @@ export class RenderCache {
         // Touched: unchanged if its bytes are, and then known by its new time from now on.
         if (fileDigest(readFileSync(file.absolutePath)) !== source.digest) return false;
         entry.record = { ...entry.record, source: { ...source, mtimeMs: now.mtimeMs } };
+        this.lines.delete(entry);
       }
       for (const { absolutePath, size, mtimeMs } of entry.record.analysis.assets) {
         const copied = statSync(absolutePath);
@@ -331,10 +342,14 @@ function segmentsOf(entries: readonly CachedPage[]): Set<string> {
 }
 
 /** The index file's lines, in batches of about a megabyte. */
-function* indexLines(identity: string, pages: Record<string, CachedPage>): Generator<string> {
+function* indexLines(
+  identity: string,
+  pages: Record<string, CachedPage>,
+  read: WeakMap<CachedPage, string>,
+): Generator<string> {
   let batch = `${JSON.stringify(identity)}\n`;
   for (const line of Object.entries(pages)) {
-    batch += `${JSON.stringify(line satisfies IndexLine)}\n`;
+    batch += `${read.get(line[1]) ?? JSON.stringify(line satisfies IndexLine)}\n`;
     if (batch.length >= 1 << 20) {
       yield batch;
       batch = '';
