@@ -3,7 +3,6 @@ import {
   EXCERPT_LENGTH,
   STOP_WORDS,
   chunkTerms,
-  indexTerms,
   phraseKey,
   routeWords,
   simpleSlug,
@@ -56,19 +55,19 @@ export function pageSearch(
   sections: readonly SearchSection[],
 ): PageSearch {
   const words = routeWords(route);
-  const titleTerms = new Set(indexTerms(title));
-  const nameTerms = new Set(indexTerms(words.name));
+  const titleTerms = new Set(termsOf(title));
+  const nameTerms = new Set(termsOf(words.name));
   const result: PageSearch = {
     shown: [],
     title: [...titleTerms],
     name: [...nameTerms],
-    folder: [...new Set(indexTerms(words.folders))],
+    folder: [...new Set(termsOf(words.folders))],
     key: phraseKey(title),
     sections: [],
   };
   /** A section's entry; its text terms are the words its title, page name, heading and excerpt do not already give. */
   const section = (text: string, x: string, headingTerms: ReadonlySet<string>, key: string): SectionTerms => {
-    const excerptTerms = new Set(indexTerms(x));
+    const excerptTerms = new Set(termsOf(x));
     const known = (term: string) =>
       titleTerms.has(term) || nameTerms.has(term) || headingTerms.has(term) || excerptTerms.has(term);
     const counted = countedTerms(text, known);
@@ -90,7 +89,7 @@ export function pageSearch(
     const x = excerpt(text, EXCERPT_LENGTH);
     const l = level === 3 ? 3 : 2;
     result.shown.push(slug === simpleSlug(heading) ? [heading, x, l] : [heading, x, l, slug]);
-    result.sections.push(section(text, x, new Set(indexTerms(heading)), phraseKey(heading)));
+    result.sections.push(section(text, x, new Set(termsOf(heading)), phraseKey(heading)));
   }
   return result;
 }
@@ -98,9 +97,7 @@ export function pageSearch(
 /** A text's terms with how often each occurs, leaving out stop words and those `known` says the section has. */
 function countedTerms(text: string, known: (term: string) => boolean): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const chunk of textChunks(text)) {
-    for (const term of chunkTermsOnce(chunk)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  }
+  for (const term of termsOf(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
   for (const term of counts.keys()) if (known(term) || STOP_WORDS.has(term)) counts.delete(term);
   return counts;
 }
@@ -110,8 +107,20 @@ function countedTerms(text: string, known: (term: string) => boolean): Map<strin
  * more often than it has them, so each is turned into terms about once per build; past the limit the
  * list starts again, which only costs time.
  */
-const CHUNKS_KEPT = 500_000;
+const CHUNKS_KEPT = 200_000;
+/**
+ * Only chunks shorter than this are kept: V8 copies a shorter piece of a string, but a longer one points
+ * into the string it was cut from, and as a key it would keep that page's whole text alive.
+ */
+const KEPT_CHUNK_LENGTH = 13;
 const chunkCache = new Map<string, readonly string[]>();
+
+/** A text's index terms (`indexTerms`), each distinct chunk of it turned into terms once. */
+function termsOf(text: string): string[] {
+  const terms: string[] = [];
+  for (const chunk of textChunks(text)) for (const term of chunkTermsOnce(chunk)) terms.push(term);
+  return terms;
+}
 
 /** A chunk's terms (`chunkTerms`), each distinct chunk turned into terms once. */
 function chunkTermsOnce(chunk: string): readonly string[] {
@@ -119,6 +128,7 @@ function chunkTermsOnce(chunk: string): readonly string[] {
   if (terms === undefined) {
     const out: string[] = [];
     chunkTerms(chunk, out);
+    if (chunk.length >= KEPT_CHUNK_LENGTH) return out;
     if (chunkCache.size >= CHUNKS_KEPT) chunkCache.clear();
     chunkCache.set(chunk, (terms = out));
   }
