@@ -1,11 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { SearchEntry } from '../../../../src/shared/search-layout';
-import { buildOutput } from '../../../helpers/output';
-import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 /**
  * Every text the build turns into index terms, in the order it does. The tokenizer stays the real one:
@@ -25,6 +23,19 @@ vi.mock('../../../../src/shared/search-text', async (importOriginal) => {
       return real.textChunks(text, ascii);
     },
   };
+});
+
+let buildTree: typeof import('../../../helpers/tree').buildTree;
+let makeTree: typeof import('../../../helpers/tree').makeTree;
+let messages: typeof import('../../../helpers/tree').messages;
+let buildOutput: typeof import('../../../helpers/output').buildOutput;
+
+beforeAll(async () => {
+  // Unit test files share their modules (no isolation): the build is loaded again here, so that it
+  // imports the tokenizer above and not one another file loaded before.
+  vi.resetModules();
+  ({ buildTree, makeTree, messages } = await import('../../../helpers/tree'));
+  ({ buildOutput } = await import('../../../helpers/output'));
 });
 
 beforeEach(() => {
