@@ -4,8 +4,8 @@
  */
 import type { PageFrontmatter, PageMeta } from '../../shared/types';
 import type { PageAnalysis } from './markdown/analyze';
-import type { SearchSection } from './markdown/sections';
 import type { NeighbourReference } from './frontmatter';
+import type { PageSearch } from './page-search';
 import type { ContentFile } from '../scan/scan';
 import type { StoredJson, StoredText } from './text-store';
 
@@ -36,8 +36,8 @@ export interface PageSource {
   /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
   readonly markdown: StoredText;
   readonly analysis: Omit<PageAnalysis, 'sections'>;
-  /** The page's search sections with their whole text, which only the search index reads. */
-  readonly sections: StoredJson<SearchSection[]>;
+  /** What the search index takes from the page, its text already in index terms. */
+  readonly search: StoredJson<PageSearch>;
   /** Content hash of the fragment, for its file name. */
   readonly hash: string;
   /** The code colour pairs its fragment uses (`c-LIGHT-DARK` classes), which the site's stylesheet defines. */

@@ -11,6 +11,7 @@ import { resolveLink } from './markdown/links';
 import { renderMarkdown } from './markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
+import { pageSearch } from './page-search';
 import type { PageDraft, SourceStamp } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { heldText, parsedJson, storedJson, type TextStore } from './text-store';
@@ -97,7 +98,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     ...kept,
     html: site.texts.put(html),
     markdown: site.texts.put(pageMarkdown(title, body, analysis)),
-    sections: storedJson(site.texts, sections),
+    search: storedJson(site.texts, pageSearch(title, route, description, sections)),
   };
 }
 
@@ -140,7 +141,7 @@ function redirectPage(
     html: heldText(''),
     markdown: heldText(''),
     analysis,
-    sections: parsedJson(heldText(JSON.stringify(sections))),
+    search: parsedJson(heldText(JSON.stringify(pageSearch(route, route, '', sections)))),
     neighbours: [],
     redirect: { target, line, column: at.column },
   };

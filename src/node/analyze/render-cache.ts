@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import type { SearchSection } from './markdown/sections';
+import type { PageSearch } from './page-search';
 import type { CompletePage } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { fileDigest, sourceDigest } from '../content-hash';
@@ -15,7 +15,7 @@ import { parsedJson, readText, type StoredText } from './text-store';
  * missing images are still missing, is taken from here instead of being rendered again. The problems its
  * render reported come with it and are reported again, as they were (a page with an error is rendered
  * again: that build failed). What a page's links lead to is no part of its render: the site stage checks
- * every page's links on every build. Its fragment, markdown and search sections stay in the cache's
+ * every page's links on every build. Its fragment, markdown and search terms stay in the cache's
  * files until the stage that uses them reads them.
  *
  * `index.jsonl` lists the pages, one JSON line each after the identity's line (written line by line: a
@@ -27,7 +27,7 @@ import { parsedJson, readText, type StoredText } from './text-store';
  * are rendered again: it never fails a build.
  */
 const INDEX_FILE = 'index.jsonl';
-const FORMAT = 3;
+const FORMAT = 4;
 /** Segments beyond this many, or holding more than twice the live texts, are merged into one. */
 const MAX_SEGMENTS = 8;
 
@@ -40,12 +40,12 @@ type TextPlace = [segment: string, offset: number, bytes: number];
  * (`analysis.uncopied`).
  */
 interface CachedPage {
-  record: Omit<CompletePage, 'file' | 'html' | 'markdown' | 'sections'>;
+  record: Omit<CompletePage, 'file' | 'html' | 'markdown' | 'search'>;
   /** The problems the page pass reported in the page's file, in the order it reported them. */
   problems: Omit<Diagnostic, 'file'>[];
   html: TextPlace;
   markdown: TextPlace;
-  sections: TextPlace;
+  search: TextPlace;
   /** Keys of the page's highlighted code blocks, which the highlight cache keeps while the page is reused. */
   code: string[];
 }
@@ -64,10 +64,15 @@ export class RenderCache {
   /** Pages reused by this build, by relative path, with where their texts are. */
   private readonly reusedEntries = new Map<string, CachedPage>();
 
+  /**
+   * @param lines Each entry's line as the index holds it: an entry this build leaves as it found it is
+   * written back as it was read, rather than serialized again (a large site's index is tens of megabytes).
+   */
   private constructor(
     private readonly dir: string,
     private readonly identity: string,
     private readonly entries: Record<string, CachedPage>,
+    private readonly lines: WeakMap<CachedPage, string> = new WeakMap(),
   ) {}
 
   /** The cache in `dir` for builds of this identity (`renderIdentity`); empty when there is none or it is another's. */
@@ -76,12 +81,14 @@ export class RenderCache {
       const lines = (await readFile(path.join(dir, INDEX_FILE), 'utf8')).split('\n');
       if (JSON.parse(lines[0] ?? '') === identity) {
         const pages: Record<string, CachedPage> = {};
+        const read = new WeakMap<CachedPage, string>();
         for (const line of lines.slice(1)) {
           if (line === '') continue;
           const [file, page] = JSON.parse(line) as IndexLine;
           pages[file] = page;
+          read.set(page, line);
         }
-        return new RenderCache(dir, identity, pages);
+        return new RenderCache(dir, identity, pages, read);
       }
     } catch {
       // No cache yet, or an unreadable one: every page is rendered, and the cache written anew.
@@ -138,11 +145,14 @@ export class RenderCache {
       const live = Object.values(pages);
       const named = segmentsOf(live);
       // Merging moves the entries' texts (the entries change in place).
-      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) await this.compact(pages);
+      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) {
+        await this.compact(pages);
+        for (const entry of live) this.lines.delete(entry);
+      }
       const keep = segmentsOf(live);
       // Written aside and renamed: a build that reads the cache meanwhile sees the old index or the new.
       const partial = path.join(this.dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
-      await writeFile(partial, indexLines(this.identity, pages));
+      await writeFile(partial, indexLines(this.identity, pages, this.lines));
       await rename(partial, path.join(this.dir, INDEX_FILE));
       for (const name of await readdir(this.dir)) {
         if (name.startsWith('segment.') && !keep.has(name)) await rm(path.join(this.dir, name), { force: true });
@@ -170,6 +180,7 @@ export class RenderCache {
         // Touched: unchanged if its bytes are, and then known by its new time from now on.
         if (fileDigest(readFileSync(file.absolutePath)) !== source.digest) return false;
         entry.record = { ...entry.record, source: { ...source, mtimeMs: now.mtimeMs } };
+        this.lines.delete(entry);
       }
       for (const { absolutePath, size, mtimeMs } of entry.record.analysis.assets) {
         const copied = statSync(absolutePath);
@@ -180,7 +191,7 @@ export class RenderCache {
         if (statSync(uncopied, { throwIfNoEntry: false })?.isFile()) return false;
       }
       // Its texts must still be there: a segment another build removed means rendering the page again.
-      for (const [segment] of [entry.html, entry.markdown, entry.sections]) this.fd(segment);
+      for (const [segment] of [entry.html, entry.markdown, entry.search]) this.fd(segment);
       return true;
     } catch {
       return false;
@@ -193,7 +204,7 @@ export class RenderCache {
       file,
       html: this.text(entry.html),
       markdown: this.text(entry.markdown),
-      sections: parsedJson<SearchSection[]>(this.text(entry.sections)),
+      search: parsedJson<PageSearch>(this.text(entry.search)),
     };
   }
 
@@ -225,13 +236,13 @@ export class RenderCache {
     const segment = await SegmentWriter.create(this.dir);
     try {
       for (const { page, code } of rendered) {
-        const { file, html, markdown, sections, ...record } = page;
+        const { file, html, markdown, search, ...record } = page;
         pages[file.relativePath] = {
           record,
           problems: problemsOf.get(file.relativePath) ?? [],
           html: await segment.put(html.read()),
           markdown: await segment.put(markdown.read()),
-          sections: await segment.put(sections.json.read()),
+          search: await segment.put(search.json.read()),
           code,
         };
       }
@@ -243,7 +254,7 @@ export class RenderCache {
   private async mostlyDead(segments: Set<string>, live: CachedPage[]): Promise<boolean> {
     let total = 0;
     for (const segment of segments) total += (await stat(path.join(this.dir, segment))).size;
-    const used = live.reduce((n, entry) => n + entry.html[2] + entry.markdown[2] + entry.sections[2], 0);
+    const used = live.reduce((n, entry) => n + entry.html[2] + entry.markdown[2] + entry.search[2], 0);
     return total > 2 * used;
   }
 
@@ -255,7 +266,7 @@ export class RenderCache {
       for (const entry of Object.values(pages)) {
         entry.html = await move(entry.html);
         entry.markdown = await move(entry.markdown);
-        entry.sections = await move(entry.sections);
+        entry.search = await move(entry.search);
       }
     } finally {
       await segment.close();
@@ -327,14 +338,18 @@ function remainder(buffers: Buffer[], done: number): Buffer[] {
 
 /** The segments some entries' texts are in. */
 function segmentsOf(entries: readonly CachedPage[]): Set<string> {
-  return new Set(entries.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.sections[0]]));
+  return new Set(entries.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.search[0]]));
 }
 
 /** The index file's lines, in batches of about a megabyte. */
-function* indexLines(identity: string, pages: Record<string, CachedPage>): Generator<string> {
+function* indexLines(
+  identity: string,
+  pages: Record<string, CachedPage>,
+  read: WeakMap<CachedPage, string>,
+): Generator<string> {
   let batch = `${JSON.stringify(identity)}\n`;
   for (const line of Object.entries(pages)) {
-    batch += `${JSON.stringify(line satisfies IndexLine)}\n`;
+    batch += `${read.get(line[1]) ?? JSON.stringify(line satisfies IndexLine)}\n`;
     if (batch.length >= 1 << 20) {
       yield batch;
       batch = '';

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BuildResult } from '../../../../src/node/build';
@@ -107,6 +107,22 @@ describe('the render cache', () => {
     const repainted = await buildTree(root);
     expect(repainted.rendered).toBe(1);
     await expectSameAsCold(root, { ...site, 'guide.md': guide, 'diagram.png': OTHER_PIXEL });
+  });
+
+  it('knows a page file touched but unchanged by its new time from then on', async () => {
+    const root = await makeTree(site);
+    await buildTree(root);
+    const guide = path.join(root, 'content/guide.md');
+    const touched = new Date(Date.now() + 60_000);
+    await utimes(guide, touched, touched);
+    expect((await buildTree(root)).rendered).toBe(0);
+    const timeOf = (file: string) => {
+      const lines = readFileSync(path.join(root, '.cache/pages/index.jsonl'), 'utf8').trim().split('\n').slice(1);
+      const entries = lines.map((line) => JSON.parse(line) as [string, { record: { source: { mtimeMs: number } } }]);
+      return entries.find(([name]) => name === file)?.[1].record.source.mtimeMs;
+    };
+    expect(timeOf('guide.md')).toBe(statSync(guide).mtimeMs);
+    expect(timeOf('other.md')).toBe(statSync(path.join(root, 'content/other.md')).mtimeMs);
   });
 
   it('renders every page again when the settings change', async () => {

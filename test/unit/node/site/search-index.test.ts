@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { PageSource } from '../../../../src/node/analyze/page-record';
+import { pageSearch } from '../../../../src/node/analyze/page-search';
 import { searchFiles } from '../../../../src/node/site/search-files';
 import { FIELD, buildSearchIndex } from '../../../../src/node/site/search-index';
 import {
@@ -13,19 +14,15 @@ import {
 } from '../../../../src/shared/search-layout';
 import { EXCERPT_LENGTH, simpleSlug } from '../../../../src/shared/search-text';
 
-/** A page as the search index reads it: title, route, description and the analysed sections. */
+/** A page as the search index reads it: title, route, and the search terms of its analysed sections. */
 function page(route: string, title: string, sections: [heading: string, text: string][]): PageSource {
-  return {
-    route,
-    title,
-    description: `About ${title}.`,
-    sections: {
-      read: () => [
-        { level: 1, heading: '', slug: '', text: `${title} introduction text.` },
-        ...sections.map(([heading, text]) => ({ level: 2 as const, heading, slug: simpleSlug(heading), text })),
-      ],
-    },
-  } as unknown as PageSource;
+  const description = `About ${title}.`;
+  const analysed = [
+    { level: 1 as const, heading: '', slug: '', text: `${title} introduction text.` },
+    ...sections.map(([heading, text]) => ({ level: 2 as const, heading, slug: simpleSlug(heading), text })),
+  ];
+  const search = pageSearch(title, route, description, analysed);
+  return { route, title, description, search: { read: () => search } } as unknown as PageSource;
 }
 
 const words = ['ledger', 'quota', 'relay', 'cursor', 'tenant', 'vault', 'mirror', 'beacon', 'signal', 'harbor'];

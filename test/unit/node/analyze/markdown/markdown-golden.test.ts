@@ -13,7 +13,7 @@ import { projectRoot } from '../../../../helpers/tree';
 
 /**
  * Golden files for the markdown pipeline: each `test/fixtures/markdown/x.md` has `x.html` (the fragment),
- * `x.json` (the page record and search sections) and `x.diagnostics.txt`. Run with UPDATE_GOLDEN=1
+ * `x.json` (the page record and search terms) and `x.diagnostics.txt`. Run with UPDATE_GOLDEN=1
  * to write them for a new fixture or rewrite them after an intended change, then review the diff. Without
  * it a missing golden file fails the test: a file written on the spot would pass whatever the output is.
  */
@@ -61,7 +61,7 @@ describe('markdown pipeline golden files', () => {
           { ...completePage(page, page.html.read(), page.html), key: keyFromRoute(page.route) },
           '/docs/',
         ),
-        sections: page.sections.read(),
+        search: page.search.read(),
         links: page.analysis.links,
       };
       golden(`${stem}.json`, `${JSON.stringify(record, null, 2)}\n`);

@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
+import type { SearchEntry } from '../../../../src/shared/search-layout';
+
+/**
+ * Every text the build turns into index terms, in the order it does. The tokenizer stays the real one:
+ * this only notes what it is given, which is what a warm build must limit to the pages it renders.
+ */
+const tokenized = vi.hoisted(() => [] as string[]);
+vi.mock('../../../../src/shared/search-text', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../../src/shared/search-text')>();
+  return {
+    ...real,
+    indexTerms: (text: string) => {
+      tokenized.push(text);
+      return real.indexTerms(text);
+    },
+    textChunks: (text: string, ascii?: boolean) => {
+      tokenized.push(text);
+      return real.textChunks(text, ascii);
+    },
+  };
+});
+
+let buildTree: typeof import('../../../helpers/tree').buildTree;
+let makeTree: typeof import('../../../helpers/tree').makeTree;
+let messages: typeof import('../../../helpers/tree').messages;
+let buildOutput: typeof import('../../../helpers/output').buildOutput;
+
+beforeAll(async () => {
+  // Unit test files share their modules (no isolation): the build is loaded again here, so that it
+  // imports the tokenizer above and not one another file loaded before.
+  vi.resetModules();
+  ({ buildTree, makeTree, messages } = await import('../../../helpers/tree'));
+  ({ buildOutput } = await import('../../../helpers/output'));
+});
+
+beforeEach(() => {
+  tokenized.length = 0;
+});
+
+/** Three pages, each with a word no other page has, in its intro and under a heading. */
+const site = {
+  'README.md': '# Home\n\nThe zanzibar overview.\n\n## Harbour\n\nZanzibar ferries leave at dawn.\n',
+  'birds.md': '# Birds\n\nThe quokka notes.\n\n## Feeding\n\nA quokka eats leaves and grass at night.\n',
+  'music.md': '# Music\n\nThe marimba page.\n\n## Tuning\n\nEach marimba bar is tuned by hand.\n',
+};
+
+/** The routes (with their section anchors) a reader's query finds in the built site's search files. */
+async function found(root: string, query: string): Promise<string[]> {
+  const dir = path.join(root, 'dist/assets/js');
+  const entryFile = readdirSync(dir).filter((name) => /^search\.[0-9a-f]+\.json$/.test(name));
+  expect(entryFile).toHaveLength(1);
+  const engine = new SearchEngine(JSON.parse(readFileSync(path.join(dir, entryFile[0] ?? ''), 'utf8')) as SearchEntry);
+  const results = await runQuery(engine, query, async (names) => {
+    for (const name of names) engine.read(name, readFileSync(path.join(dir, name), 'utf8'));
+  });
+  return (results?.groups ?? []).flatMap((group) => group.hits.map((hit) => hit.u));
+}
+
+describe("a page's search terms", () => {
+  it('are made only for the pages a warm build renders; the others come with them from the cache', async () => {
+    const root = await makeTree(site);
+    expect(messages(await buildTree(root))).toEqual([]);
+    // A cold build tokenizes every page.
+    for (const word of ['Zanzibar', 'quokka', 'marimba']) expect(tokenized.join('\n')).toContain(word);
+
+    tokenized.length = 0;
+    const birds = path.join(root, 'content/birds.md');
+    await writeFile(birds, readFileSync(birds, 'utf8').replaceAll('quokka', 'wombat'));
+    const warm = await buildTree(root);
+    expect(messages(warm)).toEqual([]);
+    expect(warm.rendered).toBe(1);
+    const texts = tokenized.join('\n');
+    expect(texts).toContain('A wombat eats leaves');
+    // Nothing of the unchanged pages is tokenized again: neither their text, nor their titles.
+    for (const other of ['zanzibar', 'Zanzibar', 'marimba', 'Home', 'Music']) expect(texts).not.toContain(other);
+  });
+
+  it('follow a page whose text changed: a warm build finds its new words and no longer its old ones', async () => {
+    const root = await makeTree(site);
+    await buildTree(root);
+    expect(await found(root, 'quokka')).toEqual(['/birds/', '/birds/#feeding']);
+    expect(await found(root, 'wombat')).toEqual([]);
+
+    const birds = path.join(root, 'content/birds.md');
+    await writeFile(birds, readFileSync(birds, 'utf8').replaceAll('quokka', 'wombat'));
+    expect((await buildTree(root)).rendered).toBe(1);
+    expect(await found(root, 'wombat')).toEqual(['/birds/', '/birds/#feeding']);
+    expect(await found(root, 'quokka')).toEqual([]);
+    // The unchanged pages are still found, as before.
+    expect(await found(root, 'marimba')).toEqual(['/music/', '/music/#tuning']);
+
+    // And the whole output is what a cold build of the same pages makes.
+    const cold = await makeTree({ ...site, 'birds.md': readFileSync(birds, 'utf8') });
+    await buildTree(cold);
+    expect(await buildOutput(root)).toEqual(await buildOutput(cold));
+  });
+});
