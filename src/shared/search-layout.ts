@@ -25,13 +25,17 @@ const KINDS: readonly ShardKind[] = ['letters', 'terms', 'details'];
 
 /**
  * The file the worker loads first. Per kind, the first key of each shard in order (the first shard's is
- * always the smallest key); shard n of a kind is the file `shardFile(kind, n, hash)`.
+ * always the smallest key); shard n of a kind is the file `shardFile(entry, kind, n)`.
  */
 export interface SearchEntry {
   /** Format version. */
-  v: 4;
-  /** Content hash of all the shards together: one deployment's files never mix with another's. */
-  hash: string;
+  v: 5;
+  /**
+   * Per kind, each shard's content hash, in shard order. A shard is named by its own content, so an edit
+   * renames only the shards it changed: a build rewrites those alone, and a reader's browser keeps the
+   * others it has; two deployments share a name only where they share the bytes.
+   */
+  hashes: Record<ShardKind, string[]>;
   /** Size of all the shards together (bytes of JSON), for a worker deciding whether to fetch them all. */
   bytes: number;
   /** Number of sections of each page, in page order. */
@@ -41,17 +45,21 @@ export interface SearchEntry {
   details: number[];
 }
 
-/** A shard's file name, relative to the entry file's folder. */
-export const shardFile = (kind: ShardKind, n: number, hash: string): string => `search/${kind}.${n}.${hash}.json`;
+/** The name of shard `n` of a kind whose content hash is `hash`, relative to the entry file's folder. */
+export const shardName = (kind: ShardKind, n: number, hash: string): string => `search/${kind}.${n}.${hash}.json`;
 
-/** The kind of shard a file name (as `shardFile` makes it) is. */
+/** The file of shard `n` of a kind, as `entry` names it. */
+export const shardFile = (entry: SearchEntry, kind: ShardKind, n: number): string =>
+  shardName(kind, n, entry.hashes[kind][n] ?? '');
+
+/** The kind of shard a file name (as `shardName` makes it) is. */
 export function shardKindOf(file: string): ShardKind | undefined {
   return /(?:^|\/)(letters|terms|details)\.\d+\.[0-9a-f]+\.json$/.exec(file)?.[1] as ShardKind | undefined;
 }
 
 /** Every shard file an entry names. */
 export const shardFiles = (entry: SearchEntry): string[] =>
-  KINDS.flatMap((kind) => entry[kind].map((_, n) => shardFile(kind, n, entry.hash)));
+  KINDS.flatMap((kind) => entry[kind].map((_, n) => shardFile(entry, kind, n)));
 
 /** The words starting with some characters, sorted, with the number of postings of each. */
 export interface LetterShard {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import type { SearchEntry } from '../../src/shared/search-layout';
+import { shardFiles, type SearchEntry } from '../../src/shared/search-layout';
 import type { Manifest } from '../../src/shared/types';
 import { hydrated, useBrowser } from './browser';
 import { routeNewShards } from './deployment';
@@ -212,15 +212,23 @@ describe('search', () => {
     const assets = path.join(inject('distDir'), 'assets/js');
     await context.route(`**${newManifest}`, (r) => r.fulfill({ json: { ...manifest, hash, search: newEntry } }));
     await routeNewShards(context, manifest, hash);
-    await context.route(`**${newEntry}`, (r) => r.fulfill({ json: { ...entry, hash: searchHash } }));
-    await context.route(new RegExp(`/search/[a-z]+\\.\\d+\\.${searchHash}\\.json$`), async (r) => {
-      const name = path.basename(new URL(r.request().url()).pathname).replace(searchHash, entry.hash);
-      await r.fulfill({ contentType: 'application/json', body: await readFile(path.join(assets, 'search', name)) });
-    });
+    // Every shard renamed, as if every one had changed: each new name serves the old name's bytes.
+    const renamed = (shardHash: string) =>
+      shardHash.replace(/[0-9a-f]/g, (c) => ((parseInt(c, 16) + 1) % 16).toString(16));
+    const hashes = Object.fromEntries(
+      Object.entries(entry.hashes).map(([kind, list]) => [kind, list.map(renamed)]),
+    ) as SearchEntry['hashes'];
+    const newEntryData: SearchEntry = { ...entry, hashes };
+    const oldNames = new Map(shardFiles(newEntryData).map((file, i) => [path.basename(file), shardFiles(entry)[i]]));
+    await context.route(`**${newEntry}`, (r) => r.fulfill({ json: newEntryData }));
     let gone = 0;
-    await context.route(new RegExp(`/search/[a-z]+\\.\\d+\\.${entry.hash}\\.json$`), (r) => {
-      gone++;
-      return r.fulfill({ status: 404, body: 'Not found' });
+    await context.route(/\/search\/[a-z]+\.\d+\.[0-9a-f]{8}\.json$/, async (r) => {
+      const old = oldNames.get(path.basename(new URL(r.request().url()).pathname));
+      if (!old) {
+        gone++;
+        return r.fulfill({ status: 404, body: 'Not found' });
+      }
+      return r.fulfill({ contentType: 'application/json', body: await readFile(path.join(assets, old)) });
     });
     await context.route(/\/docs\/version\.json(\?.*)?$/, (r) => r.fulfill({ json: { manifest: newManifest, hash } }));
 

@@ -39,7 +39,13 @@ export function parsePointer(text: string): DeploymentPointer {
 
 export function parseSearchEntry(text: string): SearchEntry {
   const value = parseJson(text) as Partial<SearchEntry> | null;
-  if (!value || value.v !== 4 || !Array.isArray(value.sections) || !Array.isArray(value.letters)) {
+  if (
+    !value ||
+    value.v !== 5 ||
+    typeof value.hashes !== 'object' ||
+    !Array.isArray(value.sections) ||
+    !Array.isArray(value.letters)
+  ) {
     throw new WrongContentError(false);
   }
   return value as SearchEntry;

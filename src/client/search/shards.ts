@@ -133,7 +133,7 @@ export class SearchShards {
   private find<T>(loaded: Map<string, T>, kind: ShardKind, key: string | number): T | undefined {
     const firsts: readonly (string | number)[] = this.entry[kind];
     if (firsts.length === 0) return undefined;
-    const file = shardFile(kind, shardFor(firsts, key), this.entry.hash);
+    const file = shardFile(this.entry, kind, shardFor(firsts, key));
     const view = loaded.get(file);
     if (!view) this.missing.add(file);
     return view;

@@ -28,8 +28,9 @@ const UNKNOWN = 'unknown';
 
 /**
  * Hashed files an open tab may still ask for: never removed while the dev server runs. The search shards
- * are the exception: every update of the search data writes a whole new set, and a tab that asks for a
- * shard that is gone switches to the new data, as it would after a deployment.
+ * are the exception: an update of the search data renames the shards it changed and removes their old
+ * names, and a tab that asks for a shard that is gone switches to the new data, as it would after a
+ * deployment.
  */
 const isKept = (file: string) => file.startsWith('assets/') && !file.startsWith('assets/js/search/');
 

@@ -11,7 +11,7 @@ import {
   type ShownPage,
   type TermShard,
 } from '../../shared/search-layout';
-import { contentHashOfAll } from '../content-hash';
+import { contentHash } from '../content-hash';
 import type { PageSource } from '../analyze/page-record';
 import {
   W_FOLDER,
@@ -77,19 +77,21 @@ export function searchFiles(index: SearchIndex): SearchFiles {
   const json = new Map(
     kinds.map((kind) => [kind, (cuts[kind] as [unknown, unknown][]).map(([, s]) => JSON.stringify(s))]),
   );
-  const all = kinds.flatMap((kind) => json.get(kind) ?? []);
-  const hash = contentHashOfAll(all);
+  const hashes = Object.fromEntries(kinds.map((kind) => [kind, (json.get(kind) ?? []).map(contentHash)])) as Record<
+    ShardKind,
+    string[]
+  >;
   const entry: SearchEntry = {
-    v: 4,
-    hash,
-    bytes: all.reduce((n, data) => n + data.length, 0),
+    v: 5,
+    hashes,
+    bytes: kinds.reduce((n, kind) => n + (json.get(kind) ?? []).reduce((k, data) => k + data.length, 0), 0),
     sections: index.pages.map((page) => page.r.length),
     letters: cuts.letters.map(([from]) => from),
     terms: cuts.terms.map(([from]) => from),
     details: cuts.details.map(([from]) => from),
   };
   const shards = kinds.flatMap((kind) =>
-    (json.get(kind) ?? []).map((data, n): SearchFile => ({ name: shardFile(kind, n, hash), data })),
+    (json.get(kind) ?? []).map((data, n): SearchFile => ({ name: shardFile(entry, kind, n), data })),
   );
   return { entry: JSON.stringify(entry), shards };
 }

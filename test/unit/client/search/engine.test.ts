@@ -146,7 +146,7 @@ describe('relevance', () => {
 async function allUrls(): Promise<string[]> {
   const out: string[] = [];
   for (let n = 0; n < entry.details.length; n++) {
-    const shard = JSON.parse(await searchFile(shardFile('details', n, entry.hash))) as DetailShard;
+    const shard = JSON.parse(await searchFile(shardFile(entry, 'details', n))) as DetailShard;
     for (const page of shard.pages) {
       for (const [h, , l, a] of page.r) out.push(l === 1 ? page.u : `${page.u}#${a ?? slug(h)}`);
     }

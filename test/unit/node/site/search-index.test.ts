@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { PageSource } from '../../../../src/node/analyze/page-record';
 import { pageSearch } from '../../../../src/node/analyze/page-search';
+import { contentHash } from '../../../../src/node/content-hash';
 import { searchFiles } from '../../../../src/node/site/search-files';
 import { FIELD, buildSearchIndex } from '../../../../src/node/site/search-index';
 import {
   shardFile,
+  shardFiles,
   shardKindOf,
   type DetailShard,
   type LetterShard,
@@ -95,12 +97,13 @@ describe('the search files', () => {
     expect(Math.max(...excerpts)).toBeGreaterThan(EXCERPT_LENGTH - 10);
   });
 
-  it('file each character of the vocabulary in one letter shard, and every shard under the entry hash', () => {
+  it('file each character of the vocabulary in one letter shard, and name every shard by its own content', () => {
     const files = searchFiles(buildSearchIndex(site(800)));
     const entry = JSON.parse(files.entry) as SearchEntry;
-    expect(files.shards.every((s) => s.name.endsWith(`.${entry.hash}.json`))).toBe(true);
+    expect(files.shards.every((s) => s.name.endsWith(`.${contentHash(s.data)}.json`))).toBe(true);
+    expect(files.shards.map((s) => s.name)).toEqual(shardFiles(entry));
     const firstLetters = entry.letters.map((_, n) => {
-      const shard = JSON.parse(files.shards.find((s) => s.name === shardFile('letters', n, entry.hash))?.data ?? '');
+      const shard = JSON.parse(files.shards.find((s) => s.name === shardFile(entry, 'letters', n))?.data ?? '');
       return new Set((shard as LetterShard).w.split(' ').map((w) => w[0]));
     });
     firstLetters.forEach((letters, n) =>
@@ -124,7 +127,7 @@ describe('the search files', () => {
     });
     expect(results?.groups[0]?.url).toBe('/last/');
     expect(results?.groups[0]?.hits.map((h) => h.u)).toEqual(['/last/', '/last/#keeping-quillwort-logs']);
-    expect(loaded).toContain(shardFile('details', entry.details.length - 1, entry.hash));
+    expect(loaded).toContain(shardFile(entry, 'details', entry.details.length - 1));
     // A query loads a few shards, not the site's.
     expect(loaded.length).toBeLessThan(8);
     expect(loaded.length).toBeLessThan(files.shards.length / 10);
@@ -215,11 +218,8 @@ describe('the search files', () => {
     const entry = JSON.parse(files.entry) as SearchEntry;
     const pages = entry.details.flatMap(
       (_, n) =>
-        (
-          JSON.parse(
-            files.shards.find((s) => s.name === shardFile('details', n, entry.hash))?.data ?? '',
-          ) as DetailShard
-        ).pages,
+        (JSON.parse(files.shards.find((s) => s.name === shardFile(entry, 'details', n))?.data ?? '') as DetailShard)
+          .pages,
     );
     let carried = 0;
     for (const shard of files.shards.filter((s) => shardKindOf(s.name) === 'terms')) {
