@@ -39,10 +39,11 @@ export function useBrowser(): {
   afterEach(async () => {
     // A test's route handler may still be fetching (a new deployment's files, served through `route.fetch`)
     // when the test ends: its response is disposed with the context, and the handler's error would reach
-    // the run as an unhandled rejection. The test has asserted what it needed; its handlers are let go.
+    // the run as an unhandled rejection. The test has asserted what it needed; its handlers are let go
+    // (a context the test closed itself has none left).
     const closing = contexts.splice(0).map(async (context) => {
-      await Promise.all(context.pages().map((page) => page.unrouteAll({ behavior: 'ignoreErrors' })));
-      await context.unrouteAll({ behavior: 'ignoreErrors' });
+      const letGo = [...context.pages(), context].map((owner) => owner.unrouteAll({ behavior: 'ignoreErrors' }));
+      await Promise.allSettled(letGo);
       await context.close();
     });
     await Promise.all(closing);
