@@ -1,5 +1,4 @@
 import { useCallback } from 'react';
-import { useSite } from '../data/site-data';
 
 /**
  * Tag-manager data layer. Nothing is loaded or sent unless the site configures an id; the
@@ -36,13 +35,10 @@ export function trackPageView(analyticsId: string | undefined): void {
   track(analyticsId, 'page_view', { page_path: window.location.pathname, page_title: document.title });
 }
 
-/** The site's analytics id, for a view that records events. */
-export function useAnalyticsId(): string | undefined {
-  return useSite().site.analyticsId;
-}
-
-/** `track` for a view: bound to the analytics id of the site it shows. */
-export function useTrack(): (event: string, data?: Record<string, unknown>) => void {
-  const analyticsId = useAnalyticsId();
+/**
+ * `track` for a view, bound to the analytics id of the site it shows. The id comes from the view's caller,
+ * which has the site core already: every page is prerendered, and each query a view reads costs each page.
+ */
+export function useTrack(analyticsId: string | undefined): (event: string, data?: Record<string, unknown>) => void {
   return useCallback((event, data) => track(analyticsId, event, data), [analyticsId]);
 }

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { withoutBase } from '../../shared/paths';
 import type { AppRouter } from './router';
-import { track, useAnalyticsId } from './analytics';
+import { track } from './analytics';
 import { prefetchLinksInView } from './viewport-prefetch';
 
 /** The internal route (with search and hash) an anchor points to, or undefined when it leaves the app. */
@@ -18,8 +18,7 @@ export function internalTarget(anchor: HTMLAnchorElement, base: string): string 
  * One delegated handler turns every same-site link — sidebar, content, prev/next — into a client-side
  * navigation, and prefetches the page behind a link under the pointer or keyboard focus, or in view.
  */
-export function useLinkInterception(router: AppRouter, base: string): void {
-  const analyticsId = useAnalyticsId();
+export function useLinkInterception(router: AppRouter, base: string, analyticsId: string | undefined): void {
   useEffect(() => {
     const anchorOf = (event: Event) => (event.target instanceof Element ? event.target.closest('a[href]') : null);
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useUi } from '../data/store';
-import { trackPageView, useAnalyticsId } from './analytics';
+import { trackPageView } from './analytics';
 import type { AppRouter } from './router';
 
 /**
@@ -8,8 +8,7 @@ import type { AppRouter } from './router';
  * announce the page to screen readers and record a page view. The first load is left alone here (the
  * entry records its page view when it starts).
  */
-export function useNavigationEffects(router: AppRouter): void {
-  const analyticsId = useAnalyticsId();
+export function useNavigationEffects(router: AppRouter, analyticsId: string | undefined): void {
   useEffect(() => {
     return router.subscribe('onResolved', (event) => {
       const { setSidebarOpen, announce } = useUi.getState();

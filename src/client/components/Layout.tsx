@@ -16,8 +16,8 @@ export function Layout() {
   const setSidebarOpen = useUi((s) => s.setSidebarOpen);
   const announcement = useUi((s) => s.announcement);
   const router = useRouter();
-  useLinkInterception(router, manifest.site.base);
-  useNavigationEffects(router);
+  useLinkInterception(router, manifest.site.base, manifest.site.analyticsId);
+  useNavigationEffects(router, manifest.site.analyticsId);
 
   // A marker for tests and tooling: the prerendered page is now driven by the app.
   useEffect(() => {

@@ -19,11 +19,21 @@ type Step =
  * shows the question (the server's snapshot); once hydrated, a page this browser already answered says
  * so instead. One instance per page (PageView keys it by route).
  */
-export function PageFeedback({ route, endpoint, deployment }: { route: string; endpoint: string; deployment: string }) {
+export function PageFeedback({
+  route,
+  endpoint,
+  deployment,
+  analyticsId,
+}: {
+  route: string;
+  endpoint: string;
+  deployment: string;
+  analyticsId: string | undefined;
+}) {
   const [step, setStep] = useState<Step>({ kind: 'ask' });
   const [comment, setComment] = useState('');
   const commentId = useId();
-  const track = useTrack();
+  const track = useTrack(analyticsId);
   const answered = useSyncExternalStore(
     onAnswersChanged,
     () => storedAnswer(route) !== undefined,

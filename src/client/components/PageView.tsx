@@ -39,6 +39,7 @@ export function PageView() {
             route={page.path}
             endpoint={manifest.site.feedback.endpoint}
             deployment={manifest.hash}
+            analyticsId={manifest.site.analyticsId}
           />
         )}
         <CopyMarkdown base={manifest.site.base} route={page.path} />

@@ -3,9 +3,9 @@ import type { VersionLink } from '../../shared/types';
 import { useTrack } from '../app/analytics';
 
 /** The docs version menu: a disclosure button with a list of links. */
-export function VersionMenu({ versions }: { versions: VersionLink[] }) {
+export function VersionMenu({ versions, analyticsId }: { versions: VersionLink[]; analyticsId: string | undefined }) {
   const [open, setOpen] = useState(false);
-  const track = useTrack();
+  const track = useTrack(analyticsId);
   const root = useRef<HTMLDivElement>(null);
   const current = versions.find((v) => v.current) ?? versions[0];
 
