@@ -5,7 +5,7 @@ import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { useSite } from '../data/site-data';
 import { useUi } from '../data/store';
-import { getSearchClient } from './search-client-instance';
+import { startSearch } from './search-client-instance';
 
 const SEARCH_CHUNK = 'search-dialog';
 const loadDialog = retryableChunk(SEARCH_CHUNK, () => import('./SearchDialog'));
@@ -25,14 +25,14 @@ export function SearchButton() {
   // dialog shares both loads (retryableChunk, the page's one search client) and reports a failure itself
   // when it opens; there is nothing to tell the reader before that.
   const prepare = () => {
-    void getSearchClient(queryClient, site).then((client) => client.load());
+    startSearch(queryClient, site);
     loadDialog('prefetch').catch(() => {});
   };
 
   // However the dialog is opened (button, shortcut, a page's link), the index starts loading in the same
   // task as the dialog's code, not once that code has arrived and rendered: the two downloads overlap.
   useLayoutEffect(() => {
-    if (open) void getSearchClient(queryClient, site).then((client) => client.load());
+    if (open) startSearch(queryClient, site);
   }, [open, site, queryClient]);
 
   useEffect(() => {

@@ -17,7 +17,10 @@ export const searchClientQuery = (manifest: Manifest) =>
     networkMode: 'always',
   });
 
-/** The search data file's client, made on first use. */
-export function getSearchClient(queryClient: QueryClient, manifest: Manifest): Promise<SearchClient> {
-  return queryClient.ensureQueryData(searchClientQuery(manifest));
+/**
+ * Starts the search data file's worker (made on first use) and its index loading; a load already under
+ * way goes on.
+ */
+export function startSearch(queryClient: QueryClient, manifest: Manifest): void {
+  void queryClient.ensureQueryData(searchClientQuery(manifest)).then((client) => client.load());
 }
