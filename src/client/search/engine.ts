@@ -387,9 +387,11 @@ export async function runQuery(
   let firstShown = false;
   // Each run loads at least one new file, and a query reaches a bounded number of them.
   for (let run = 0; run < 16; run++) {
+    // A query the reader has typed past is not run again: a run over the postings just loaded (a short
+    // prefix reaches many) would hold up the newer query.
+    if (stale()) return undefined;
     const outcome = engine.search(query);
     if (outcome.missing.length === 0) return outcome.results;
-    if (stale()) return undefined;
     const ranked = outcome.missing.every((file) => shardKindOf(file) === 'details');
     if (ranked && !firstShown && outcome.results.total > 0) {
       firstShown = true;
@@ -403,9 +405,6 @@ export async function runQuery(
       continue;
     }
     await load(outcome.missing);
-    // A query the reader has typed past is not run again: a run over the postings just loaded (a short
-    // prefix reaches many) would hold up the newer query.
-    if (stale()) return undefined;
   }
   throw new Error(`the search for "${query}" kept asking for files`);
 }

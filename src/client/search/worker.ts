@@ -107,8 +107,11 @@ async function answer(id: number, query: string, started: number): Promise<void>
     return;
   }
   try {
+    // A query waits for the reader's next key once at most: past that pause the reader has stopped typing.
+    let paused = false;
     const load = async (files: string[]) => {
-      if (files.length > MANY_FILES) {
+      if (files.length > MANY_FILES && !paused) {
+        paused = true;
         await new Promise((resolve) => setTimeout(resolve, TYPING_PAUSE_MS));
         if (latest !== id) return; // runQuery sees the query is stale and stops
       }
