@@ -3,7 +3,7 @@ import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
 import { canonicalUrl, headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
-import { POINTER_FILE, type SiteData } from '../../shared/site-data';
+import { manifestUrl, POINTER_FILE, type SiteData } from '../../shared/site-data';
 import type { DeploymentPointer, Manifest } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../analyze/page-record';
@@ -82,7 +82,7 @@ export const NOT_FOUND_ROUTE = '/404.html';
  */
 export function pointerOf(manifest: Manifest, shards?: number, entry?: string): DeploymentPointer {
   return {
-    manifest: `${manifest.site.base}assets/js/manifest.${manifest.hash}.json`,
+    manifest: manifestUrl(manifest),
     hash: manifest.hash,
     ...(shards === undefined ? {} : { shards }),
     ...(entry === undefined ? {} : { app: `${manifest.site.base}assets/js/${entry}` }),
