@@ -18,11 +18,6 @@ function hashOfAll(parts: Iterable<string>) {
   return hash;
 }
 
-/** The content hash of several texts together (each followed by a newline), without joining them first. */
-export function contentHashOfAll(parts: Iterable<string>): string {
-  return hashOfAll(parts).digest('hex').slice(0, 8);
-}
-
 /** The whole digest of several texts together: what an output file is made from (output-ledger.ts). */
 export function digestOfAll(parts: Iterable<string>): string {
   return hashOfAll(parts).digest('base64url');

@@ -49,8 +49,11 @@ export interface SearchEntry {
 export const shardName = (kind: ShardKind, n: number, hash: string): string => `search/${kind}.${n}.${hash}.json`;
 
 /** The file of shard `n` of a kind, as `entry` names it. */
-export const shardFile = (entry: SearchEntry, kind: ShardKind, n: number): string =>
-  shardName(kind, n, entry.hashes[kind][n] ?? '');
+export function shardFile(entry: SearchEntry, kind: ShardKind, n: number): string {
+  const hash = entry.hashes[kind][n];
+  if (hash === undefined) throw new Error(`the search entry has no ${kind} shard ${n}`);
+  return shardName(kind, n, hash);
+}
 
 /** The kind of shard a file name (as `shardName` makes it) is. */
 export function shardKindOf(file: string): ShardKind | undefined {

@@ -2,7 +2,7 @@ import { encodePostings } from '../../shared/search-text';
 import {
   TERM_FIELDS,
   letterOf,
-  shardFile,
+  shardName,
   type DetailSection,
   type DetailShard,
   type LetterShard,
@@ -73,26 +73,26 @@ export function searchFiles(index: SearchIndex): SearchFiles {
     terms: termShards(words, index),
     details: detailShards(index),
   };
-  const kinds = Object.keys(cuts) as ShardKind[];
-  const json = new Map(
-    kinds.map((kind) => [kind, (cuts[kind] as [unknown, unknown][]).map(([, s]) => JSON.stringify(s))]),
-  );
-  const hashes = Object.fromEntries(kinds.map((kind) => [kind, (json.get(kind) ?? []).map(contentHash)])) as Record<
-    ShardKind,
-    string[]
-  >;
+  // Each shard named by its own content, in the order the entry lists them.
+  const shards: SearchFile[] = [];
+  const hashes = { letters: [], terms: [], details: [] } as Record<ShardKind, string[]>;
+  for (const kind of Object.keys(cuts) as ShardKind[]) {
+    (cuts[kind] as [unknown, unknown][]).forEach(([, shard], n) => {
+      const data = JSON.stringify(shard);
+      const hash = contentHash(data);
+      hashes[kind].push(hash);
+      shards.push({ name: shardName(kind, n, hash), data });
+    });
+  }
   const entry: SearchEntry = {
     v: 5,
     hashes,
-    bytes: kinds.reduce((n, kind) => n + (json.get(kind) ?? []).reduce((k, data) => k + data.length, 0), 0),
+    bytes: shards.reduce((n, shard) => n + shard.data.length, 0),
     sections: index.pages.map((page) => page.r.length),
     letters: cuts.letters.map(([from]) => from),
     terms: cuts.terms.map(([from]) => from),
     details: cuts.details.map(([from]) => from),
   };
-  const shards = kinds.flatMap((kind) =>
-    (json.get(kind) ?? []).map((data, n): SearchFile => ({ name: shardFile(entry, kind, n), data })),
-  );
   return { entry: JSON.stringify(entry), shards };
 }
 
