@@ -79,10 +79,16 @@ const LONG_NUMBER = /^\d{5,}$/;
  * `node`, `js` and `nodejs`; `chunkSize` and `chunk_size` give `chunk`, `size` and `chunksize`;
  * `$auth` gives `auth`.
  */
-export function indexTerms(text: string): string[] {
+export function indexTerms(
+  text: string,
+  termsOfChunk?: (chunk: string, ascii: boolean) => readonly string[],
+): string[] {
   const out: string[] = [];
   const ascii = ASCII.test(text);
-  for (const chunk of textChunks(text, ascii)) chunkTerms(chunk, out, ascii);
+  for (const chunk of textChunks(text, ascii)) {
+    if (termsOfChunk) out.push(...termsOfChunk(chunk, ascii));
+    else chunkTerms(chunk, out, ascii);
+  }
   return out;
 }
 

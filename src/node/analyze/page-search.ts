@@ -3,10 +3,10 @@ import {
   EXCERPT_LENGTH,
   STOP_WORDS,
   chunkTerms,
+  indexTerms,
   phraseKey,
   routeWords,
   simpleSlug,
-  textChunks,
 } from '../../shared/search-text';
 import { excerpt } from '../excerpt';
 import type { SearchSection } from './markdown/sections';
@@ -104,8 +104,8 @@ function countedTerms(text: string, known: (term: string) => boolean): Map<strin
 
 /**
  * Distinct chunks of text kept with their terms, at most this many. A site's text repeats its words far
- * more often than it has them, so each is turned into terms about once per build; past the limit the
- * list starts again, which only costs time.
+ * more often than it has them, so each is turned into terms about once (in a build, or in a dev session,
+ * where the list stays for the next rebuild); past the limit the list starts again, which only costs time.
  */
 const CHUNKS_KEPT = 200_000;
 /**
@@ -116,18 +116,14 @@ const KEPT_CHUNK_LENGTH = 13;
 const chunkCache = new Map<string, readonly string[]>();
 
 /** A text's index terms (`indexTerms`), each distinct chunk of it turned into terms once. */
-function termsOf(text: string): string[] {
-  const terms: string[] = [];
-  for (const chunk of textChunks(text)) for (const term of chunkTermsOnce(chunk)) terms.push(term);
-  return terms;
-}
+const termsOf = (text: string): string[] => indexTerms(text, chunkTermsOnce);
 
 /** A chunk's terms (`chunkTerms`), each distinct chunk turned into terms once. */
-function chunkTermsOnce(chunk: string): readonly string[] {
+function chunkTermsOnce(chunk: string, ascii: boolean): readonly string[] {
   let terms = chunkCache.get(chunk);
   if (terms === undefined) {
     const out: string[] = [];
-    chunkTerms(chunk, out);
+    chunkTerms(chunk, out, ascii);
     if (chunk.length >= KEPT_CHUNK_LENGTH) return out;
     if (chunkCache.size >= CHUNKS_KEPT) chunkCache.clear();
     chunkCache.set(chunk, (terms = out));
