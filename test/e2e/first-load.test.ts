@@ -112,6 +112,34 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
+  it('paints a long page whole, so that none of it is laid out after the first paint', async () => {
+    const { page, problems } = await open();
+    await page.addInitScript(() => {
+      // Runs just before the browser renders its first frame: is the document parsed to its end by then?
+      requestAnimationFrame(() => {
+        (window as unknown as { endParsedAtFirstFrame: boolean }).endParsedAtFirstFrame =
+          document.getElementById('docs-start') !== null;
+      });
+    });
+    // The document arrives over a slow connection, in parts, as it would on a phone: the browser could
+    // paint the first part long before the last has arrived.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: 64 * 1024,
+      uploadThroughput: 64 * 1024,
+    });
+    // The longest page of content/: painted in part, the rest of it would be laid out in one long task.
+    await page.goto(`${base()}/docs/api/rest/`);
+    await hydrated(page);
+    const atFirstFrame = await page.evaluate(
+      () => (window as unknown as { endParsedAtFirstFrame?: boolean }).endParsedAtFirstFrame,
+    );
+    expect(atFirstFrame).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it('makes no locale formatter at its start, whose locale data would hold up the main thread', async () => {
     const { page, problems } = await open();
     await page.addInitScript(() => {

@@ -92,8 +92,9 @@ export function startAppAfterFirstPaint(): void {
     const assets = pageStartAssets();
     if (assets) loadApp(assets);
   };
-  // The list sits in <head> after this script: parsed before any paint, but not yet when a background tab
-  // (which starts the app at once) runs this.
+  // The list ends <body>, and the first paint waits for it (the document's `rel=expect`): it is parsed by
+  // then, but not yet when a background tab (which starts the app at once) or a browser that paints a page
+  // in part runs this.
   afterFirstPaint(() =>
     document.readyState === 'loading' && !document.getElementById(START_ASSETS_ID)
       ? document.addEventListener('DOMContentLoaded', load, { once: true })
