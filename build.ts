@@ -68,7 +68,8 @@ async function main(): Promise<number> {
     console.error(`build: ${error.message}`);
     return LOCKED_EXIT_CODE;
   }
-  for (const d of result.diagnostics) (d.severity === 'error' ? console.error : console.warn)(formatDiagnostic(d));
+  // One write for all of them: a large site reports thousands, and each write of its own is a system call.
+  if (result.diagnostics.length > 0) process.stderr.write(`${result.diagnostics.map(formatDiagnostic).join('\n')}\n`);
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = result.diagnostics.length - errors;
   const status = result.ok ? 'built' : 'build failed:';

@@ -84,7 +84,7 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     // A page's error or a broken link fails the build: code still being highlighted would only delay that.
     const failed = diagnostics.errors.length > 0;
     const code = failed ? highlighting.stopped() : highlighting.done(analyzed.reusedCode);
-    const rendered = renderSite(analyzed.pages, site, await code);
+    const rendered = renderSite(analyzed.pages, site, await code, analyzed.cache);
     // The render cache keeps the pages without errors, even of a build the site's problems fail.
     saving = analyzed.cache.save(rendered.rendered, analyzed.problems);
     const ok = diagnostics.errors.length === 0;

@@ -48,6 +48,8 @@ interface CachedPage {
   search: TextPlace;
   /** Keys of the page's highlighted code blocks, which the highlight cache keeps while the page is reused. */
   code: string[];
+  /** The fragment's hash once its legacy links were pointed, and which links those were (`LinkedHashes`). */
+  linked?: [links: string, hash: string];
 }
 
 /** An index line after the first: a page file's relative path and what the cache holds of it. */
@@ -59,10 +61,23 @@ export interface RenderedPage {
   code: string[];
 }
 
-export class RenderCache {
+/**
+ * The hash of a page's fragment once the render stage has pointed its links to legacy heading ids
+ * (render/render-pages.ts), by the page file's relative path and a digest of the fragment's own hash and
+ * those links: while both are the same, so is the hash, and a warm build need not read the fragment to
+ * know it.
+ */
+export interface LinkedHashes {
+  get(file: string, links: string): string | undefined;
+  set(file: string, links: string, hash: string): void;
+}
+
+export class RenderCache implements LinkedHashes {
   private readonly fds = new Map<string, number>();
   /** Pages reused by this build, by relative path, with where their texts are. */
   private readonly reusedEntries = new Map<string, CachedPage>();
+  /** The linked hashes this build worked out or confirmed, by relative path, for the next one. */
+  private readonly linked = new Map<string, [links: string, hash: string]>();
 
   /**
    * @param lines Each entry's line as the index holds it: an entry this build leaves as it found it is
@@ -122,6 +137,16 @@ export class RenderCache {
     return { reused, render, code, problems };
   }
 
+  /** The hash a reused page's fragment had with the same links in the build that cached it. */
+  get(file: string, links: string): string | undefined {
+    const known = this.reusedEntries.get(file)?.linked;
+    return known?.[0] === links ? known[1] : undefined;
+  }
+
+  set(file: string, links: string, hash: string): void {
+    this.linked.set(file, [links, hash]);
+  }
+
   /**
    * Writes the cache for the next build: the reused pages as they are, and the rendered ones (whose
    * texts go into a new segment) with the problems the page pass reported in their files, except those
@@ -142,6 +167,12 @@ export class RenderCache {
         return !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error');
       });
       await this.writeSegment(kept, problemsOf, pages);
+      for (const [file, [links, hash]] of this.linked) {
+        const entry = pages[file];
+        if (!entry || (entry.linked?.[0] === links && entry.linked[1] === hash)) continue;
+        entry.linked = [links, hash];
+        this.lines.delete(entry);
+      }
       const live = Object.values(pages);
       const named = segmentsOf(live);
       // Merging moves the entries' texts (the entries change in place).

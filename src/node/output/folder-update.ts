@@ -114,8 +114,11 @@ export class FolderUpdate {
     }
     const folders: string[] = [];
     if (!existsSync(this.root)) return;
+    // Relative paths cut from the entries' own, as a large site's output has tens of thousands of them.
+    const under = this.root + path.sep;
     for (const entry of readdirSync(this.root, { recursive: true, withFileTypes: true })) {
-      const relative = path.relative(this.root, path.join(entry.parentPath, entry.name));
+      const folder = entry.parentPath === this.root ? '' : entry.parentPath.slice(under.length) + path.sep;
+      const relative = folder + entry.name;
       if (entry.isDirectory()) {
         if (!needed.has(relative)) folders.push(relative);
       } else if (!this.files.has(relative)) {

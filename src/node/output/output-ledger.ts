@@ -49,7 +49,8 @@ export class OutputLedger {
     const entry = this.earlier.get(relative);
     if (!entry || entry[0] !== key) return false;
     try {
-      const stats = statSync(path.join(this.target, relative));
+      // Joined by hand: the ledger's paths are relative and normal, and a large site checks tens of thousands.
+      const stats = statSync(`${this.target}${path.sep}${relative}`);
       if (stats.size !== entry[1] || stats.mtimeMs !== entry[2]) return false;
     } catch {
       return false;

@@ -35,12 +35,13 @@ export function isPageFile(relativePath: string): boolean {
  */
 export async function scanContent(contentDir: string, diagnostics: DiagnosticList): Promise<ContentFile[]> {
   const root = path.resolve(contentDir);
-  const realRoot = realpathSync(root);
+  const realRoot = realpathSync.native(root);
   const found: ContentFile[] = [];
   const walking = new Set<string>();
 
   function walk(dir: string): void {
-    const real = realpathSync(dir);
+    // The system's realpath: one call per folder, where Node's own walks the path a component at a time.
+    const real = realpathSync.native(dir);
     const relDir = path.relative(root, dir).split(path.sep).join('/');
     if (walking.has(real)) {
       diagnostics.error(relDir || '.', 1, 1, 'symbolic link loop: this folder links back to one of its parents');
@@ -54,7 +55,8 @@ export async function scanContent(contentDir: string, diagnostics: DiagnosticLis
     for (const entry of entries) {
       if (isHidden(entry.name)) continue;
       const absolutePath = path.join(dir, entry.name);
-      const relativePath = path.relative(root, absolutePath).split(path.sep).join('/');
+      // The folder's relative path and the name: a large tree has tens of thousands of entries.
+      const relativePath = relDir ? `${relDir}/${entry.name}` : entry.name;
       const page = () => {
         if (outside || (entry.isSymbolicLink() && !isInside(realRoot, realpathSync(absolutePath)))) {
           diagnostics.error(relativePath, 1, 1, 'page links to a file outside the content folder: it is not published');

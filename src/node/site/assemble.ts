@@ -209,13 +209,16 @@ function checkNeighbours(byRoute: ReadonlyMap<string, SitePage>, strict: boolean
 /** Without a configured sidebar: one group for the top-level pages, then one per top-level folder. */
 function sidebarFromTree(pages: readonly SitePage[], siteTitle: string): SidebarGroup[] {
   const groups = new Map<string, SidebarGroup>();
+  // A folder's group is named by its index page: looked up by route, as a site has hundreds of folders.
+  const byRoute = new Map<string, SitePage>();
+  for (const page of pages) if (!byRoute.has(page.route)) byRoute.set(page.route, page);
   const sorted = [...pages].sort((a, b) => a.route.localeCompare(b.route));
   for (const page of sorted) {
     const segments = page.route.split('/').filter(Boolean);
     const folder = segments.length <= 1 && !page.file.relativePath.includes('/') ? '' : (segments[0] ?? '');
     let group = groups.get(folder);
     if (!group) {
-      const indexPage = pages.find((p) => p.route === `/${folder}/`);
+      const indexPage = byRoute.get(`/${folder}/`);
       group = { text: folder === '' ? siteTitle : (indexPage?.title ?? folder), items: [] };
       groups.set(folder, group);
     }

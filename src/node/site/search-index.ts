@@ -101,21 +101,24 @@ export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
 
 /**
  * The distinctive words of each section's full text, beyond what its title, heading and excerpt give:
- * filed as text postings, best first by tf-idf, at most TERMS_PER_SECTION per section. The counts are
- * kept in typed arrays: a large site has a hundred thousand sections, far too many to keep a map each.
- * Terms are numbered as first met.
+ * filed as text postings, best first by tf-idf, at most TERMS_PER_SECTION per section. Terms are numbered
+ * as first met. Every section's term numbers and counts are kept one after the other in two flat lists: a
+ * large site has a hundred thousand sections, far too many to keep a map, or even a typed array, each
+ * (the garbage collector tracks every typed array's buffer on its own).
  */
 class TextTerms {
   private readonly ids = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly documentFrequency: number[] = [];
-  private readonly terms: Uint32Array[] = [];
-  private readonly counts: Uint32Array[] = [];
+  private readonly terms: number[] = [];
+  private readonly counts: number[] = [];
+  /** Where each section's terms start in `terms` and `counts`, and where the last one ends. */
+  private readonly starts: number[] = [0];
 
   /** The next section's text terms (distinct) and how often each occurs in it. */
   add(terms: readonly string[], counts: readonly number[]): void {
-    const numbers = new Uint32Array(terms.length);
-    terms.forEach((term, i) => {
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i] ?? '';
       let t = this.ids.get(term);
       if (t === undefined) {
         this.ids.set(term, (t = this.names.length));
@@ -123,32 +126,37 @@ class TextTerms {
         this.documentFrequency.push(0);
       }
       this.documentFrequency[t] = (this.documentFrequency[t] ?? 0) + 1;
-      numbers[i] = t;
-    });
-    this.terms.push(numbers);
-    this.counts.push(Uint32Array.from(counts));
+      this.terms.push(t);
+      this.counts.push(counts[i] ?? 1);
+    }
+    this.starts.push(this.terms.length);
   }
 
   /** Adds each section's best terms to the text postings of `words`. */
   fileInto(words: Map<string, IndexedWord>): void {
-    const sections = this.terms.length;
+    const { terms, counts, starts, names } = this;
+    const sections = starts.length - 1;
     const perSection = Math.floor(Math.max(TERMS_MIN, Math.min(TERMS_PER_SECTION, TERM_BUDGET / sections)));
     // Each term's idf, worked out once rather than in every section that has it.
     const idf = Float64Array.from(this.documentFrequency, (df) => Math.log(sections / df));
     const wordOf: (IndexedWord | undefined)[] = [];
-    const weight: number[] = [];
+    // A section's terms by position in `terms`, and their weights by the same position.
     const order: number[] = [];
-    this.terms.forEach((terms, id) => {
-      const counts = this.counts[id] ?? new Uint32Array();
-      weight.length = 0;
+    const weight: number[] = [];
+    const name = (i: number) => names[terms[i] ?? 0] ?? '';
+    const best = (a: number, b: number) => (weight[b] ?? 0) - (weight[a] ?? 0) || (name(a) < name(b) ? -1 : 1);
+    for (let id = 0; id < sections; id++) {
+      const from = starts[id] ?? 0;
+      const to = starts[id + 1] ?? from;
       order.length = 0;
-      terms.forEach((t, i) => {
-        weight.push((1 + Math.log(counts[i] ?? 1)) * (idf[t] ?? 0));
+      for (let i = from; i < to; i++) {
+        weight[i] = (1 + Math.log(counts[i] ?? 1)) * (idf[terms[i] ?? 0] ?? 0);
         order.push(i);
-      });
-      const name = (i: number) => this.names[terms[i] ?? 0] ?? '';
-      order.sort((a, b) => (weight[b] ?? 0) - (weight[a] ?? 0) || (name(a) < name(b) ? -1 : 1));
-      for (const i of order.slice(0, perSection)) {
+      }
+      order.sort(best);
+      const kept = Math.min(perSection, order.length);
+      for (let k = 0; k < kept; k++) {
+        const i = order[k] ?? 0;
         const t = terms[i] ?? 0;
         let word = wordOf[t];
         if (!word) {
@@ -159,7 +167,7 @@ class TextTerms {
         }
         word.postings[FIELD.text].push(id);
       }
-    });
+    }
   }
 }
 

@@ -125,6 +125,35 @@ describe('the render cache', () => {
     expect(timeOf('other.md')).toBe(statSync(path.join(root, 'content/other.md')).mtimeMs);
   });
 
+  it('keeps the hash of a fragment whose links it pointed to renamed headings, until they lead elsewhere', async () => {
+    const files = {
+      'README.md': '# Home\n\nSee [the history](./b.md#event-execution-history).\n',
+      'b.md': '# Beta\n\n## Event / Execution History\n\nText.\n',
+    };
+    const root = await makeTree(files);
+    expect(messages(await buildTree(root))).toEqual([]);
+    const linkedOf = (file: string) => {
+      const lines = readFileSync(path.join(root, '.cache/pages/index.jsonl'), 'utf8').trim().split('\n').slice(1);
+      const entries = lines.map((line) => JSON.parse(line) as [string, { linked?: [string, string] }]);
+      return entries.find(([name]) => name === file)?.[1].linked;
+    };
+    const fragment = (hash: string | undefined) => path.join(root, `dist/assets/js/page.index.${hash}.html`);
+    const kept = linkedOf('README.md');
+    expect(readFileSync(fragment(kept?.[1]), 'utf8')).toContain('href="/docs/b/#event--execution-history"');
+    expect((await buildTree(root)).rendered).toBe(0);
+    expect(linkedOf('README.md')).toEqual(kept);
+    await expectSameAsCold(root, files);
+
+    // The heading gets another id of its own; the page that links to it is unchanged, and kept.
+    const renamed = { ...files, 'b.md': '# Beta\n\n## Event - Execution History\n\nText.\n' };
+    await writeFile(path.join(root, 'content/b.md'), renamed['b.md']);
+    expect((await buildTree(root)).rendered).toBe(1);
+    const now = linkedOf('README.md');
+    expect(now?.[1]).not.toBe(kept?.[1]);
+    expect(readFileSync(fragment(now?.[1]), 'utf8')).toContain('href="/docs/b/#event---execution-history"');
+    await expectSameAsCold(root, renamed);
+  });
+
   it('renders every page again when the settings change', async () => {
     const files = { ...site, '_site.yaml': 'title: Docs\n' };
     const root = await makeTree(files);

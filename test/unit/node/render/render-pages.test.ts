@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
+import type { LinkedHashes } from '../../../../src/node/analyze/render-cache';
 import { TextStore, type StoredText } from '../../../../src/node/analyze/text-store';
 import { contentHash } from '../../../../src/node/content-hash';
 import { DiagnosticList } from '../../../../src/node/diagnostics';
 import type { HighlightedCode } from '../../../../src/node/render/highlight/highlight-blocks';
-import { renderSite } from '../../../../src/node/render/render-pages';
+import { renderCompleteSite, renderSite } from '../../../../src/node/render/render-pages';
 import { scanContent } from '../../../../src/node/scan/scan';
 import { siteConfigSchema } from '../../../../src/node/scan/site-config';
 import { assembleSite } from '../../../../src/node/site/assemble';
@@ -29,7 +30,7 @@ class CountedStore extends TextStore {
   }
 }
 
-async function rendered(tree: Record<string, string>) {
+async function rendered(tree: Record<string, string>, linked?: LinkedHashes) {
   const root = await makeTree(tree);
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
@@ -44,7 +45,7 @@ async function rendered(tree: Record<string, string>) {
   const config = siteConfigSchema.parse({ title: 'Docs' });
   const site = assembleSite(drafts, config, '', true, diagnostics);
   const analyzed = texts.characters;
-  return { ...renderSite(drafts, site, code), drafts, diagnostics, texts, analyzed };
+  return { ...renderSite(drafts, site, code, linked), drafts, diagnostics, texts, analyzed };
 }
 
 describe('the render stage', () => {
@@ -117,6 +118,56 @@ describe('the render stage', () => {
     expect(home?.hash).toBe(contentHash(home?.html.read() ?? ''));
     const cached = forCache.find(({ page }) => page.route === '/')?.page;
     expect(cached?.html.read()).toContain('href="/docs/b/#event-execution-history"');
+    texts.close();
+  });
+
+  it('hashes a fragment with legacy links without reading it when an earlier build knows the hash for those links', async () => {
+    const root = await makeTree({
+      'README.md': '# Home\n\nSee [the history](./b.md#event-execution-history).\n',
+      'b.md': '# Beta\n\n## Event / Execution History\n\nText.\n',
+    });
+    const diagnostics = new DiagnosticList();
+    const files = await scanContent(path.join(root, 'content'), diagnostics);
+    const texts = new TextStore(path.join(root, 'cache'));
+    const drafts = await analyzePages(files, {
+      settings: { base: '/docs/', constants: {}, strict: true },
+      highlighter: { knows: () => true, highlight: () => MARKER },
+      texts,
+      diagnostics,
+    });
+    // Complete pages, as the render cache gives them, whose fragments count their reads from here on.
+    let reads = 0;
+    const pages = drafts.map((draft) => {
+      const stored = draft.html;
+      const hash = contentHash(stored.read());
+      return { ...draft, hash, codeColours: [], html: { read: () => (reads++, stored.read()) } };
+    });
+    const site = assembleSite(pages, siteConfigSchema.parse({ title: 'Docs' }), '', true, diagnostics);
+    expect(diagnostics.items).toEqual([]);
+    /** Linked hashes kept in memory, as the render cache keeps them between builds. */
+    const known = new Map<string, [string, string]>();
+    const linked: LinkedHashes = {
+      get: (file, links) => (known.get(file)?.[0] === links ? known.get(file)?.[1] : undefined),
+      set: (file, links, hash) => void known.set(file, [links, hash]),
+    };
+    const homeOf = () => renderCompleteSite(site, (page) => page, linked).pages.find((page) => page.route === '/');
+
+    const first = homeOf();
+    expect(reads).toBe(1);
+    const html = first?.html.read() ?? '';
+    expect(html).toContain('href="/docs/b/#event--execution-history"');
+    expect(first?.hash).toBe(contentHash(html));
+    reads = 0;
+    const again = homeOf();
+    expect(reads).toBe(0);
+    expect(again?.hash).toBe(first?.hash);
+    expect(again?.html.read()).toBe(html);
+
+    // Known for other links (the heading they led to was renamed): worked out again, from the fragment.
+    known.set('README.md', ['other links', 'stale']);
+    reads = 0;
+    expect(homeOf()?.hash).toBe(first?.hash);
+    expect(reads).toBe(1);
     texts.close();
   });
 });
