@@ -53,6 +53,13 @@ export interface SearchOutcome {
   missing: string[];
 }
 
+/** A query's ranking, as far as it does not depend on the details of its results. */
+interface Ranking {
+  query: string;
+  selections: Selection[];
+  terms: string[];
+}
+
 /** Detail files loaded first when a query needs more: about the first screen of results. */
 const FIRST_DETAILS = 6;
 
@@ -79,6 +86,12 @@ export class SearchEngine {
   private readonly covered: Float64Array;
   private readonly headingMask: Uint32Array;
   private readonly titleMask: Uint32Array;
+  /**
+   * The last query ranked over every file it reached. Its details arrive in later runs (the first screen,
+   * then the rest), and a common prefix reaches tens of thousands of sections: those runs draw this
+   * ranking instead of ranking again.
+   */
+  private lastRanking: Ranking | undefined;
 
   /** `entry` as `parseSearchEntry` (src/client/data/parse.ts) checked it. */
   constructor(entry: SearchEntry) {
@@ -107,11 +120,31 @@ export class SearchEngine {
   /** Takes in a shard file a search reported missing; throws `WrongContentError` if the text is not one. */
   read(file: string, text: string): void {
     this.shards.read(file, text);
+    // Letters and postings change what a query ranks; details only change what its results show.
+    if (shardKindOf(file) !== 'details') this.lastRanking = undefined;
   }
 
   search(query: string): SearchOutcome {
+    if (this.lastRanking?.query !== query) {
+      const ranking = this.rank(query);
+      // The ranking is only right once every letter and posting shard it reached is loaded; only then are
+      // the details of the sections it shows asked for.
+      const unranked = this.shards.takeMissing();
+      if (unranked.length > 0) return { results: NO_RESULTS, missing: unranked };
+      this.lastRanking = ranking;
+    }
+    const { selections, terms } = this.lastRanking;
+    const groups = drawGroups(selections, this.shards.pageStart, (p, sections) => this.shards.detail(p, sections));
+    return {
+      results: { groups, terms, total: groups.reduce((sum, g) => sum + g.hits.length, 0) },
+      missing: this.shards.takeMissing(),
+    };
+  }
+
+  /** What a query shows, before its details: the sections chosen, grouped by page, and the words to highlight. */
+  private rank(query: string): Ranking {
     const typed = dedupe(queryTerms(query)).slice(0, 16);
-    if (typed.length === 0) return { results: NO_RESULTS, missing: [] };
+    if (typed.length === 0) return { query, selections: [], terms: [] };
     const { pageOf, pageStart } = this.shards;
     const onlyStopWords = typed.every((t) => t.stop);
     const highlight = new Set<string>();
@@ -183,20 +216,10 @@ export class SearchEngine {
       this.titleMask[pageOf[id] ?? 0] = 0;
     }
 
-    // The ranking is only right once every letter and posting shard it reached is loaded; only then are
-    // the details of the sections it shows asked for.
-    const unranked = this.shards.takeMissing();
-    if (unranked.length > 0) return { results: NO_RESULTS, missing: unranked };
-    const groups = drawGroups(selectLeading(ranked, titled, pageOf, pageStart), pageStart, (p, sections) =>
-      this.shards.detail(p, sections),
-    );
     return {
-      results: {
-        groups,
-        terms: [...highlight].filter((t) => t.length > 0),
-        total: groups.reduce((sum, g) => sum + g.hits.length, 0),
-      },
-      missing: this.shards.takeMissing(),
+      query,
+      selections: selectLeading(ranked, titled, pageOf, pageStart),
+      terms: [...highlight].filter((t) => t.length > 0),
     };
   }
 

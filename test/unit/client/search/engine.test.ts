@@ -1,10 +1,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { shardFile, type DetailShard, type SearchEntry } from '../../../../src/shared/search-layout';
+import { shardFile, shardKindOf, type DetailShard, type SearchEntry } from '../../../../src/shared/search-layout';
 import { buildTree, makeTree, messages, projectRoot } from '../../../helpers/tree';
 import { SearchEngine, runQuery, selectLeading } from '../../../../src/client/search/engine';
 import { selectRanked, type Ranked, type SearchResults } from '../../../../src/client/search/results';
+import { SearchShards } from '../../../../src/client/search/shards';
 
 /**
  * The relevance set: what a reader types, and the section (or page intro) that must be among the first
@@ -284,6 +285,26 @@ describe('queries', () => {
     );
     expect(results).toBeUndefined();
     expect(runs).toHaveBeenCalledTimes(1);
+  });
+
+  it("ranks a query once: the runs that load its results' details only draw them", async () => {
+    const fresh = new SearchEngine(entry);
+    // Every word a ranking scores is looked up in its term shard; drawing a ranking looks up none.
+    const lookups = vi.spyOn(SearchShards.prototype, 'headPostings');
+    const atDetails: number[] = [];
+    const results = await runQuery(fresh, 'work', async (files) => {
+      if (files.every((file) => shardKindOf(file) === 'details')) atDetails.push(lookups.mock.calls.length);
+      for (const file of files) fresh.read(file, await searchFile(file));
+    });
+    const ranked = lookups.mock.calls.length;
+    lookups.mockRestore();
+    expect(results?.total).toBeGreaterThan(0);
+    // The query had its details loaded after its ranking, and no run after that ranked it again.
+    expect(atDetails.length).toBeGreaterThan(0);
+    expect(atDetails[0]).toBeGreaterThan(0);
+    expect(ranked).toBe(atDetails[0]);
+    // What it draws is what a fresh engine with every file it reached draws.
+    expect(urls(await find('work'))).toEqual(urls(results as SearchResults));
   });
 
   it('answers every keystroke of a query', async () => {
