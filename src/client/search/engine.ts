@@ -83,6 +83,7 @@ export class SearchEngine {
   private readonly textBest: Float64Array;
   private readonly termScore: Float64Array;
   private readonly score: Float64Array;
+  private readonly tier: Uint8Array;
   private readonly covered: Float64Array;
   private readonly headingMask: Uint32Array;
   private readonly titleMask: Uint32Array;
@@ -102,6 +103,7 @@ export class SearchEngine {
     this.textBest = new Float64Array(n);
     this.termScore = new Float64Array(n);
     this.score = new Float64Array(n);
+    this.tier = new Uint8Array(n);
     this.covered = new Float64Array(n);
     this.headingMask = new Uint32Array(n);
     this.titleMask = new Uint32Array(this.shards.pages);
@@ -191,36 +193,37 @@ export class SearchEngine {
     const exact = this.shards.exact(typed.map((t) => t.term).join(' '));
     const exactTitles = new Set(exact.titles);
     const exactHeadings = new Set(exact.headings);
-    const ranked: Ranked[] = [];
+    // Each section's value and tier go into arrays by id, not an object each: a common prefix reaches
+    // tens of thousands of sections, of which a few hundred at most are looked at again.
+    const { score: value, tier } = this;
+    const ranked: number[] = [];
     for (const id of touched) {
       const p = pageOf[id] ?? 0;
       const intro = pageStart[p] === id;
       const coverage = requiredWeight > 0 ? (this.covered[id] ?? 0) / requiredWeight : 1;
-      let value = (this.score[id] ?? 0) * coverage * coverage;
-      if (!intro && this.headingMask[id] === requiredMask) value *= WHOLE_FIELD;
-      if (intro && this.titleMask[p] === requiredMask) value *= WHOLE_FIELD;
-      let tier = 0;
-      if (intro && exactTitles.has(p)) tier = TIER_TITLE;
-      else if (!intro && exactHeadings.has(id)) tier = TIER_HEADING;
-      if (value > 0) ranked.push({ id, tier, value });
+      let v = (this.score[id] ?? 0) * coverage * coverage;
+      if (!intro && this.headingMask[id] === requiredMask) v *= WHOLE_FIELD;
+      if (intro && this.titleMask[p] === requiredMask) v *= WHOLE_FIELD;
+      value[id] = v;
+      if (intro && exactTitles.has(p)) tier[id] = TIER_TITLE;
+      else if (!intro && exactHeadings.has(id)) tier[id] = TIER_HEADING;
+      if (v > 0) ranked.push(id);
     }
     const titled = new Set<number>();
     for (const id of touched) {
       const p = pageOf[id] ?? 0;
       if (requiredMask !== 0 && this.titleMask[p] === requiredMask) titled.add(p);
     }
+    const selections = selectLeading({ ids: ranked, tier, value }, titled, pageOf, pageStart);
     for (const id of touched) {
       this.score[id] = 0;
+      this.tier[id] = 0;
       this.covered[id] = 0;
       this.headingMask[id] = 0;
       this.titleMask[pageOf[id] ?? 0] = 0;
     }
 
-    return {
-      query,
-      selections: selectLeading(ranked, titled, pageOf, pageStart),
-      terms: [...highlight].filter((t) => t.length > 0),
-    };
+    return { query, selections, terms: [...highlight].filter((t) => t.length > 0) };
   }
 
   /**
@@ -432,7 +435,12 @@ export async function runQuery(
   throw new Error(`the search for "${query}" kept asking for files`);
 }
 
-const before = (a: Ranked, b: Ranked) => b.tier - a.tier || b.value - a.value || a.id - b.id;
+/** Sections by id with their tier and value, as the engine scored them; `ids` are those with a value. */
+export interface Scored {
+  ids: number[];
+  tier: ArrayLike<number>;
+  value: ArrayLike<number>;
+}
 
 /** Sections ranked first by a partial sort, at least this many; more when these do not fill the list. */
 const LEADING = 256;
@@ -444,44 +452,49 @@ const LEADING = 256;
  * before the list is full (many sections of few pages), a longer head is taken.
  */
 export function selectLeading(
-  ranked: Ranked[],
+  scored: Scored,
   titled: ReadonlySet<number>,
   pageOf: Uint32Array,
   pageStart: Uint32Array,
 ): Selection[] {
+  const { ids, tier, value } = scored;
+  // Negative when section a ranks before section b: by tier, then value, then the earlier section.
+  const before = (a: number, b: number) =>
+    (tier[b] ?? 0) - (tier[a] ?? 0) || (value[b] ?? 0) - (value[a] ?? 0) || a - b;
+  const ranked = (head: number[]): Ranked[] => head.map((id) => ({ id, tier: tier[id] ?? 0, value: value[id] ?? 0 }));
   for (let count = LEADING; ; count *= 4) {
-    if (count >= ranked.length) return selectRanked(ranked.sort(before), titled, pageOf, pageStart);
-    const selection = selectRanked(leading(ranked, count), titled, pageOf, pageStart);
+    if (count >= ids.length) return selectRanked(ranked([...ids].sort(before)), titled, pageOf, pageStart);
+    const selection = selectRanked(ranked(leading(ids, count, before)), titled, pageOf, pageStart);
     if (selection.reduce((n, s) => n + s.hits.length, 0) >= MAX_HITS) return selection;
   }
 }
 
-/** The first `count` sections of the ranking, in order, kept in a bounded heap whose root is the last of them. */
-function leading(ranked: readonly Ranked[], count: number): Ranked[] {
-  const heap: Ranked[] = [];
+/** The first `count` ids by `before`, in order, kept in a bounded heap whose root is the last of them. */
+function leading(ids: readonly number[], count: number, before: (a: number, b: number) => number): number[] {
+  const heap: number[] = [];
   const sink = (at: number) => {
     for (;;) {
       const left = 2 * at + 1;
       const right = left + 1;
       let last = at;
-      if (left < heap.length && before(heap[left] as Ranked, heap[last] as Ranked) > 0) last = left;
-      if (right < heap.length && before(heap[right] as Ranked, heap[last] as Ranked) > 0) last = right;
+      if (left < heap.length && before(heap[left] ?? 0, heap[last] ?? 0) > 0) last = left;
+      if (right < heap.length && before(heap[right] ?? 0, heap[last] ?? 0) > 0) last = right;
       if (last === at) return;
-      [heap[at], heap[last]] = [heap[last] as Ranked, heap[at] as Ranked];
+      [heap[at], heap[last]] = [heap[last] ?? 0, heap[at] ?? 0];
       at = last;
     }
   };
-  for (const item of ranked) {
+  for (const id of ids) {
     if (heap.length < count) {
-      heap.push(item);
+      heap.push(id);
       for (let at = heap.length - 1; at > 0;) {
         const parent = (at - 1) >> 1;
-        if (before(heap[at] as Ranked, heap[parent] as Ranked) <= 0) break;
-        [heap[at], heap[parent]] = [heap[parent] as Ranked, heap[at] as Ranked];
+        if (before(heap[at] ?? 0, heap[parent] ?? 0) <= 0) break;
+        [heap[at], heap[parent]] = [heap[parent] ?? 0, heap[at] ?? 0];
         at = parent;
       }
-    } else if (before(item, heap[0] as Ranked) < 0) {
-      heap[0] = item;
+    } else if (before(id, heap[0] ?? 0) < 0) {
+      heap[0] = id;
       sink(0);
     }
   }

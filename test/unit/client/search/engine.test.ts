@@ -347,7 +347,12 @@ describe('the list a query shows', () => {
         const titled = new Set([0, 3, 17]);
         const sorted = [...ranked].sort((a, b) => b.tier - a.tier || b.value - a.value || a.id - b.id);
         const whole = selectRanked(sorted, titled, pageOf, pageStart);
-        expect(selectLeading([...ranked], titled, pageOf, pageStart)).toEqual(whole);
+        const scored = {
+          ids: ranked.map((r) => r.id),
+          tier: ranked.map((r) => r.tier),
+          value: ranked.map((r) => r.value),
+        };
+        expect(selectLeading(scored, titled, pageOf, pageStart)).toEqual(whole);
         expect(whole.reduce((n, s) => n + s.hits.length, 0)).toBeGreaterThan(0);
       }
     }
