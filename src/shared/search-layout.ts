@@ -99,7 +99,10 @@ export interface TermShard {
   k?: string;
   kt?: string;
   kh?: string;
-  /** What the first results of the range's frequent words show, by page (ascending), once per shard. */
+  /**
+   * What the first results of the range's frequent words, typed out or being typed, show, by page
+   * (ascending), once per shard.
+   */
   s?: ShownPage[];
 }
 

@@ -53,6 +53,13 @@ export interface SearchOutcome {
   missing: string[];
 }
 
+/** A query's ranking, as far as it does not depend on the details of its results. */
+interface Ranking {
+  query: string;
+  selections: Selection[];
+  terms: string[];
+}
+
 /** Detail files loaded first when a query needs more: about the first screen of results. */
 const FIRST_DETAILS = 6;
 
@@ -76,9 +83,16 @@ export class SearchEngine {
   private readonly textBest: Float64Array;
   private readonly termScore: Float64Array;
   private readonly score: Float64Array;
+  private readonly tier: Uint8Array;
   private readonly covered: Float64Array;
   private readonly headingMask: Uint32Array;
   private readonly titleMask: Uint32Array;
+  /**
+   * The last query ranked over every file it reached. Its details arrive in later runs (the first screen,
+   * then the rest), and a common prefix reaches tens of thousands of sections: those runs draw this
+   * ranking instead of ranking again.
+   */
+  private lastRanking: Ranking | undefined;
 
   /** `entry` as `parseSearchEntry` (src/client/data/parse.ts) checked it. */
   constructor(entry: SearchEntry) {
@@ -89,6 +103,7 @@ export class SearchEngine {
     this.textBest = new Float64Array(n);
     this.termScore = new Float64Array(n);
     this.score = new Float64Array(n);
+    this.tier = new Uint8Array(n);
     this.covered = new Float64Array(n);
     this.headingMask = new Uint32Array(n);
     this.titleMask = new Uint32Array(this.shards.pages);
@@ -107,11 +122,31 @@ export class SearchEngine {
   /** Takes in a shard file a search reported missing; throws `WrongContentError` if the text is not one. */
   read(file: string, text: string): void {
     this.shards.read(file, text);
+    // Letters and postings change what a query ranks; details only change what its results show.
+    if (shardKindOf(file) !== 'details') this.lastRanking = undefined;
   }
 
   search(query: string): SearchOutcome {
+    if (this.lastRanking?.query !== query) {
+      const ranking = this.rank(query);
+      // The ranking is only right once every letter and posting shard it reached is loaded; only then are
+      // the details of the sections it shows asked for.
+      const unranked = this.shards.takeMissing();
+      if (unranked.length > 0) return { results: NO_RESULTS, missing: unranked };
+      this.lastRanking = ranking;
+    }
+    const { selections, terms } = this.lastRanking;
+    const groups = drawGroups(selections, this.shards.pageStart, (p, sections) => this.shards.detail(p, sections));
+    return {
+      results: { groups, terms, total: groups.reduce((sum, g) => sum + g.hits.length, 0) },
+      missing: this.shards.takeMissing(),
+    };
+  }
+
+  /** What a query shows, before its details: the sections chosen, grouped by page, and the words to highlight. */
+  private rank(query: string): Ranking {
     const typed = dedupe(queryTerms(query)).slice(0, 16);
-    if (typed.length === 0) return { results: NO_RESULTS, missing: [] };
+    if (typed.length === 0) return { query, selections: [], terms: [] };
     const { pageOf, pageStart } = this.shards;
     const onlyStopWords = typed.every((t) => t.stop);
     const highlight = new Set<string>();
@@ -158,46 +193,37 @@ export class SearchEngine {
     const exact = this.shards.exact(typed.map((t) => t.term).join(' '));
     const exactTitles = new Set(exact.titles);
     const exactHeadings = new Set(exact.headings);
-    const ranked: Ranked[] = [];
+    // Each section's value and tier go into arrays by id, not an object each: a common prefix reaches
+    // tens of thousands of sections, of which a few hundred at most are looked at again.
+    const { score: value, tier } = this;
+    const ranked: number[] = [];
     for (const id of touched) {
       const p = pageOf[id] ?? 0;
       const intro = pageStart[p] === id;
       const coverage = requiredWeight > 0 ? (this.covered[id] ?? 0) / requiredWeight : 1;
-      let value = (this.score[id] ?? 0) * coverage * coverage;
-      if (!intro && this.headingMask[id] === requiredMask) value *= WHOLE_FIELD;
-      if (intro && this.titleMask[p] === requiredMask) value *= WHOLE_FIELD;
-      let tier = 0;
-      if (intro && exactTitles.has(p)) tier = TIER_TITLE;
-      else if (!intro && exactHeadings.has(id)) tier = TIER_HEADING;
-      if (value > 0) ranked.push({ id, tier, value });
+      let v = (this.score[id] ?? 0) * coverage * coverage;
+      if (!intro && this.headingMask[id] === requiredMask) v *= WHOLE_FIELD;
+      if (intro && this.titleMask[p] === requiredMask) v *= WHOLE_FIELD;
+      value[id] = v;
+      if (intro && exactTitles.has(p)) tier[id] = TIER_TITLE;
+      else if (!intro && exactHeadings.has(id)) tier[id] = TIER_HEADING;
+      if (v > 0) ranked.push(id);
     }
     const titled = new Set<number>();
     for (const id of touched) {
       const p = pageOf[id] ?? 0;
       if (requiredMask !== 0 && this.titleMask[p] === requiredMask) titled.add(p);
     }
+    const selections = selectLeading({ ids: ranked, tier, value }, titled, pageOf, pageStart);
     for (const id of touched) {
       this.score[id] = 0;
+      this.tier[id] = 0;
       this.covered[id] = 0;
       this.headingMask[id] = 0;
       this.titleMask[pageOf[id] ?? 0] = 0;
     }
 
-    // The ranking is only right once every letter and posting shard it reached is loaded; only then are
-    // the details of the sections it shows asked for.
-    const unranked = this.shards.takeMissing();
-    if (unranked.length > 0) return { results: NO_RESULTS, missing: unranked };
-    const groups = drawGroups(selectLeading(ranked, titled, pageOf, pageStart), pageStart, (p, sections) =>
-      this.shards.detail(p, sections),
-    );
-    return {
-      results: {
-        groups,
-        terms: [...highlight].filter((t) => t.length > 0),
-        total: groups.reduce((sum, g) => sum + g.hits.length, 0),
-      },
-      missing: this.shards.takeMissing(),
-    };
+    return { query, selections, terms: [...highlight].filter((t) => t.length > 0) };
   }
 
   /**
@@ -409,7 +435,12 @@ export async function runQuery(
   throw new Error(`the search for "${query}" kept asking for files`);
 }
 
-const before = (a: Ranked, b: Ranked) => b.tier - a.tier || b.value - a.value || a.id - b.id;
+/** Sections by id with their tier and value, as the engine scored them; `ids` are those with a value. */
+export interface Scored {
+  ids: number[];
+  tier: ArrayLike<number>;
+  value: ArrayLike<number>;
+}
 
 /** Sections ranked first by a partial sort, at least this many; more when these do not fill the list. */
 const LEADING = 256;
@@ -421,44 +452,49 @@ const LEADING = 256;
  * before the list is full (many sections of few pages), a longer head is taken.
  */
 export function selectLeading(
-  ranked: Ranked[],
+  scored: Scored,
   titled: ReadonlySet<number>,
   pageOf: Uint32Array,
   pageStart: Uint32Array,
 ): Selection[] {
+  const { ids, tier, value } = scored;
+  // Negative when section a ranks before section b: by tier, then value, then the earlier section.
+  const before = (a: number, b: number) =>
+    (tier[b] ?? 0) - (tier[a] ?? 0) || (value[b] ?? 0) - (value[a] ?? 0) || a - b;
+  const ranked = (head: number[]): Ranked[] => head.map((id) => ({ id, tier: tier[id] ?? 0, value: value[id] ?? 0 }));
   for (let count = LEADING; ; count *= 4) {
-    if (count >= ranked.length) return selectRanked(ranked.sort(before), titled, pageOf, pageStart);
-    const selection = selectRanked(leading(ranked, count), titled, pageOf, pageStart);
+    if (count >= ids.length) return selectRanked(ranked([...ids].sort(before)), titled, pageOf, pageStart);
+    const selection = selectRanked(ranked(leading(ids, count, before)), titled, pageOf, pageStart);
     if (selection.reduce((n, s) => n + s.hits.length, 0) >= MAX_HITS) return selection;
   }
 }
 
-/** The first `count` sections of the ranking, in order, kept in a bounded heap whose root is the last of them. */
-function leading(ranked: readonly Ranked[], count: number): Ranked[] {
-  const heap: Ranked[] = [];
+/** The first `count` ids by `before`, in order, kept in a bounded heap whose root is the last of them. */
+function leading(ids: readonly number[], count: number, before: (a: number, b: number) => number): number[] {
+  const heap: number[] = [];
   const sink = (at: number) => {
     for (;;) {
       const left = 2 * at + 1;
       const right = left + 1;
       let last = at;
-      if (left < heap.length && before(heap[left] as Ranked, heap[last] as Ranked) > 0) last = left;
-      if (right < heap.length && before(heap[right] as Ranked, heap[last] as Ranked) > 0) last = right;
+      if (left < heap.length && before(heap[left] ?? 0, heap[last] ?? 0) > 0) last = left;
+      if (right < heap.length && before(heap[right] ?? 0, heap[last] ?? 0) > 0) last = right;
       if (last === at) return;
-      [heap[at], heap[last]] = [heap[last] as Ranked, heap[at] as Ranked];
+      [heap[at], heap[last]] = [heap[last] ?? 0, heap[at] ?? 0];
       at = last;
     }
   };
-  for (const item of ranked) {
+  for (const id of ids) {
     if (heap.length < count) {
-      heap.push(item);
+      heap.push(id);
       for (let at = heap.length - 1; at > 0;) {
         const parent = (at - 1) >> 1;
-        if (before(heap[at] as Ranked, heap[parent] as Ranked) <= 0) break;
-        [heap[at], heap[parent]] = [heap[parent] as Ranked, heap[at] as Ranked];
+        if (before(heap[at] ?? 0, heap[parent] ?? 0) <= 0) break;
+        [heap[at], heap[parent]] = [heap[parent] ?? 0, heap[at] ?? 0];
         at = parent;
       }
-    } else if (before(item, heap[0] as Ranked) < 0) {
-      heap[0] = item;
+    } else if (before(id, heap[0] ?? 0) < 0) {
+      heap[0] = id;
       sink(0);
     }
   }

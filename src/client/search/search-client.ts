@@ -20,6 +20,7 @@ export class SearchClient {
   private state: IndexState = { status: 'loading' };
   private readonly listeners = new Set<Listener>();
   private readonly pending = new Map<number, (results: SearchResults, ms: number, first: boolean) => void>();
+  private readonly answers = new AnswerOrder();
   private nextId = 1;
   /**
    * The worker times each of its fetches, but a worker whose script never arrives (or that stops
@@ -52,10 +53,14 @@ export class SearchClient {
     this.wait();
   }
 
-  /** Runs a query; `onResults` gets the top of the list first (`first`) when the rest takes longer, then the whole list. */
+  /**
+   * Runs a query; `onResults` gets the top of the list first (`first`) when the rest takes longer, then the
+   * whole list. A query typed past still gets its answer when the worker had it ready before the newest
+   * (`AnswerOrder`).
+   */
   query(query: string, onResults: (results: SearchResults, ms: number, first: boolean) => void): void {
     const id = this.nextId++;
-    this.pending.clear(); // only the newest query's answer is drawn
+    this.answers.ask(id);
     this.pending.set(id, onResults);
     this.post({ type: 'query', id, query });
     this.wait();
@@ -82,12 +87,15 @@ export class SearchClient {
         message: message.message,
       });
     else if (message.type === 'fetching') {
-      if (this.pending.has(message.id)) this.awaiting = message.urls[0] ?? this.awaiting;
+      if (message.id === this.answers.newest) this.awaiting = message.urls[0] ?? this.awaiting;
     } else {
       const first = message.first === true;
-      if (this.pending.has(message.id) && !first) clearTimeout(this.deadline);
-      this.pending.get(message.id)?.(message.results, message.ms, first);
-      if (!first) this.pending.delete(message.id);
+      const onResults = this.pending.get(message.id);
+      if (!onResults || !this.answers.take(message.id)) return;
+      if (message.id === this.answers.newest && !first) clearTimeout(this.deadline);
+      for (const id of this.pending.keys())
+        if (id < message.id || (id === message.id && !first)) this.pending.delete(id);
+      onResults(message.results, message.ms, first);
     }
   }
 
@@ -112,5 +120,28 @@ export class SearchClient {
     if (state.status !== 'loading') clearTimeout(this.deadline);
     this.state = state;
     for (const listener of this.listeners) listener(state);
+  }
+}
+
+/**
+ * Which of the worker's answers the page draws. The worker ranks the newest query it has seen, but while
+ * it ranks, the reader types on: the answer to a query typed past can arrive while the newest is still
+ * on its way. Drawn, it fills an empty list (or replaces an older one) until the newest answer comes;
+ * an answer older than one already drawn would only take the list back.
+ */
+export class AnswerOrder {
+  /** The newest query asked. */
+  newest = 0;
+  private drawn = 0;
+
+  ask(id: number): void {
+    this.newest = id;
+  }
+
+  /** Whether the answer (or the top of the list) to query `id` is drawn. */
+  take(id: number): boolean {
+    if (id < this.drawn || id > this.newest) return false;
+    this.drawn = id;
+    return true;
   }
 }

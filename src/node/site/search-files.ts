@@ -38,8 +38,9 @@ const DETAIL_BYTES = 12_000;
 
 /**
  * A term shard carries what the first results of each of its frequent words show: about a first screen
- * of a one-word query. Those results are far apart in the site (a word is on pages of every folder), so
- * a detail shard each would make a first query a dozen requests or more.
+ * of a one-word query, and of the word's beginning as it is typed, which ranks without the word's exact
+ * titles and headings first. Those results are far apart in the site (a word is on pages of every
+ * folder), so a detail shard each would make a first query a dozen requests or more.
  */
 const SHOWN_PER_WORD = 20;
 /**
@@ -298,7 +299,7 @@ class FirstResults {
   private readonly titleKeys: Map<string, number[]>;
   private readonly headingKeys: Map<string, number[]>;
 
-  /** At most `SHOWN_PER_WORD` sections, in section order. */
+  /** At most twice `SHOWN_PER_WORD` sections, in section order. */
   of(key: string, word: IndexedWord): number[] {
     const { pageQuality, score, tier, pageOf, pageStart } = this;
     const pages: number[] = [];
@@ -332,9 +333,24 @@ class FirstResults {
     }
     for (const p of this.titleKeys.get(key) ?? []) tier[pageStart[p] ?? 0] = 2;
     for (const id of this.headingKeys.get(key) ?? []) tier[id] ||= 1;
-    // The best candidates, kept in rank order: tier, then score, then the earlier section.
-    const before = (a: number, b: number) =>
-      (tier[a] ?? 0) - (tier[b] ?? 0) || (score[a] ?? 0) - (score[b] ?? 0) || b - a;
+    // The first results of the word typed out, an exact title or heading first; and of a beginning of it
+    // being typed, which is no title or heading of its own: those rank by score alone.
+    const exactly = this.first(touched, (a, b) => (tier[a] ?? 0) - (tier[b] ?? 0) || (score[a] ?? 0) - (score[b] ?? 0));
+    const typing = this.first(touched, (a, b) => (score[a] ?? 0) - (score[b] ?? 0));
+    const first = [...new Set([...exactly, ...typing])];
+    for (const id of touched) score[id] = 0;
+    for (const p of this.titleKeys.get(key) ?? []) tier[pageStart[p] ?? 0] = 0;
+    for (const id of this.headingKeys.get(key) ?? []) tier[id] = 0;
+    for (const p of pages) pageQuality[p] = 0;
+    return first.sort((a, b) => a - b);
+  }
+
+  /**
+   * At most `SHOWN_PER_WORD` of the sections, in rank order, at most `MAX_PER_PAGE` of a page; `above`
+   * is positive when section a ranks above section b, zero on a tie (then the earlier section first).
+   */
+  private first(touched: readonly number[], above: (a: number, b: number) => number): number[] {
+    const before = (a: number, b: number) => above(a, b) || b - a;
     const best: number[] = [];
     for (const id of touched) {
       if (best.length === CANDIDATES && before(id, best[CANDIDATES - 1] ?? 0) <= 0) continue;
@@ -349,17 +365,13 @@ class FirstResults {
     const first: number[] = [];
     for (const id of best) {
       if (first.length >= SHOWN_PER_WORD) break;
-      const p = pageOf[id] ?? 0;
+      const p = this.pageOf[id] ?? 0;
       const n = perPage.get(p) ?? 0;
       if (n >= MAX_PER_PAGE) continue;
       perPage.set(p, n + 1);
       first.push(id);
     }
-    for (const id of touched) score[id] = 0;
-    for (const p of this.titleKeys.get(key) ?? []) tier[pageStart[p] ?? 0] = 0;
-    for (const id of this.headingKeys.get(key) ?? []) tier[id] = 0;
-    for (const p of pages) pageQuality[p] = 0;
-    return first.sort((a, b) => a - b);
+    return first;
   }
 }
 

@@ -1,10 +1,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { shardFile, type DetailShard, type SearchEntry } from '../../../../src/shared/search-layout';
+import { shardFile, shardKindOf, type DetailShard, type SearchEntry } from '../../../../src/shared/search-layout';
 import { buildTree, makeTree, messages, projectRoot } from '../../../helpers/tree';
 import { SearchEngine, runQuery, selectLeading } from '../../../../src/client/search/engine';
 import { selectRanked, type Ranked, type SearchResults } from '../../../../src/client/search/results';
+import { SearchShards } from '../../../../src/client/search/shards';
 
 /**
  * The relevance set: what a reader types, and the section (or page intro) that must be among the first
@@ -286,6 +287,26 @@ describe('queries', () => {
     expect(runs).toHaveBeenCalledTimes(1);
   });
 
+  it("ranks a query once: the runs that load its results' details only draw them", async () => {
+    const fresh = new SearchEngine(entry);
+    // Every word a ranking scores is looked up in its term shard; drawing a ranking looks up none.
+    const lookups = vi.spyOn(SearchShards.prototype, 'headPostings');
+    const atDetails: number[] = [];
+    const results = await runQuery(fresh, 'work', async (files) => {
+      if (files.every((file) => shardKindOf(file) === 'details')) atDetails.push(lookups.mock.calls.length);
+      for (const file of files) fresh.read(file, await searchFile(file));
+    });
+    const ranked = lookups.mock.calls.length;
+    lookups.mockRestore();
+    expect(results?.total).toBeGreaterThan(0);
+    // The query had its details loaded after its ranking, and no run after that ranked it again.
+    expect(atDetails.length).toBeGreaterThan(0);
+    expect(atDetails[0]).toBeGreaterThan(0);
+    expect(ranked).toBe(atDetails[0]);
+    // What it draws is what a fresh engine with every file it reached draws.
+    expect(urls(await find('work'))).toEqual(urls(results as SearchResults));
+  });
+
   it('answers every keystroke of a query', async () => {
     const query = 'environment variables';
     const prefixes = [...query].map((_, i) => query.slice(0, i + 1)).filter((prefix) => prefix.trim() !== '');
@@ -326,7 +347,12 @@ describe('the list a query shows', () => {
         const titled = new Set([0, 3, 17]);
         const sorted = [...ranked].sort((a, b) => b.tier - a.tier || b.value - a.value || a.id - b.id);
         const whole = selectRanked(sorted, titled, pageOf, pageStart);
-        expect(selectLeading([...ranked], titled, pageOf, pageStart)).toEqual(whole);
+        const scored = {
+          ids: ranked.map((r) => r.id),
+          tier: ranked.map((r) => r.tier),
+          value: ranked.map((r) => r.value),
+        };
+        expect(selectLeading(scored, titled, pageOf, pageStart)).toEqual(whole);
         expect(whole.reduce((n, s) => n + s.hits.length, 0)).toBeGreaterThan(0);
       }
     }

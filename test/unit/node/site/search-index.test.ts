@@ -194,14 +194,17 @@ describe('the search files', () => {
       expect(loaded.length, `${word}: ${loaded.join(' ')}`).toBeLessThanOrEqual(5);
       expect(details(loaded), word).toEqual([]);
     }
-    // A word being typed: its term file holds the words it begins, so one term file answers it.
+    // A word being typed: its term file holds the words it begins, so one term file answers it, and
+    // carries what the first results of the word's beginning show, which rank without the word's exact
+    // title or heading first.
     for (const word of frequent.filter((w) => w.length >= 5)) {
       for (const typed of [word.slice(0, 4), word.slice(0, -1)]) {
-        const { loaded } = await first(typed);
+        const { loaded, drawnAfter } = await first(typed);
         expect(
           loaded.filter((name) => shardKindOf(name) === 'terms'),
           typed,
         ).toHaveLength(1);
+        expect(details(drawnAfter), typed).toEqual([]);
       }
     }
     for (const [i, word] of frequent.slice(1).entries()) {
@@ -210,6 +213,44 @@ describe('the search files', () => {
       expect(drawnAfter.length, `${query}: ${drawnAfter.join(' ')}`).toBeLessThanOrEqual(6);
       expect(details(drawnAfter), query).toEqual([]);
       expect(loaded.length, `${query}: ${loaded.join(' ')}`).toBeLessThanOrEqual(12);
+    }
+  });
+
+  it('draw a word being typed before any detail file, also when the word typed out is an exact title', async () => {
+    // Pages titled by one word, each with a section headed by it, spread among other pages: the word typed
+    // out shows those pages' intros first (exact titles); its beginning shows their sections first.
+    const pages = Array.from({ length: 3000 }, (_, i) =>
+      i % 10 === 0
+        ? page(`/copy-${i}/gateway/`, 'Gateway', [
+            ['Routing through the gateway', 'The gateway passes packets on.'],
+            ['Other matters', 'Unrelated words.'],
+          ])
+        : page(`/copy-${i}/topic/`, `Topic ${i}`, [['Notes', `Filler ledger${i} quota${i} relay${i}. `.repeat(3)]]),
+    );
+    const files = searchFiles(buildSearchIndex(pages));
+    const entry = JSON.parse(files.entry) as SearchEntry;
+    const byName = new Map(files.shards.map((s) => [s.name, s.data]));
+    expect(entry.details.length).toBeGreaterThan(10);
+    for (const typed of ['gate', 'gatew', 'gateway']) {
+      const engine = new SearchEngine(entry);
+      const loaded: string[] = [];
+      let drawnAfter: string[] | undefined;
+      const results = await runQuery(
+        engine,
+        typed,
+        async (names) => {
+          loaded.push(...names);
+          for (const name of names) engine.read(name, byName.get(name) ?? '');
+        },
+        () => false,
+        () => (drawnAfter ??= [...loaded]),
+      );
+      expect(results?.groups[0]?.url, typed).toBe('/copy-0/gateway/');
+      expect(results?.groups[0]?.hits[0]?.h, typed).toBe(typed === 'gateway' ? '' : 'Routing through the gateway');
+      expect(
+        (drawnAfter ?? loaded).filter((name) => shardKindOf(name) === 'details'),
+        typed,
+      ).toEqual([]);
     }
   });
 
