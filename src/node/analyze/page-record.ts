@@ -35,7 +35,7 @@ export interface PageSource {
   readonly html: StoredText;
   /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
   readonly markdown: StoredText;
-  readonly analysis: Omit<PageAnalysis, 'sections'>;
+  readonly analysis: Omit<PageAnalysis, 'sections' | 'twinEdits'>;
   /** What the search index takes from the page, its text already in index terms. */
   readonly search: Stored<PageSearch>;
   /** Content hash of the fragment, for its file name. */
