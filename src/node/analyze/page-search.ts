@@ -275,6 +275,12 @@ class NumberReader {
   constructor(private readonly data: Uint8Array) {}
 
   number(): number {
+    // Most numbers (counts, the first terms numbered) fit in one byte.
+    const first = this.data[this.at];
+    if (first !== undefined && first < 0x80) {
+      this.at++;
+      return first;
+    }
     let n = 0;
     for (let shift = 0; ; shift += 7) {
       const byte = this.data[this.at++];
