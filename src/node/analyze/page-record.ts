@@ -7,7 +7,7 @@ import type { PageAnalysis } from './markdown/analyze';
 import type { NeighbourReference } from './frontmatter';
 import type { PageSearch } from './page-search';
 import type { ContentFile } from '../scan/scan';
-import type { StoredJson, StoredText } from './text-store';
+import type { Stored, StoredText } from './text-store';
 
 /**
  * The page file as the page pass read it: its size and time, and the digest of the bytes it rendered. A
@@ -35,9 +35,9 @@ export interface PageSource {
   readonly html: StoredText;
   /** The page as markdown for readers and tools (the `.md` twin): its title, then the body, constants resolved. */
   readonly markdown: StoredText;
-  readonly analysis: Omit<PageAnalysis, 'sections'>;
+  readonly analysis: Omit<PageAnalysis, 'sections' | 'twinEdits'>;
   /** What the search index takes from the page, its text already in index terms. */
-  readonly search: StoredJson<PageSearch>;
+  readonly search: Stored<PageSearch>;
   /** Content hash of the fragment, for its file name. */
   readonly hash: string;
   /** The code colour pairs its fragment uses (`c-LIGHT-DARK` classes), which the site's stylesheet defines. */

@@ -87,7 +87,8 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Pa
     diagnostics.warn(file.relativePath, 1, 1, `page has no title: "${title}", from its file name, is used`);
   }
   const description = frontmatter.description ?? excerpt(analysis.firstParagraph, 200);
-  const { sections, ...pageAnalysis } = analysis;
+  // The sections become search terms, and the twin edits the markdown twin, here: the record keeps neither.
+  const { sections, twinEdits: _twinEdits, ...pageAnalysis } = analysis;
   // What the record keeps of the file, copied: a string cut from the file's text keeps that whole text
   // alive in V8, and a large site would hold every file it read.
   const kept = structuredClone({ frontmatter, title, description, analysis: pageAnalysis, neighbours });
@@ -131,7 +132,7 @@ function redirectPage(
     at.column,
     `page only redirects to "${redirect.target}": it becomes a redirect from ${route} to ${target}, not a page`,
   );
-  const { sections, ...analysis } = emptyAnalysis();
+  const { sections, twinEdits: _twinEdits, ...analysis } = emptyAnalysis();
   return {
     file,
     route,

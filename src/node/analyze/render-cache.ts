@@ -3,11 +3,11 @@ import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import type { PageSearch } from './page-search';
+import { STORED_SEARCH_FORMAT, SearchTermNumbers, searchFromStored, storedSearch } from './page-search';
 import type { CompletePage } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { fileDigest, sourceDigest } from '../content-hash';
-import { parsedJson, readText, type StoredText } from './text-store';
+import { readBytes, readText, type StoredText } from './text-store';
 
 /**
  * The page pass's results kept between builds, in the build's cache folder: a page whose file is
@@ -20,14 +20,15 @@ import { parsedJson, readText, type StoredText } from './text-store';
  *
  * `index.jsonl` lists the pages, one JSON line each after the identity's line (written line by line: a
  * large site's index never becomes one string); their texts are in `segment.<id>.bin` files, one
- * written by each build that rendered pages. A build reads the index once; once its pages are rendered
+ * written by each build that rendered pages. Their search terms are stored by number (`storedSearch`),
+ * the numbered terms in the `terms.<id>.json` file the identity's line names. A build reads the index once; once its pages are rendered
  * it writes a new segment and index (a failed build too: its pages without problems are as good as any)
  * and drops the segments the new index no longer names, or copies every live text into one segment
  * when there are many or they are mostly dead. A missing, unreadable or outdated cache only means pages
  * are rendered again: it never fails a build.
  */
 const INDEX_FILE = 'index.jsonl';
-const FORMAT = 4;
+const FORMAT = 5;
 /** Segments beyond this many, or holding more than twice the live texts, are merged into one. */
 const MAX_SEGMENTS = 8;
 
@@ -52,8 +53,13 @@ interface CachedPage {
   linked?: [links: string, hash: string];
 }
 
+/** The index's first line: the identity of the builds it is for, and the file of its numbered search terms. */
+type IdentityLine = [identity: string, terms: string];
+
 /** An index line after the first: a page file's relative path and what the cache holds of it. */
 type IndexLine = [file: string, page: CachedPage];
+
+const TERMS_FILE = /^terms\.[0-9a-z.]+\.json$/;
 
 /** What a page the build rendered leaves in the cache: its record and its code blocks' keys. */
 export interface RenderedPage {
@@ -80,6 +86,8 @@ export class RenderCache implements LinkedHashes {
   private readonly linked = new Map<string, [links: string, hash: string]>();
 
   /**
+   * @param terms The numbered search terms of the cached pages, which the pages this build renders add to.
+   * @param termsFile The file they were read from, '' when there was none.
    * @param lines Each entry's line as the index holds it: an entry this build leaves as it found it is
    * written back as it was read, rather than serialized again (a large site's index is tens of megabytes).
    */
@@ -87,14 +95,23 @@ export class RenderCache implements LinkedHashes {
     private readonly dir: string,
     private readonly identity: string,
     private readonly entries: Record<string, CachedPage>,
+    private readonly terms = new SearchTermNumbers(),
+    private termsFile = '',
     private readonly lines: WeakMap<CachedPage, string> = new WeakMap(),
-  ) {}
+  ) {
+    this.termsRead = terms.size;
+  }
+
+  /** How many terms the terms file holds. */
+  private termsRead: number;
 
   /** The cache in `dir` for builds of this identity (`renderIdentity`); empty when there is none or it is another's. */
   static async open(dir: string, identity: string): Promise<RenderCache> {
     try {
       const lines = (await readFile(path.join(dir, INDEX_FILE), 'utf8')).split('\n');
-      if (JSON.parse(lines[0] ?? '') === identity) {
+      const [cachedFor, termsFile] = JSON.parse(lines[0] ?? '') as IdentityLine;
+      if (cachedFor === identity && TERMS_FILE.test(termsFile)) {
+        const terms = JSON.parse(await readFile(path.join(dir, termsFile), 'utf8')) as string[];
         const pages: Record<string, CachedPage> = {};
         const read = new WeakMap<CachedPage, string>();
         for (const line of lines.slice(1)) {
@@ -103,7 +120,7 @@ export class RenderCache implements LinkedHashes {
           pages[file] = page;
           read.set(page, line);
         }
-        return new RenderCache(dir, identity, pages, read);
+        return new RenderCache(dir, identity, pages, new SearchTermNumbers(terms), termsFile, read);
       }
     } catch {
       // No cache yet, or an unreadable one: every page is rendered, and the cache written anew.
@@ -181,12 +198,15 @@ export class RenderCache implements LinkedHashes {
         for (const entry of live) this.lines.delete(entry);
       }
       const keep = segmentsOf(live);
+      await this.saveTerms();
+      keep.add(this.termsFile);
       // Written aside and renamed: a build that reads the cache meanwhile sees the old index or the new.
       const partial = path.join(this.dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
-      await writeFile(partial, indexLines(this.identity, pages, this.lines));
+      await writeFile(partial, indexLines([this.identity, this.termsFile], pages, this.lines));
       await rename(partial, path.join(this.dir, INDEX_FILE));
       for (const name of await readdir(this.dir)) {
-        if (name.startsWith('segment.') && !keep.has(name)) await rm(path.join(this.dir, name), { force: true });
+        const dropped = (name.startsWith('segment.') || TERMS_FILE.test(name)) && !keep.has(name);
+        if (dropped) await rm(path.join(this.dir, name), { force: true });
       }
     } catch {
       // A cache that could not be written costs the next build time, never its result.
@@ -235,8 +255,20 @@ export class RenderCache implements LinkedHashes {
       file,
       html: this.text(entry.html),
       markdown: this.text(entry.markdown),
-      search: parsedJson<PageSearch>(this.text(entry.search)),
+      search: { read: () => searchFromStored(this.bytes(entry.search), this.terms) },
     };
+  }
+
+  /**
+   * Writes the numbered search terms to a new file when this build numbered more (a file, once named by
+   * an index, never changes: a build that read that index reads the terms it numbered with).
+   */
+  private async saveTerms(): Promise<void> {
+    if (this.termsFile !== '' && this.terms.size === this.termsRead) return;
+    const name = `terms.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}.json`;
+    await writeFile(path.join(this.dir, name), JSON.stringify(this.terms.list), { flag: 'wx' });
+    this.termsFile = name;
+    this.termsRead = this.terms.size;
   }
 
   private text([segment, offset, bytes]: TextPlace): StoredText {
@@ -245,6 +277,10 @@ export class RenderCache implements LinkedHashes {
 
   private read(segment: string, offset: number, bytes: number): string {
     return readText(this.fd(segment), offset, bytes, `render cache segment ${segment}`);
+  }
+
+  private bytes([segment, offset, bytes]: TextPlace): Buffer {
+    return readBytes(this.fd(segment), offset, bytes, `render cache segment ${segment}`);
   }
 
   /** A segment, opened once: it stays readable while this build runs, even if another build removes it. */
@@ -273,7 +309,7 @@ export class RenderCache implements LinkedHashes {
           problems: problemsOf.get(file.relativePath) ?? [],
           html: await segment.put(html.read()),
           markdown: await segment.put(markdown.read()),
-          search: await segment.put(search.json.read()),
+          search: await segment.put(storedSearch(search.read(), this.terms)),
           code,
         };
       }
@@ -293,7 +329,7 @@ export class RenderCache implements LinkedHashes {
   private async compact(pages: Record<string, CachedPage>): Promise<void> {
     const segment = await SegmentWriter.create(this.dir);
     try {
-      const move = ([from, offset, bytes]: TextPlace) => segment.put(this.read(from, offset, bytes));
+      const move = (place: TextPlace) => segment.put(this.bytes(place));
       for (const entry of Object.values(pages)) {
         entry.html = await move(entry.html);
         entry.markdown = await move(entry.markdown);
@@ -322,9 +358,9 @@ class SegmentWriter {
     return new SegmentWriter(name, await open(path.join(dir, name), 'wx'));
   }
 
-  /** Adds a text; where it will be once the segment is closed. */
-  async put(text: string): Promise<TextPlace> {
-    const data = Buffer.from(text, 'utf8');
+  /** Adds a text (or stored bytes); where it will be once the segment is closed. */
+  async put(text: string | Buffer): Promise<TextPlace> {
+    const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     const place: TextPlace = [this.name, this.offset, data.length];
     this.offset += data.length;
     this.batch.push(data);
@@ -374,7 +410,7 @@ function segmentsOf(entries: readonly CachedPage[]): Set<string> {
 
 /** The index file's lines, in batches of about a megabyte. */
 function* indexLines(
-  identity: string,
+  identity: IdentityLine,
   pages: Record<string, CachedPage>,
   read: WeakMap<CachedPage, string>,
 ): Generator<string> {
@@ -395,6 +431,6 @@ function* indexLines(
  * versions). Any change renders every page again.
  */
 export function renderIdentity(srcDir: string, contentDir: string, settings: unknown): string {
-  const preamble = `${FORMAT}\0${path.resolve(contentDir)}\0${JSON.stringify(settings)}`;
+  const preamble = `${FORMAT}.${STORED_SEARCH_FORMAT}\0${path.resolve(contentDir)}\0${JSON.stringify(settings)}`;
   return sourceDigest(srcDir, ['node', 'shared', '../package-lock.json'], preamble);
 }

@@ -96,11 +96,16 @@ export class TextStore {
 
 /** The UTF-8 text of `bytes` bytes at `offset` of an open file (`what` names it in the error of a short file). */
 export function readText(fd: number, offset: number, bytes: number, what: string): string {
+  return readBytes(fd, offset, bytes, what).toString('utf8');
+}
+
+/** The `bytes` bytes at `offset` of an open file (`what` names it in the error of a short file). */
+export function readBytes(fd: number, offset: number, bytes: number, what: string): Buffer {
   const buffer = Buffer.allocUnsafe(bytes);
   for (let done = 0; done < bytes;) {
     const n = readSync(fd, buffer, done, bytes - done, offset + done);
     if (n === 0) throw new Error(`${what} ends at byte ${offset + done}, before byte ${offset + bytes}`);
     done += n;
   }
-  return buffer.toString('utf8');
+  return buffer;
 }

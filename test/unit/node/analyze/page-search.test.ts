@@ -29,6 +29,7 @@ let buildTree: typeof import('../../../helpers/tree').buildTree;
 let makeTree: typeof import('../../../helpers/tree').makeTree;
 let messages: typeof import('../../../helpers/tree').messages;
 let buildOutput: typeof import('../../../helpers/output').buildOutput;
+let terms: typeof import('../../../../src/node/analyze/page-search');
 
 beforeAll(async () => {
   // Unit test files share their modules (no isolation): the build is loaded again here, so that it
@@ -36,6 +37,7 @@ beforeAll(async () => {
   vi.resetModules();
   ({ buildTree, makeTree, messages } = await import('../../../helpers/tree'));
   ({ buildOutput } = await import('../../../helpers/output'));
+  terms = await import('../../../../src/node/analyze/page-search');
 });
 
 beforeEach(() => {
@@ -98,5 +100,41 @@ describe("a page's search terms", () => {
     const cold = await makeTree({ ...site, 'birds.md': readFileSync(birds, 'utf8') });
     await buildTree(cold);
     expect(await buildOutput(root)).toEqual(await buildOutput(cold));
+  });
+});
+
+describe("a page's stored search terms", () => {
+  const sections = [
+    { level: 1, heading: 'Nodes', slug: 'nodes', text: 'Nodes pass items along. Items flow, items wait.' },
+    { level: 2, heading: 'Über die Knoten', slug: 'uber-die-knoten', text: 'Jeder Knoten verarbeitet Einträge.' },
+    { level: 3, heading: 'Retry on fail', slug: 'retries', text: 'A failed node retries items 3 times.' },
+  ] as const;
+
+  it('read back as they were made, with the numbered terms of pages stored after them', () => {
+    const numbers = new terms.SearchTermNumbers();
+    const page = terms.pageSearch('Nodes', '/guide/nodes/', 'How nodes work', [...sections]);
+    const stored = terms.storedSearch(page, numbers);
+    const other = terms.pageSearch('Zebras', '/zoo/zebras/', '', [
+      { level: 2, heading: 'Stripes', slug: 'stripes', text: 'Zebra stripes differ.' },
+    ]);
+    const storedOther = terms.storedSearch(other, numbers);
+    // A build that reads them gets the terms as a list, as the cache file keeps it.
+    const read = new terms.SearchTermNumbers(JSON.parse(JSON.stringify(numbers.list)) as string[]);
+    expect(terms.searchFromStored(stored, read)).toEqual(page);
+    expect(terms.searchFromStored(storedOther, read)).toEqual(other);
+    // Each term is kept once, however many pages and lists have it.
+    expect(new Set(numbers.list).size).toBe(numbers.size);
+    expect(numbers.list).toContain('zebra');
+    // The stored form is far smaller than the same terms as JSON.
+    expect(stored.length).toBeLessThan(JSON.stringify(page).length / 2);
+  });
+
+  it('cut short, run on or naming a term the list lacks, fail with an error rather than read wrong', () => {
+    const numbers = new terms.SearchTermNumbers();
+    const stored = terms.storedSearch(terms.pageSearch('Nodes', '/nodes/', '', [...sections]), numbers);
+    expect(() => terms.searchFromStored(stored.subarray(0, stored.length - 1), numbers)).toThrow(/cut short/);
+    expect(() => terms.searchFromStored(Buffer.concat([stored, Buffer.from([0])]), numbers)).toThrow(/run on/);
+    const fewer = new terms.SearchTermNumbers(numbers.list.slice(0, 2));
+    expect(() => terms.searchFromStored(stored, fewer)).toThrow(/only 2 are numbered/);
   });
 });

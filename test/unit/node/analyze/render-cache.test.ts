@@ -81,6 +81,9 @@ describe('the render cache', () => {
     expect(first.rendered).toBe(4);
     expect(readdirSync(path.join(root, '.cache')).sort()).toEqual(['highlight.json', 'output', 'pages']);
 
+    // Where a twin differs from its page (the home page's links) matters only while the twin is made.
+    expect(readFileSync(path.join(root, '.cache/pages/index.jsonl'), 'utf8')).not.toContain('twinEdits');
+
     const second = await buildTree(root);
     expect(second.rendered).toBe(0);
     expect(second.pages).toBe(4);
@@ -262,6 +265,14 @@ describe('the render cache', () => {
     expect(messages(lost)).toEqual([]);
     expect(lost.rendered).toBe(4);
 
+    // The list of the cached pages' search terms is part of it.
+    const termFiles = readdirSync(cacheDir).filter((name) => name.startsWith('terms.'));
+    expect(termFiles).toHaveLength(1);
+    await rm(path.join(cacheDir, termFiles[0] ?? ''));
+    const noTerms = await buildTree(root);
+    expect(messages(noTerms)).toEqual([]);
+    expect(noTerms.rendered).toBe(4);
+
     await writeFile(path.join(cacheDir, 'index.jsonl'), '{"identity": "cut off');
     const damaged = await buildTree(root);
     expect(messages(damaged)).toEqual([]);
@@ -273,11 +284,13 @@ describe('the render cache', () => {
     const root = await makeTree(site);
     await buildTree(root);
     for (let i = 0; i < 12; i++) {
-      await writeFile(path.join(root, 'content/other.md'), `# Other\n\nRevision ${i}.\n`);
+      // Each revision has a word no other has had, which the cache's list of search terms adds.
+      await writeFile(path.join(root, 'content/other.md'), `# Other\n\nRevision ${'xyz'.repeat(i + 1)}.\n`);
       expect((await buildTree(root)).rendered).toBe(1);
     }
     const cacheDir = path.join(root, '.cache/pages');
     expect(readdirSync(cacheDir).filter((name) => name.startsWith('segment.')).length).toBeLessThanOrEqual(8);
+    expect(readdirSync(cacheDir).filter((name) => name.startsWith('terms.'))).toHaveLength(1);
     await rm(path.join(root, 'content/other.md'));
     const removed = await buildTree(root);
     expect(removed.pages).toBe(3);
