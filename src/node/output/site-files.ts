@@ -35,6 +35,11 @@ export interface SiteInput {
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
   /**
+   * Documents whose render starts before the one being written is written (`writeDist`): for a renderer
+   * on other threads, which then renders while this thread writes. None by default.
+   */
+  renderAhead?: number;
+  /**
    * What made the pages' texts (the render cache's identity), and what renders the documents (the
    * prerender bundle's hash). With both, a page's files carry the key they are made from (`SiteFile.key`).
    */
