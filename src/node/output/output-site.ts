@@ -16,6 +16,8 @@ export interface OutputInput {
   app: AppBundles;
   /** What the pages' texts were made with (the render cache's identity), for the output ledger. */
   textsVersion: string;
+  /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
+  prerenderThreads?: number;
   log?: (line: string) => void;
 }
 
@@ -30,7 +32,7 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const search = buildSearchFiles(site.pages);
   const manifest = createManifest(scanned.config, site, search.entry, client, await scanned.history);
   const browserData = splitForBrowser(manifest);
-  const threads = prerenderThreadCount(site.pages.length);
+  const threads = input.prerenderThreads ?? prerenderThreadCount(site.pages.length);
   // Started before the stylesheet is made: a thread loads the renderer meanwhile.
   const rendering = threads > 0 ? await PrerenderThreads.start(prerender.file, browserData.data, threads) : undefined;
   try {

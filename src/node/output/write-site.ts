@@ -58,7 +58,8 @@ export async function writeDist(dir: string, input: DistInput, update?: FolderUp
   await OutputFolder.fill(
     dir,
     async (out) => {
-      for (const file of renderingAhead(siteFiles(input), input.renderAhead ?? 0, out)) {
+      const keeps = (file: SiteFile) => out.keeps(file.path, file.key);
+      for (const file of renderingAhead(siteFiles(input), input.renderAhead ?? 0, keeps)) {
         const { key, reachedLater } = file;
         if ('copyOf' in file) await out.copy(file.copyOf, file.path, key, reachedLater);
         else await out.put(file.path, 'data' in file ? file.data : file.document, key, reachedLater);
@@ -72,13 +73,17 @@ export async function writeDist(dir: string, input: DistInput, update?: FolderUp
 /**
  * The files in their order, each document's render started as many documents before it is written as
  * `ahead` says, so that a renderer on other threads works while this one writes. A document the folder
- * keeps as it is is never rendered.
+ * `keeps` as it is is never rendered.
  */
-function* renderingAhead(files: Iterable<SiteFile>, ahead: number, out: OutputFolder): Generator<SiteFile> {
+export function* renderingAhead(
+  files: Iterable<SiteFile>,
+  ahead: number,
+  keeps: (document: SiteFile) => boolean,
+): Generator<SiteFile> {
   const queue: { file: SiteFile; started: boolean }[] = [];
   let started = 0;
   for (const file of files) {
-    if ('document' in file && !out.keeps(file.path, file.key)) {
+    if ('document' in file && !keeps(file)) {
       const rendered = file.document();
       // Awaited as the file is written; a build that fails before then must not see it as unhandled.
       rendered.catch(() => undefined);

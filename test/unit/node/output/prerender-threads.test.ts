@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appBundles, type Prerender } from '../../../../src/node/output/app-bundles';
+import { splitForBrowser } from '../../../../src/node/output/browser-data';
+import { PrerenderThreads, prerenderThreadCount } from '../../../../src/node/output/prerender-threads';
+import { groupedSite } from '../../../helpers/grouped-site';
+import { buildOutput } from '../../../helpers/output';
+import { buildTree, makeTree, messages, projectRoot } from '../../../helpers/tree';
+
+/** Four groups of 80 pages: past 300 entries, so the build folds the sidebar. */
+const site = () => groupedSite({ hash: '2222bbbb', groups: 4, perGroup: 80 });
+
+describe('the prerender threads', () => {
+  let prerender: Prerender;
+  beforeAll(async () => {
+    ({ prerender } = await appBundles(path.join(projectRoot, 'src')));
+  }, 120_000);
+
+  it('render every route as the build’s own thread does, from the data they were started with', async () => {
+    const { data } = splitForBrowser(site());
+    const routes = ['/g0/page-0/', '/g1/page-40/', '/g2/page-7/', '/g3/page-79/', '/404.html'];
+    const fragment = (route: string) => (route === '/404.html' ? undefined : `<p>Body of ${route}</p>`);
+    const threads = await PrerenderThreads.start(prerender.file, data, 2);
+    try {
+      const onThreads = await Promise.all(routes.map((route) => threads.renderRoute(data, route, fragment(route))));
+      const here = await Promise.all(routes.map((route) => prerender.renderRoute(data, route, fragment(route))));
+      expect(onThreads).toEqual(here);
+      expect(onThreads[2]).toContain('<p>Body of /g2/page-7/</p>');
+      await expect(threads.renderRoute(splitForBrowser(site()).data, '/g0/page-0/', '')).rejects.toThrow(
+        'the prerender threads render only the site data they started with',
+      );
+    } finally {
+      await threads.stop();
+    }
+  });
+
+  it('fail a route with the renderer’s error, which names it, and go on rendering the others', async () => {
+    const { data } = splitForBrowser(site());
+    const lacking = { ...data, groups: [] };
+    const threads = await PrerenderThreads.start(prerender.file, lacking, 1);
+    try {
+      await expect(threads.renderRoute(lacking, '/g2/page-7/', '<p>Body.</p>')).rejects.toThrow(
+        'prerendering /g2/page-7/: the site data has no ["sidebar","2222bbbb",2]',
+      );
+      expect(await threads.renderRoute(lacking, '/404.html', undefined)).toContain('Page not found');
+    } finally {
+      await threads.stop();
+    }
+  });
+
+  it('fail every route sent to a thread that stops before answering, and every route after', async () => {
+    const { data } = splitForBrowser(site());
+    // A bundle that is not there: each thread stops as it starts.
+    const threads = await PrerenderThreads.start(path.join(projectRoot, 'no-such-bundle.cjs'), data, 1);
+    try {
+      await expect(threads.renderRoute(data, '/g0/page-0/', '')).rejects.toThrow(
+        /a prerender thread failed: .*no-such-bundle/s,
+      );
+      await expect(threads.renderRoute(data, '/g0/page-1/', '')).rejects.toThrow(/a prerender thread failed/);
+    } finally {
+      await threads.stop();
+    }
+  });
+
+  it('make a build write the same site as one that prerenders on its own thread', async () => {
+    const pages = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`p${i}.md`, `# Page ${i}\n\nText of page ${i}.\n`]),
+    );
+    const files = { 'README.md': '# Home\n\nSee [page 3](./p3.md).\n', ...pages };
+    const [here, onThreads] = [await makeTree(files), await makeTree(files)];
+    expect(messages(await buildTree(here, { prerenderThreads: 0 }))).toEqual([]);
+    expect(messages(await buildTree(onThreads, { prerenderThreads: 2 }))).toEqual([]);
+    const written = await buildOutput(onThreads);
+    expect(written).toEqual(await buildOutput(here));
+    expect(written.get('dist/p3/index.html')).toContain('Text of page 3.');
+  });
+
+  it('are started only for a site large enough to pay for them', () => {
+    expect(prerenderThreadCount(120)).toBe(0);
+    expect(prerenderThreadCount(10_000)).toBeGreaterThanOrEqual(1);
+  });
+});
