@@ -44,8 +44,8 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
       pages: site.pages,
       client,
       css,
-      renderRoute: rendering?.renderRoute ?? prerender.renderRoute,
-      renderAhead: rendering?.ahead ?? 0,
+      renderRoute: prerender.renderRoute,
+      ...(rendering ? { renderDocument: rendering.renderDocument, renderAhead: rendering.ahead } : {}),
       versions: { texts: input.textsVersion, documents: prerender.version },
       onProgress: progressLog('prerendered', site.pages.length, log),
     });

@@ -1,5 +1,6 @@
 /** The messages between the build's prerender threads and the thread writing the site (prerender-threads.ts ↔ prerender-worker.ts). */
 import type { SiteData } from '../../shared/site-data';
+import type { DocumentShell } from './site-files';
 
 /** What every thread starts with: the prerender bundle to load and the site data it renders from. */
 export interface PrerenderWorkerData {
@@ -7,14 +8,19 @@ export interface PrerenderWorkerData {
   data: SiteData;
 }
 
-/** One route to render, with its page's fragment (none for the not-found page), by an id the sender chose. */
+/** One route's document to render: its page's fragment (none for the not-found page) and its shell. */
 export interface PrerenderRequest {
   id: number;
   route: string;
   html: string | undefined;
+  shell: DocumentShell;
 }
 
 export type PrerenderReply =
-  | { id: number; type: 'rendered'; html: string }
+  /**
+   * The document as UTF-8 bytes, its buffer handed over with the message: the writing thread then holds no
+   * copy of it as a string, which it would keep on its heap until a full collection.
+   */
+  | { id: number; type: 'rendered'; document: Uint8Array }
   /** The renderer's error, as it would have been thrown on the build's own thread. */
   | { id: number; type: 'failed'; message: string; stack: string | undefined };

@@ -4,7 +4,7 @@ import type { SiteData } from '../../shared/site-data';
 import { compiledFile, projectRootOf } from '../compiled';
 import { startThreads, type BuildThreads } from '../threads';
 import type { PrerenderReply, PrerenderRequest, PrerenderWorkerData } from './prerender-protocol';
-import type { RenderRoute } from './site-files';
+import type { RenderDocument } from './site-files';
 
 /**
  * Below this many pages the build prerenders on its own thread: a thread takes a while to start (the
@@ -22,7 +22,7 @@ export function prerenderThreadCount(pages: number): number {
 }
 
 interface Sent {
-  resolve: (html: string) => void;
+  resolve: (document: Uint8Array) => void;
   reject: (error: Error) => void;
 }
 
@@ -33,7 +33,7 @@ interface Thread {
 
 /**
  * Renders documents on worker threads, each with the renderer and its own copy of the site data, while the
- * build's thread writes the files. `renderRoute` is the renderer's, for the data the threads started with;
+ * build's thread writes the files. `renderDocument` renders from the data the threads started with;
  * `ahead` is how many documents to have sent at once. `stop` must follow, whatever happens.
  */
 export class PrerenderThreads {
@@ -44,11 +44,11 @@ export class PrerenderThreads {
   private threads: Thread[] = [];
   private running: BuildThreads | undefined;
 
-  private constructor(private readonly data: SiteData) {}
+  private constructor() {}
 
   /** Starts `count` threads rendering with the bundle `bundle` from `data` (cloned into each). */
   static async start(bundle: string, data: SiteData, count: number): Promise<PrerenderThreads> {
-    const pool = new PrerenderThreads(data);
+    const pool = new PrerenderThreads();
     const workerData: PrerenderWorkerData = { bundle, data };
     pool.running = await startThreads('prerender', threadFile(), {
       count,
@@ -63,15 +63,12 @@ export class PrerenderThreads {
     return this.threads.length * ROUTES_PER_THREAD;
   }
 
-  readonly renderRoute: RenderRoute = (data, route, html) => {
-    if (data !== this.data) {
-      return Promise.reject(new Error('the prerender threads render only the site data they started with'));
-    }
+  readonly renderDocument: RenderDocument = (route, html, shell) => {
     if (this.failure) return Promise.reject(this.failure);
     const thread = this.threads.reduce((least, next) => (next.inFlight < least.inFlight ? next : least));
     const id = this.nextId++;
-    const request: PrerenderRequest = { id, route, html };
-    return new Promise<string>((resolve, reject) => {
+    const request: PrerenderRequest = { id, route, html, shell };
+    return new Promise<Uint8Array>((resolve, reject) => {
       this.sent.set(id, { resolve, reject });
       thread.inFlight++;
       thread.worker.postMessage(request);
@@ -89,7 +86,7 @@ export class PrerenderThreads {
       if (!sent) return;
       this.sent.delete(reply.id);
       thread.inFlight--;
-      if (reply.type === 'rendered') return sent.resolve(reply.html);
+      if (reply.type === 'rendered') return sent.resolve(reply.document);
       // The renderer's own error, as the build's thread would have thrown it: it names the route.
       const error = new Error(reply.message);
       if (reply.stack) error.stack = reply.stack;

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { appBundles, type Prerender } from '../../../../src/node/output/app-bundles';
 import { splitForBrowser } from '../../../../src/node/output/browser-data';
 import { PrerenderThreads, prerenderThreadCount } from '../../../../src/node/output/prerender-threads';
+import { renderingHere, type DocumentShell } from '../../../../src/node/output/site-files';
 import { groupedSite } from '../../../helpers/grouped-site';
 import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages, projectRoot } from '../../../helpers/tree';
@@ -16,19 +17,37 @@ describe('the prerender threads', () => {
     ({ prerender } = await appBundles(path.join(projectRoot, 'src')));
   }, 120_000);
 
-  it('render every route as the build’s own thread does, from the data they were started with', async () => {
+  /** A document's shell, as the build gives it for `route`. */
+  const shell = (route: string): DocumentShell => ({
+    head: { title: `Title of ${route}`, description: 'About it.', lang: 'en', canonical: undefined },
+    assets: {
+      base: '/docs/',
+      css: 'app.css',
+      entry: 'entry.js',
+      theme: 'theme.js',
+      preload: [],
+      pointer: '/docs/version.json',
+      route,
+    },
+    settings: {},
+  });
+  const text = (document: string | Uint8Array) =>
+    typeof document === 'string' ? document : Buffer.from(document).toString();
+
+  it('render every document as the build’s own thread does, from the data they were started with', async () => {
     const { data } = splitForBrowser(site());
     const routes = ['/g0/page-0/', '/g1/page-40/', '/g2/page-7/', '/g3/page-79/', '/404.html'];
-    const fragment = (route: string) => (route === '/404.html' ? undefined : `<p>Body of ${route}</p>`);
+    const fragment = (route: string) => (route === '/404.html' ? undefined : `<p>Body of ${route} – “quoted”</p>`);
+    const here = renderingHere(prerender.renderRoute, data);
     const threads = await PrerenderThreads.start(prerender.file, data, 2);
     try {
-      const onThreads = await Promise.all(routes.map((route) => threads.renderRoute(data, route, fragment(route))));
-      const here = await Promise.all(routes.map((route) => prerender.renderRoute(data, route, fragment(route))));
-      expect(onThreads).toEqual(here);
-      expect(onThreads[2]).toContain('<p>Body of /g2/page-7/</p>');
-      await expect(threads.renderRoute(splitForBrowser(site()).data, '/g0/page-0/', '')).rejects.toThrow(
-        'the prerender threads render only the site data they started with',
+      const onThreads = await Promise.all(
+        routes.map(async (route) => text(await threads.renderDocument(route, fragment(route), shell(route)))),
       );
+      const onThisThread = await Promise.all(routes.map((route) => here(route, fragment(route), shell(route))));
+      expect(onThreads).toEqual(onThisThread);
+      expect(onThreads[2]).toContain('<p>Body of /g2/page-7/ – “quoted”</p>');
+      expect(onThreads[2]).toContain('<title>Title of /g2/page-7/</title>');
     } finally {
       await threads.stop();
     }
@@ -39,10 +58,12 @@ describe('the prerender threads', () => {
     const lacking = { ...data, groups: [] };
     const threads = await PrerenderThreads.start(prerender.file, lacking, 1);
     try {
-      await expect(threads.renderRoute(lacking, '/g2/page-7/', '<p>Body.</p>')).rejects.toThrow(
+      await expect(threads.renderDocument('/g2/page-7/', '<p>Body.</p>', shell('/g2/page-7/'))).rejects.toThrow(
         'prerendering /g2/page-7/: the site data has no ["sidebar","2222bbbb",2]',
       );
-      expect(await threads.renderRoute(lacking, '/404.html', undefined)).toContain('Page not found');
+      expect(text(await threads.renderDocument('/404.html', undefined, shell('/404.html')))).toContain(
+        'Page not found',
+      );
     } finally {
       await threads.stop();
     }
@@ -53,10 +74,12 @@ describe('the prerender threads', () => {
     // A bundle that is not there: each thread stops as it starts.
     const threads = await PrerenderThreads.start(path.join(projectRoot, 'no-such-bundle.cjs'), data, 1);
     try {
-      await expect(threads.renderRoute(data, '/g0/page-0/', '')).rejects.toThrow(
+      await expect(threads.renderDocument('/g0/page-0/', '', shell('/g0/page-0/'))).rejects.toThrow(
         /a prerender thread failed: .*no-such-bundle/s,
       );
-      await expect(threads.renderRoute(data, '/g0/page-1/', '')).rejects.toThrow(/a prerender thread failed/);
+      await expect(threads.renderDocument('/g0/page-1/', '', shell('/g0/page-1/'))).rejects.toThrow(
+        /a prerender thread failed/,
+      );
     } finally {
       await threads.stop();
     }
