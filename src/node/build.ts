@@ -21,6 +21,8 @@ export interface BuildOptions {
   srcDir: string;
   /** Highlight threads (0: none); by default as many as the tree is large enough to pay for. */
   highlightThreads?: number;
+  /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
+  prerenderThreads?: number;
   log?: (line: string) => void;
   /** Wait for another build using the same folders to finish, rather than be refused (output/build-lock.ts). */
   waitForLock?: boolean;
@@ -89,7 +91,9 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     saving = analyzed.cache.save(rendered.rendered, analyzed.problems);
     const ok = diagnostics.errors.length === 0;
     const textsVersion = analyzed.identity;
-    if (ok) await outputSite(options, { scanned, site: rendered.site, app: await app, textsVersion, log });
+    const { prerenderThreads } = options;
+    if (ok)
+      await outputSite(options, { scanned, site: rendered.site, app: await app, textsVersion, prerenderThreads, log });
     return finish(ok, rendered.site.pages.length);
   } finally {
     await Promise.allSettled([highlighting?.stopped(), saving, app, scanned?.history]);

@@ -88,7 +88,8 @@ export class ChangedFilesWriter {
     return changed;
   }
 
-  private withDevScript(html: string): string {
+  private withDevScript(document: string | Uint8Array): string {
+    const html = typeof document === 'string' ? document : Buffer.from(document).toString('utf8');
     const src = this.devScript;
     return src ? html.replace('</head>', `<script src="${src}"></script>\n</head>`) : html;
   }

@@ -6,14 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { contentHash, sourceDigest } from '../content-hash';
 import { bundleAppCss, bundleClient, bundlePrerender, type ClientAssets } from './bundle';
+import { loadRenderer } from './prerender-bundle';
 import type { RenderRoute } from './write-site';
 
 export interface Prerender {
   renderRoute: RenderRoute;
+  /** The bundle's file, which a prerender thread loads too (prerender-threads.ts). */
+  file: string;
   /** The bundle's content hash: documents rendered by the same bundle from the same data are the same. */
   version: string;
 }
@@ -136,11 +138,9 @@ async function load(folder: string, record: BundleRecord): Promise<AppBundles> {
     readFile(path.join(folder, 'app.css'), 'utf8'),
   ]);
   const file = path.join(folder, 'prerender.cjs');
-  const { renderRoute } = createRequire(file)(file) as { renderRoute?: RenderRoute };
-  if (!renderRoute) throw new Error('the prerender bundle does not export renderRoute');
   return {
     client: { ...client, files: new Map(files.map(([name, data]) => [name, new Uint8Array(data)])) },
-    prerender: { renderRoute, version: record.prerenderVersion },
+    prerender: { renderRoute: loadRenderer(file), file, version: record.prerenderVersion },
     appCss,
   };
 }

@@ -73,7 +73,7 @@ export class OutputFolder {
    * `reachedLater`: only a file written after it leads to it (folder-update.ts), as to a hashed file.
    */
   async put(relative: string, data: FileMaker, key?: string, reachedLater = false): Promise<void> {
-    if (this.kept(relative, key)) return;
+    if (this.keeps(relative, key)) return;
     const contents = typeof data === 'function' ? await data() : data;
     const file = this.placeFor(relative, reachedLater);
     const write = writeFile(file, isTextInParts(contents) ? batches(contents) : contents);
@@ -81,7 +81,7 @@ export class OutputFolder {
   }
 
   copy(from: string, relative: string, key?: string, reachedLater = false): Promise<void> {
-    if (this.kept(relative, key)) return Promise.resolve();
+    if (this.keeps(relative, key)) return Promise.resolve();
     const file = this.placeFor(relative, reachedLater);
     return this.track(this.noted(copyFile(from, file), relative, file, key));
   }
@@ -91,7 +91,7 @@ export class OutputFolder {
    * the disk no new file. Copied where the two are on different file systems.
    */
   linkTo(from: string, relative: string, key?: string, reachedLater = false): Promise<void> {
-    if (this.kept(relative, key)) return Promise.resolve();
+    if (this.keeps(relative, key)) return Promise.resolve();
     const file = this.placeFor(relative, reachedLater);
     return this.track(
       this.noted(
@@ -122,8 +122,8 @@ export class OutputFolder {
     if (this.failure) throw this.failure;
   }
 
-  /** Whether the file stays as the previous build left it, made from the same `key`. */
-  private kept(relative: string, key: string | undefined): boolean {
+  /** Whether the file stays as the previous build left it, made from the same `key`: it is not made. */
+  keeps(relative: string, key: string | undefined): boolean {
     return key !== undefined && (this.update?.keep(relative, key) ?? false);
   }
 

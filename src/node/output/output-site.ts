@@ -5,6 +5,7 @@ import type { Site } from '../site/assemble';
 import { buildSearchFiles } from '../site/search-files';
 import type { AppBundles } from './app-bundles';
 import { splitForBrowser } from './browser-data';
+import { PrerenderThreads, prerenderThreadCount } from './prerender-threads';
 import { siteCss } from './bundle';
 import { createManifest } from './manifest';
 import { publishSite, type PublishTargets } from './publish';
@@ -15,6 +16,8 @@ export interface OutputInput {
   app: AppBundles;
   /** What the pages' texts were made with (the render cache's identity), for the output ledger. */
   textsVersion: string;
+  /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
+  prerenderThreads?: number;
   log?: (line: string) => void;
 }
 
@@ -29,16 +32,24 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const search = buildSearchFiles(site.pages);
   const manifest = createManifest(scanned.config, site, search.entry, client, await scanned.history);
   const browserData = splitForBrowser(manifest);
-  const css = await siteCss(appCss, site.pages);
-  await publishSite(targets, {
-    manifest,
-    browserData,
-    search,
-    pages: site.pages,
-    client,
-    css,
-    renderRoute: prerender.renderRoute,
-    versions: { texts: input.textsVersion, documents: prerender.version },
-    onProgress: progressLog('prerendered', site.pages.length, log),
-  });
+  const threads = input.prerenderThreads ?? prerenderThreadCount(site.pages.length);
+  // Started before the stylesheet is made: a thread loads the renderer meanwhile.
+  const rendering = threads > 0 ? await PrerenderThreads.start(prerender.file, browserData.data, threads) : undefined;
+  try {
+    const css = await siteCss(appCss, site.pages);
+    await publishSite(targets, {
+      manifest,
+      browserData,
+      search,
+      pages: site.pages,
+      client,
+      css,
+      renderRoute: prerender.renderRoute,
+      ...(rendering ? { renderDocument: rendering.renderDocument, renderAhead: rendering.ahead } : {}),
+      versions: { texts: input.textsVersion, documents: prerender.version },
+      onProgress: progressLog('prerendered', site.pages.length, log),
+    });
+  } finally {
+    await rendering?.stop();
+  }
 }

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
-import { canonicalUrl, headFor } from '../../shared/head';
+import { canonicalUrl, headFor, type HeadData } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
 import { manifestUrl, POINTER_FILE, type SiteData } from '../../shared/site-data';
-import type { DeploymentPointer, Manifest } from '../../shared/types';
+import type { DeploymentPointer, Manifest, SiteSettings } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../analyze/page-record';
 import { heldText } from '../analyze/text-store';
@@ -13,7 +13,13 @@ import { securityHeaders } from './headers';
 import type { BrowserData } from './browser-data';
 import type { SearchFiles } from '../site/search-files';
 import type { ClientAssets } from './bundle';
-import { FAVICON_SVG, renderDocument, renderRedirectStub } from './document';
+import {
+  FAVICON_SVG,
+  renderDocument,
+  renderRedirectStub,
+  type DocumentAssets,
+  type DocumentSettings,
+} from './document';
 import type { FileData } from './output-folder';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
@@ -25,6 +31,32 @@ import { pageUrl } from './page-url';
  */
 export type RenderRoute = (data: SiteData, route: string, html: string | undefined) => Promise<string>;
 
+/** What a document holds besides the app's HTML (document.ts). */
+export interface DocumentShell {
+  head: HeadData;
+  assets: DocumentAssets;
+  settings: DocumentSettings;
+}
+
+/**
+ * Renders a route's whole document: its app HTML (`RenderRoute`, from the site data) in its shell. The
+ * prerender threads return it as bytes, which this thread writes as they are.
+ */
+export type RenderDocument = (
+  route: string,
+  html: string | undefined,
+  shell: DocumentShell,
+) => Promise<string | Uint8Array>;
+
+/** A `RenderDocument` on this thread, with the renderer and the site data. */
+export function renderingHere(
+  renderRoute: RenderRoute,
+  data: SiteData,
+): (...request: Parameters<RenderDocument>) => Promise<string> {
+  return async (route, html, { head, assets, settings }) =>
+    renderDocument(head, await renderRoute(data, route, html), assets, settings);
+}
+
 export interface SiteInput {
   manifest: Manifest;
   /** The browser's manifest with its route shards and sidebar group files (output/browser-data.ts). */
@@ -34,6 +66,13 @@ export interface SiteInput {
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
+  /** Renders the documents elsewhere (on prerender threads); by default `renderRoute` on this thread. */
+  renderDocument?: RenderDocument;
+  /**
+   * Documents whose render starts before the one being written is written (`writeDist`): for a renderer
+   * on other threads, which then renders while this thread writes. None by default.
+   */
+  renderAhead?: number;
   /**
    * What made the pages' texts (the render cache's identity), and what renders the documents (the
    * prerender bundle's hash). With both, a page's files carry the key they are made from (`SiteFile.key`).
@@ -70,7 +109,7 @@ export type SiteFile = {
   /** A file of the content folder, copied as it is. */
   | { copyOf: string }
   /** An HTML document of the app, rendered when it is written (prerendering is most of a build's writing). */
-  | { document: () => Promise<string> }
+  | { document: () => Promise<string | Uint8Array> }
 );
 
 /** The route the not-found page is rendered for. */
@@ -87,6 +126,11 @@ export function pointerOf(manifest: Manifest, shards?: number, entry?: string): 
     ...(shards === undefined ? {} : { shards }),
     ...(entry === undefined ? {} : { app: `${manifest.site.base}assets/js/${entry}` }),
   };
+}
+
+/** What a document shows of the site's settings, alone: it is sent to a prerender thread with each route. */
+function documentSettings({ analyticsId, announcement }: SiteSettings): DocumentSettings {
+  return { ...(analyticsId === undefined ? {} : { analyticsId }), ...(announcement ? { announcement } : {}) };
 }
 
 const inOutput = (...parts: string[]) => path.posix.join(...parts).replace(/^\/+/, '');
@@ -154,22 +198,22 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   const { browserData } = input;
   const assetsKey = JSON.stringify([assets, site.analyticsId, site.announcement?.id]);
+  const render = input.renderDocument ?? renderingHere(input.renderRoute, browserData.data);
+  const settings = documentSettings(site);
   for (const page of pages) {
     const groups = browserData.groupsOf(page.route);
-    const document = async () => {
-      const appHtml = await input.renderRoute(browserData.data, page.route, page.html.read());
-      const documentAssets = { ...assets, route: page.route, groups };
-      return renderDocument(headFor(site, metas.get(page.route)), appHtml, documentAssets, site);
-    };
+    const document = () =>
+      render(page.route, page.html.read(), {
+        head: headFor(site, metas.get(page.route)),
+        assets: { ...assets, route: page.route, groups },
+        settings,
+      });
     // The document shows the page and what the browser's data says of the site around it (its view, which
     // covers the page's sidebar groups too).
     const key = keys.key(input.versions?.documents ?? '', assetsKey, browserData.viewOf(page.route));
     yield { path: inOutput(page.route, 'index.html'), page, document, key };
   }
-  const notFound = async () => {
-    const appHtml = await input.renderRoute(input.browserData.data, NOT_FOUND_ROUTE, undefined);
-    return renderDocument(headFor(site, undefined), appHtml, assets, site);
-  };
+  const notFound = () => render(NOT_FOUND_ROUTE, undefined, { head: headFor(site, undefined), assets, settings });
   yield { path: NOT_FOUND_FILE, document: notFound };
 
   const siteUrl = site.siteUrl.replace(/\/$/, '');

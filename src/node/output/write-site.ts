@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { OutputFolder } from './output-folder';
 import type { FolderUpdate } from './folder-update';
-import { fileKeys, searchFilePath, siteFiles, type SiteInput } from './site-files';
+import { fileKeys, searchFilePath, siteFiles, type SiteFile, type SiteInput } from './site-files';
 
 /** A `dist/` being written beside `manifest/`: its search shards, once written, are `manifest/`'s too. */
 export interface DistBeside {
@@ -58,7 +58,8 @@ export async function writeDist(dir: string, input: DistInput, update?: FolderUp
   await OutputFolder.fill(
     dir,
     async (out) => {
-      for (const file of siteFiles(input)) {
+      const keeps = (file: SiteFile) => out.keeps(file.path, file.key);
+      for (const file of renderingAhead(siteFiles(input), input.renderAhead ?? 0, keeps)) {
         const { key, reachedLater } = file;
         if ('copyOf' in file) await out.copy(file.copyOf, file.path, key, reachedLater);
         else await out.put(file.path, 'data' in file ? file.data : file.document, key, reachedLater);
@@ -67,4 +68,35 @@ export async function writeDist(dir: string, input: DistInput, update?: FolderUp
     },
     update,
   );
+}
+
+/**
+ * The files in their order, each document's render started as many documents before it is written as
+ * `ahead` says, so that a renderer on other threads works while this one writes. A document the folder
+ * `keeps` as it is is never rendered.
+ */
+export function* renderingAhead(
+  files: Iterable<SiteFile>,
+  ahead: number,
+  keeps: (document: SiteFile) => boolean,
+): Generator<SiteFile> {
+  const queue: { file: SiteFile; started: boolean }[] = [];
+  let started = 0;
+  for (const file of files) {
+    if ('document' in file && !keeps(file)) {
+      const rendered = file.document();
+      // Awaited as the file is written; a build that fails before then must not see it as unhandled.
+      rendered.catch(() => undefined);
+      queue.push({ file: { ...file, document: () => rendered }, started: true });
+      started++;
+    } else {
+      queue.push({ file, started: false });
+    }
+    for (let next = queue[0]; next && (!next.started || started > ahead); next = queue[0]) {
+      queue.shift();
+      if (next.started) started--;
+      yield next.file;
+    }
+  }
+  for (const { file } of queue) yield file;
 }

@@ -4,7 +4,7 @@ import type { HighlightCache } from './cache';
 import { compileRegexEngine } from './regex-engine';
 import type { CodeBlock } from './blocks';
 import type { HighlightJob, HighlightReply, HighlightRequest, HighlightWorkerData } from './protocol';
-import { startThreads, type BuildThreads } from './threads';
+import { startThreads, type BuildThreads } from '../../threads';
 
 /** Jobs a thread is sent at once; a thread has two batches at most, so it never waits for the next. */
 const JOBS_PER_BATCH = 16;

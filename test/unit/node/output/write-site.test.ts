@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeManifestFolder } from '../../../../src/node/output/write-site';
+import type { SiteFile } from '../../../../src/node/output/site-files';
+import { renderingAhead, writeManifestFolder } from '../../../../src/node/output/write-site';
 import type { Manifest } from '../../../../src/shared/types';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
@@ -22,5 +23,60 @@ describe('writing the output', () => {
       code: 'EISDIR',
     });
     expect(existsSync(path.join(out, 'manifest.json'))).toBe(true);
+  });
+});
+
+describe('documents rendered ahead of the file being written', () => {
+  /** A document per route, rendered when the test says, and the routes whose render has started. */
+  function documents(routes: string[]) {
+    const started: string[] = [];
+    const finish = new Map<string, (html: string) => void>();
+    const files: SiteFile[] = routes.map((route) => ({
+      path: `${route}/index.html`,
+      document: () => {
+        started.push(route);
+        return new Promise<string>((resolve) => finish.set(route, resolve));
+      },
+    }));
+    return { files, started, finish };
+  }
+
+  it('starts a bounded number of renders ahead, and gives the files in their order', async () => {
+    const { files, started, finish } = documents(['a', 'b', 'c', 'd', 'e', 'f']);
+    const data: SiteFile = { path: 'version.json', data: '{}' };
+    const given = renderingAhead([data, ...files], 2, () => false);
+    expect(given.next().value?.path).toBe('version.json');
+    const first = given.next().value;
+    // The first document is given once two more have started: three renders at once, no more.
+    expect(first?.path).toBe('a/index.html');
+    expect(started).toEqual(['a', 'b', 'c']);
+    const rest = [...given];
+    expect(rest.map((file) => file.path)).toEqual(['b', 'c', 'd', 'e', 'f'].map((r) => `${r}/index.html`));
+    // Each file's document is the render started for it, whatever order the renders end in.
+    for (const route of ['f', 'a', 'c', 'b', 'e', 'd']) finish.get(route)?.(`<p>${route}</p>`);
+    const html = await Promise.all([first, ...rest].map((file) => (file && 'document' in file ? file.document() : '')));
+    expect(html).toEqual(['a', 'b', 'c', 'd', 'e', 'f'].map((r) => `<p>${r}</p>`));
+    expect(started).toHaveLength(6);
+  });
+
+  it('never renders a document the folder keeps as it is', () => {
+    const { files, started } = documents(['kept', 'changed']);
+    const given = [...renderingAhead(files, 4, (file) => file.path === 'kept/index.html')];
+    expect(given.map((file) => file.path)).toEqual(['kept/index.html', 'changed/index.html']);
+    expect(started).toEqual(['changed']);
+  });
+
+  it('leaves a render that fails ahead to fail the build where its file is written, not as an unhandled rejection', async () => {
+    const failing: SiteFile[] = ['a', 'b', 'c'].map((route) => ({
+      path: `${route}/index.html`,
+      document: () => Promise.reject(new Error(`prerendering /${route}/: broke`)),
+    }));
+    const given = renderingAhead(failing, 2, () => false);
+    const first = given.next().value;
+    // b and c fail while a is being written: the build stops at a, and never awaits the others.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(first && 'document' in first ? first.document() : undefined).rejects.toThrow(
+      'prerendering /a/: broke',
+    );
   });
 });

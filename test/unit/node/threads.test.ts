@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startThreads } from '../../../../../src/node/render/highlight/threads';
+import { startThreads } from '../../../src/node/threads';
 
 /** A thread script in a new temporary folder. */
 async function script(code: string): Promise<string> {
