@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { THEMES } from './themes';
+import { HIGHLIGHT_HTML_FORMAT, THEMES } from './themes';
 
 /** A code block's cache key: everything its HTML depends on. */
 export function highlightKey(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
@@ -17,7 +17,7 @@ export function highlightKey(code: string, lang: string, highlightedLines: Reado
  * theme colours), so a cache written by another version is dropped whole. shiki's exports do not include
  * its package.json, so it is found next to the module the package name resolves to.
  */
-const CACHE_IDENTITY = `shiki ${shikiVersion()} ${THEMES.light} ${THEMES.dark}`;
+const CACHE_IDENTITY = `shiki ${shikiVersion()} ${THEMES.light} ${THEMES.dark} html ${HIGHLIGHT_HTML_FORMAT}`;
 
 function shikiVersion(): string {
   const entry = createRequire(import.meta.url).resolve('shiki');

@@ -15,9 +15,11 @@ export function plainCodeHtml(code: string, highlightedLines: ReadonlySet<number
   );
 }
 
-function linesHtml(lines: string[], highlightedLines: ReadonlySet<number>): string {
+/** Each line in its span; `classes` (the code's plain colour) on every line, before a highlighted line's mark. */
+function linesHtml(lines: string[], highlightedLines: ReadonlySet<number>, classes = ''): string {
+  const line = classes ? `line ${classes}` : 'line';
   return lines
-    .map((line, i) => `<span class="line${highlightedLines.has(i + 1) ? ' hl' : ''}">${line}</span>`)
+    .map((html, i) => `<span class="${line}${highlightedLines.has(i + 1) ? ' hl' : ''}">${html}</span>`)
     .join('\n');
 }
 
@@ -56,6 +58,12 @@ export class CodeHighlighter implements BlockHighlighter {
   private readonly states = new GrammarStates();
   private readonly light: ThemeColours;
   private readonly dark: ThemeColours;
+  /**
+   * The classes of the code's plain text (no scope the themes colour): set on each line, so that the many
+   * tokens in that colour need no span of their own. A code-heavy page has a thousand or more of them,
+   * each an element the browser parses, styles and lays out.
+   */
+  private readonly plainClasses: string;
 
   private constructor(
     private readonly shiki: Highlighter,
@@ -63,6 +71,7 @@ export class CodeHighlighter implements BlockHighlighter {
   ) {
     this.light = new ThemeColours(shiki.getTheme(THEMES.light));
     this.dark = new ThemeColours(shiki.getTheme(THEMES.dark));
+    this.plainClasses = this.classesOf([]);
   }
 
   /**
@@ -108,7 +117,7 @@ export class CodeHighlighter implements BlockHighlighter {
   }
 
   private render(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
-    return linesHtml(this.tokenize(code, lang.toLowerCase()), highlightedLines);
+    return linesHtml(this.tokenize(code, lang.toLowerCase()), highlightedLines, this.plainClasses);
   }
 
   /**
@@ -144,18 +153,21 @@ export class CodeHighlighter implements BlockHighlighter {
     let html = '';
     let open = '';
     let text = '';
+    // Text in the line's own (plain) colour is written as it is; any other gets a span.
+    const flush = () => {
+      if (!text) return;
+      html += open === this.plainClasses ? escapeHtml(text) : `<span class="${open}">${escapeHtml(text)}</span>`;
+      text = '';
+    };
     for (const token of result.tokens) {
       const end = Math.min(token.endIndex, line.length);
       if (end <= token.startIndex) continue;
       const classes = this.classesOf(token.scopes);
-      if (classes !== open && text) {
-        html += `<span class="${open}">${escapeHtml(text)}</span>`;
-        text = '';
-      }
+      if (classes !== open) flush();
       open = classes;
       text += line.slice(token.startIndex, end);
     }
-    if (text) html += `<span class="${open}">${escapeHtml(text)}</span>`;
+    flush();
     // A line the tokenizer gave up on keeps the text it did not reach, uncoloured.
     const reached = Math.min(result.tokens.at(-1)?.endIndex ?? 0, line.length);
     if (result.stoppedEarly && reached < line.length) html += escapeHtml(line.slice(reached));

@@ -44,6 +44,9 @@ function contentBlocks(): { code: string; lang: string }[] {
 /** shiki's own two-theme tokenization of a block, in the build's markup: what the highlighter must match. */
 async function shikiReference(): Promise<(code: string, lang: string) => string> {
   const shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [...HIGHLIGHT_LANGUAGES] });
+  const colour = (c: string | undefined) => (c ?? '#000000').replace('#', '').toLowerCase();
+  // The themes' own text colour: each line carries it, and a token in it has no span of its own.
+  const plain = `c-${colour(shiki.getTheme(THEMES.light).fg)}-${colour(shiki.getTheme(THEMES.dark).fg)}`;
   return (code, lang) =>
     shiki
       .codeToTokensWithThemes(code, {
@@ -55,15 +58,18 @@ async function shikiReference(): Promise<(code: string, lang: string) => string>
       .map((tokens) => {
         const spans: { classes: string; text: string }[] = [];
         for (const token of tokens) {
-          const colour = (c: string | undefined) => (c ?? '#000000').replace('#', '').toLowerCase();
           const style = token.variants['light']?.fontStyle ?? 0;
           const classes = `c-${colour(token.variants['light']?.color)}-${colour(token.variants['dark']?.color)}${style & 1 ? ' fi' : ''}${style & 2 ? ' fb' : ''}`;
           const last = spans.at(-1);
           if (last?.classes === classes) last.text += token.content;
           else spans.push({ classes, text: token.content });
         }
-        const line = spans.map((s) => `<span class="${s.classes}">${escapeHtml(s.text)}</span>`).join('');
-        return `<span class="line">${line}</span>`;
+        const line = spans
+          .map((s) =>
+            s.classes === plain ? escapeHtml(s.text) : `<span class="${s.classes}">${escapeHtml(s.text)}</span>`,
+          )
+          .join('');
+        return `<span class="line ${plain}">${line}</span>`;
       })
       .join('\n');
 }

@@ -77,7 +77,7 @@ describe('highlighting the code blocks of the page pass', () => {
     const output = ({ pages, diagnostics, cached }: typeof here) => ({ pages, diagnostics, cached });
     expect(output(onThreads)).toEqual(output(here));
     expect(here.pages).toHaveLength(45);
-    expect(here.pages[0]?.html).toContain('<span class="line hl">');
+    expect(here.pages[0]?.html).toMatch(/<span class="line c-[0-9a-f]+-[0-9a-f]+ hl">/);
     expect(here.pages[0]?.html).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
     expect(here.diagnostics.filter((d) => d.includes('unknown code language "cobol"'))).toHaveLength(45);
     // One entry per distinct highlighted block: plain text is not cached, and the block every page

@@ -38,13 +38,17 @@ function publicStyles(shiki: Highlighter, code: string, lang: string): Style[][]
     );
 }
 
-/** The same from the highlighter's HTML, which carries both colours and the light theme's italic and bold. */
+/**
+ * The same from the highlighter's HTML, which carries both colours and the light theme's italic and bold:
+ * a token's span, or for text outside one, its line's colours.
+ */
 function highlighterStyles(html: string): Omit<Style, 'darkFontStyle'>[][] {
   return html.split('\n').map((line) => {
-    const inner = /^<span class="line">(.*)<\/span>$/.exec(line)?.[1] ?? '';
-    return [...inner.matchAll(/<span class="c-([0-9a-f]+)-([0-9a-f]+)((?: f[ib])*)">([^<]*)<\/span>/g)].flatMap(
-      ([, light = '', dark = '', flags = '', text = '']) =>
-        [...decodeEntities(text)].map(() => ({
+    const [, plainLight = '', plainDark = '', inner = ''] =
+      /^<span class="line c-([0-9a-f]+)-([0-9a-f]+)">(.*)<\/span>$/.exec(line) ?? [];
+    return [...inner.matchAll(/<span class="c-([0-9a-f]+)-([0-9a-f]+)((?: f[ib])*)">([^<]*)<\/span>|([^<]+)/g)].flatMap(
+      ([, light = plainLight, dark = plainDark, flags = '', spanText, plainText]) =>
+        [...decodeEntities(spanText ?? plainText ?? '')].map(() => ({
           light,
           dark,
           lightFontStyle: (flags.includes('fi') ? 1 : 0) | (flags.includes('fb') ? 2 : 0),
