@@ -328,7 +328,9 @@ describe('build', () => {
     expect(snapshot(path.join(root, 'dist2'))).toEqual(dist);
     expect(snapshot(path.join(root, 'manifest2'))).toEqual(snapshot(path.join(root, 'manifest')));
     const page = readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8');
-    expect(page).toMatch(/<span class="line hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
+    expect(page).toMatch(
+      /<span class="line c-[0-9a-f]+-[0-9a-f]+ hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
+    );
     expect(page).not.toMatch(/hl-[0-9a-f]{12}-\d+-hl/);
   });
 
@@ -360,7 +362,7 @@ describe('build', () => {
     expect(messages(onThreads)).toEqual([]);
     expect(snapshot(path.join(root, 'dist2'))).toEqual(snapshot(path.join(root, 'dist')));
     expect(readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8')).toMatch(
-      /<span class="line hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
+      /<span class="line c-[0-9a-f]+-[0-9a-f]+ hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
     );
   }, 60_000);
 });

@@ -15,6 +15,8 @@ const RANKS: Record<string, number> = {
   'diagnostics.ts': 0,
   'excerpt.ts': 0,
   'progress.ts': 0,
+  // Worker threads of the build, one compiled script each: the highlight and prerender threads use them.
+  'threads.ts': 0,
   'webassembly.d.ts': 0,
   scan: 1,
   // The pages the scan makes of the OpenAPI documents `_site.yaml` names: part of the scan stage.

@@ -62,7 +62,7 @@ describe('API reference pages in a build', () => {
     expect(html).toContain('<h2 id="getCurrentUser" tabindex="-1">');
     expect(html).toContain('<details class="container details"><summary>200: The user. (application/json)</summary>');
     // The code group's blocks are highlighted at build time, like any page's.
-    expect(html).toMatch(/<pre class="shiki"[^>]*><code><span class="line"><span class="c-[^"]+">curl<\/span>/);
+    expect(html).toMatch(/<pre class="shiki"[^>]*><code><span class="line c-[^"]+"><span class="c-[^"]+">curl<\/span>/);
     const manifest = JSON.parse(readFileSync(path.join(root, 'manifest/manifest.json'), 'utf8')) as Manifest;
     // The tag page follows the overview the sidebar lists, and previous/next follow the sidebar.
     expect(manifest.sidebar[1]?.items.map((item) => item.link)).toEqual(['/api/reference/', '/api/reference/users/']);
