@@ -122,8 +122,9 @@ async function liveMarkup(page: Page): Promise<string[]> {
         if (/^\s*javascript:/i.test(attr.value)) found.push(`<${el.localName} ${attr.name}="${attr.value}">`);
       }
     }
-    // The one inline script a document has is the list of the app's start assets: JSON, which no browser runs.
-    const scripts = '#page-content script, script:not([src]):not(head > script#docs-start[type="application/json"])';
+    // The one inline script a document has is the list of the app's start assets, which ends <body>: JSON,
+    // which no browser runs.
+    const scripts = '#page-content script, script:not([src]):not(body > script#docs-start[type="application/json"])';
     for (const script of document.querySelectorAll(scripts)) {
       found.push(`inline <script>${script.textContent ?? ''}</script>`);
     }
