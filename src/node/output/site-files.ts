@@ -214,7 +214,9 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     yield { path: inOutput(page.route, 'index.html'), page, document, key };
   }
   const notFound = () => render(NOT_FOUND_ROUTE, undefined, { head: headFor(site, undefined), assets, settings });
-  yield { path: NOT_FOUND_FILE, document: notFound };
+  // The not-found page shows the site's frame and no page: its view is that of a route with no record.
+  const notFoundKey = keys.key(input.versions?.documents ?? '', assetsKey, browserData.viewOf(NOT_FOUND_ROUTE));
+  yield { path: NOT_FOUND_FILE, document: notFound, key: notFoundKey };
 
   const siteUrl = site.siteUrl.replace(/\/$/, '');
   const redirectLines: string[] = [];

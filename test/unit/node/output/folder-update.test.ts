@@ -39,13 +39,16 @@ describe('updating the output in place', () => {
     expect(messages(await buildTree(root))).toEqual([]);
     const other = path.join(root, 'dist/other/index.html');
     const guide = path.join(root, 'dist/guide/index.html');
-    const [otherBefore, guideBefore] = [stamp(other), stamp(guide)];
+    const notFound = path.join(root, 'dist/404.html');
+    const [otherBefore, guideBefore, notFoundBefore] = [stamp(other), stamp(guide), stamp(notFound)];
 
     const edited = { ...site, 'guide.md': '# Guide\n\nOther text about workflows.\n\n## Setup\n\nMore text.\n' };
     await writeFile(path.join(root, 'content/guide.md'), edited['guide.md']);
     expect(messages(await buildTree(root))).toEqual([]);
     // The other page's document shows nothing of the edit (documents name no deployment): untouched.
     expect(stamp(other)).toBe(otherBefore);
+    // Nor does the not-found page's, which shows the site's frame and no page.
+    expect(stamp(notFound)).toBe(notFoundBefore);
     expect(stamp(guide)).not.toBe(guideBefore);
     expect(readFileSync(guide, 'utf8')).toContain('Other text about workflows.');
     expect(await leftovers(root)).toEqual([]);
