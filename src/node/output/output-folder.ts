@@ -112,6 +112,11 @@ export class OutputFolder {
     );
   }
 
+  /** Writes started and not yet ended: never many more than a bound, however many writers share the folder. */
+  get writing(): number {
+    return this.pending.size;
+  }
+
   /** Waits for every write started so far, for a file that may only appear once they are on disk. */
   async settled(): Promise<void> {
     await Promise.all(this.pending);
@@ -127,7 +132,9 @@ export class OutputFolder {
       },
     );
     this.pending.add(tracked);
-    if (this.pending.size >= MAX_PENDING_WRITES) await Promise.race(this.pending);
+    // Checked again on waking: writers waiting side by side all wake when one write ends, and each would
+    // start another.
+    while (this.pending.size >= MAX_PENDING_WRITES && !this.failure) await Promise.race(this.pending);
     if (this.failure) throw this.failure;
   }
 
