@@ -25,12 +25,14 @@ export async function writeManifestFolder(
   dist?: DistBeside,
 ): Promise<void> {
   const { manifest, pages, search, versions } = input;
+  const keys = fileKeys(versions);
   await OutputFolder.fill(
     dir,
     async (out) => {
-      await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+      // Its hash covers all of it: the same hash, the same file, kept rather than made again.
+      const pretty = async () => `${JSON.stringify(manifest, null, 2)}\n`;
+      await out.put('manifest.json', pretty, { key: keys.key('manifest', manifest.hash) });
       await out.put('search.json', search.entry);
-      const keys = fileKeys(versions);
       const reachedLater = true;
       // Pages and shards are reached through manifest.json and search.json, which move into place after them.
       for (const page of pages) {
