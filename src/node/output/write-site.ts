@@ -72,10 +72,11 @@ const isDocument = (file: OrderedFile): file is OrderedDocument => 'document' in
  * Writes `files` into `dir` on two lanes at once: the documents, each rendered `ahead` of the one being
  * written (`renderingAhead`), and every other file. So a renderer on other threads renders the documents
  * while this thread writes the data, the fragments, the images and the twins, rather than the two taking
- * turns. What a reader may meet is set by the order files move into place, not the order they are written
- * in: as part of an `update`, each file moves into place in its place in `files` (the deployment pointer
- * after the data it names and before any document, site-files.ts), whichever lane wrote it when. Only the
- * documents rendered ahead are held in memory.
+ * turns. Each lane has its own bound on writes in flight, so the documents never wait for room behind the
+ * other files, and the renderer for the next documents. What a reader may meet is set by the order files
+ * move into place, not the order they are written in: as part of an `update`, each file moves into place
+ * in its place in `files` (the deployment pointer after the data it names and before any document,
+ * site-files.ts), whichever lane wrote it when. Only the documents rendered ahead are held in memory.
  */
 export async function writeFiles(
   dir: string,
@@ -84,42 +85,44 @@ export async function writeFiles(
   update?: FolderUpdate,
 ): Promise<void> {
   const ordered = Array.from(files, (file, order): OrderedFile => ({ ...file, order }));
+  const placing = ({ key, reachedLater, order }: OrderedFile) => ({ key, reachedLater, order });
   let stopped = false;
   /** Runs one lane to its end, or until the other fails: a failure stops both. */
-  const lane = async (write: () => Promise<void>) => {
-    try {
-      await write();
-    } catch (error) {
+  const lane = (write: (out: OutputFolder) => Promise<void>) =>
+    OutputFolder.fill(
+      dir,
+      async (out) => {
+        try {
+          await write(out);
+        } catch (error) {
+          stopped = true;
+          throw error;
+        }
+      },
+      update,
+    ).catch((error: unknown) => {
       stopped = true;
       throw error;
-    }
-  };
-  await OutputFolder.fill(
-    dir,
-    async (out) => {
-      const placing = ({ key, reachedLater, order }: OrderedFile) => ({ key, reachedLater, order });
+    });
+  let documents = 0;
+  const lanes = await Promise.allSettled([
+    lane(async (out) => {
       const keeps = (file: SiteFile) => out.keeps(file.path, file.key);
-      let documents = 0;
-      const lanes = await Promise.allSettled([
-        lane(async () => {
-          for (const file of renderingAhead(ordered.filter(isDocument), ahead, keeps)) {
-            if (stopped) return;
-            await out.put(file.path, file.document, placing(file));
-            if (file.page) onProgress?.(++documents);
-          }
-        }),
-        lane(async () => {
-          for (const file of ordered) {
-            if (stopped) return;
-            if ('copyOf' in file) await out.copy(file.copyOf, file.path, placing(file));
-            else if ('data' in file) await out.put(file.path, file.data, placing(file));
-          }
-        }),
-      ]);
-      for (const result of lanes) if (result.status === 'rejected') throw result.reason;
-    },
-    update,
-  );
+      for (const file of renderingAhead(ordered.filter(isDocument), ahead, keeps)) {
+        if (stopped) return;
+        await out.put(file.path, file.document, placing(file));
+        if (file.page) onProgress?.(++documents);
+      }
+    }),
+    lane(async (out) => {
+      for (const file of ordered) {
+        if (stopped) return;
+        if ('copyOf' in file) await out.copy(file.copyOf, file.path, placing(file));
+        else if ('data' in file) await out.put(file.path, file.data, placing(file));
+      }
+    }),
+  ]);
+  for (const result of lanes) if (result.status === 'rejected') throw result.reason;
 }
 
 /**
