@@ -15,16 +15,17 @@ const REPLACEMENT_SUFFIX = `.replacing-${process.pid}`;
  * place straight away. So until `commit`, readers of the folder see the previous build, and `rollback`
  * takes the folder back to exactly that; a build killed before then leaves only files the next one sweeps.
  *
- * `commit` moves the files into place in the order they were written (the site's files put the deployment
- * pointer before the documents, output/site-files.ts), then removes every file this build did not write
- * or keep, and the folders left empty. At thousands of pages, a one-page change then touches a few thousand
+ * `commit` moves the files into place in their `order`, which the writer gives (the site's files in their
+ * order, output/site-files.ts: the deployment pointer after the data it names and before the documents),
+ * whatever order they were written in, then removes every file this build did not write or keep, and the
+ * folders left empty. At thousands of pages, a one-page change then touches a few thousand
  * files rather than rewriting tens of thousands and their folders.
  */
 export class FolderUpdate {
   /** Every file of this build, by its relative path. */
   private readonly files = new Set<string>();
-  /** Files written beside their place, in the order written: [written at, its place]. */
-  private readonly replacements: [string, string][] = [];
+  /** Files written beside their place: where each is written, its place, and its place in the commit order. */
+  private readonly replacements: { replacement: string; file: string; order: number }[] = [];
   /** Where each of those is until commit, by its relative path. */
   private readonly aside = new Map<string, string>();
   /** Files written in their place, and folders made for them: what a rollback removes. */
@@ -51,9 +52,10 @@ export class FolderUpdate {
 
   /**
    * Where to write `relative`, whose place is `file`: beside it until commit, or in its place when it is
-   * new and `reachedLater`: nothing leads a reader to it but a file moved into place later.
+   * new and `reachedLater`: nothing leads a reader to it but a file moved into place later. `order` is its
+   * place in the order `commit` moves files into place; by default the order they are written in.
    */
-  placeFor(relative: string, file: string, reachedLater = false): string {
+  placeFor(relative: string, file: string, reachedLater = false, order = this.replacements.length): string {
     outputMoment('write');
     const normal = path.normalize(relative);
     this.files.add(normal);
@@ -62,7 +64,7 @@ export class FolderUpdate {
       return file;
     }
     const replacement = file + REPLACEMENT_SUFFIX;
-    this.replacements.push([replacement, file]);
+    this.replacements.push({ replacement, file, order });
     this.aside.set(normal, replacement);
     return replacement;
   }
@@ -85,9 +87,14 @@ export class FolderUpdate {
     await this.ledger.written(relative, key, file);
   }
 
-  /** Moves the replacements into place, removes what this build did not write, and saves the ledger. */
+  /**
+   * Moves the replacements into place in their order, removes what this build did not write, and saves
+   * the ledger.
+   */
   async commit(): Promise<void> {
-    for (const [replacement, file] of this.replacements) {
+    // A stable sort: files of one place in the order keep the order they were written in.
+    const inOrder = [...this.replacements].sort((a, b) => a.order - b.order);
+    for (const { replacement, file } of inOrder) {
       outputMoment('rename');
       // In order, one after the other, on this thread: a rename is cheaper than a trip to the thread pool.
       renameSync(replacement, file);
@@ -100,7 +107,7 @@ export class FolderUpdate {
 
   /** Takes the folder back to the previous build: the replacements and new files go, and new folders. */
   async rollback(): Promise<void> {
-    const files = [...this.replacements.map(([replacement]) => replacement), ...this.created];
+    const files = [...this.replacements.map(({ replacement }) => replacement), ...this.created];
     await Promise.all(files.map((file) => unlink(file).catch(() => undefined)));
     for (const folder of this.madeFolders.reverse()) await rm(folder, { recursive: true, force: true });
   }

@@ -33,6 +33,16 @@ function* batches(parts: readonly StoredText[]): Generator<string> {
   if (batch.length > 0) yield batch.join('');
 }
 
+/** How a file is written as part of an update (folder-update.ts). */
+export interface Placing {
+  /** What the file is made from: a file made from the same key as the previous build's is kept as it is. */
+  key?: string;
+  /** Only a file written after it leads a reader to it, as to a hashed file: new, it is written in its place. */
+  reachedLater?: boolean;
+  /** Its place in the order the update moves files into place, whatever order they are written in. */
+  order?: number;
+}
+
 /** Writes in flight at most: enough to keep the thread pool busy, few enough to bound the memory held. */
 const MAX_PENDING_WRITES = 64;
 
@@ -69,38 +79,42 @@ export class OutputFolder {
 
   /**
    * Writes a file; a text in parts is read and written in batches of about a megabyte, never joined whole.
-   * `key` says what the file is made from (folder-update.ts): a file kept as it is is not made.
-   * `reachedLater`: only a file written after it leads to it (folder-update.ts), as to a hashed file.
+   * A file kept as it is (`Placing.key`) is not made.
    */
-  async put(relative: string, data: FileMaker, key?: string, reachedLater = false): Promise<void> {
-    if (this.keeps(relative, key)) return;
+  async put(relative: string, data: FileMaker, placing: Placing = {}): Promise<void> {
+    if (this.keeps(relative, placing.key)) return;
     const contents = typeof data === 'function' ? await data() : data;
-    const file = this.placeFor(relative, reachedLater);
+    const file = this.placeFor(relative, placing);
     const write = writeFile(file, isTextInParts(contents) ? batches(contents) : contents);
-    return this.track(this.noted(write, relative, file, key));
+    return this.track(this.noted(write, relative, file, placing.key));
   }
 
-  copy(from: string, relative: string, key?: string, reachedLater = false): Promise<void> {
-    if (this.keeps(relative, key)) return Promise.resolve();
-    const file = this.placeFor(relative, reachedLater);
-    return this.track(this.noted(copyFile(from, file), relative, file, key));
+  copy(from: string, relative: string, placing: Placing = {}): Promise<void> {
+    if (this.keeps(relative, placing.key)) return Promise.resolve();
+    const file = this.placeFor(relative, placing);
+    return this.track(this.noted(copyFile(from, file), relative, file, placing.key));
   }
 
   /**
    * Makes the file another name of `from` (a file of another output with the same bytes): a link costs
    * the disk no new file. Copied where the two are on different file systems.
    */
-  linkTo(from: string, relative: string, key?: string, reachedLater = false): Promise<void> {
-    if (this.keeps(relative, key)) return Promise.resolve();
-    const file = this.placeFor(relative, reachedLater);
+  linkTo(from: string, relative: string, placing: Placing = {}): Promise<void> {
+    if (this.keeps(relative, placing.key)) return Promise.resolve();
+    const file = this.placeFor(relative, placing);
     return this.track(
       this.noted(
         link(from, file).catch(() => copyFile(from, file)),
         relative,
         file,
-        key,
+        placing.key,
       ),
     );
+  }
+
+  /** Writes started and not yet ended: never many more than a bound, however many writers share the folder. */
+  get writing(): number {
+    return this.pending.size;
   }
 
   /** Waits for every write started so far, for a file that may only appear once they are on disk. */
@@ -118,7 +132,9 @@ export class OutputFolder {
       },
     );
     this.pending.add(tracked);
-    if (this.pending.size >= MAX_PENDING_WRITES) await Promise.race(this.pending);
+    // Checked again on waking: writers waiting side by side all wake when one write ends, and each would
+    // start another.
+    while (this.pending.size >= MAX_PENDING_WRITES && !this.failure) await Promise.race(this.pending);
     if (this.failure) throw this.failure;
   }
 
@@ -133,7 +149,7 @@ export class OutputFolder {
   }
 
   /** Where to write the file, its folder made. */
-  private placeFor(relative: string, reachedLater: boolean): string {
+  private placeFor(relative: string, { reachedLater, order }: Placing): string {
     const file = path.join(this.root, relative);
     const folder = path.dirname(file);
     if (!this.made.has(folder)) {
@@ -141,6 +157,6 @@ export class OutputFolder {
       this.update?.madeFolder(made);
       this.made.add(folder);
     }
-    return this.update ? this.update.placeFor(relative, file, reachedLater) : file;
+    return this.update ? this.update.placeFor(relative, file, reachedLater, order) : file;
   }
 }

@@ -11,8 +11,11 @@ import type { RenderDocument } from './site-files';
  * renderer's modules and its copy of the site data), longer than a small site's documents take to render.
  */
 const MIN_PAGES_FOR_THREADS = 400;
-/** Documents each thread has been sent and not yet returned: enough that it never waits for the next. */
-const ROUTES_PER_THREAD = 8;
+/**
+ * Documents each thread has been sent and not yet returned: enough that it never waits for the next, also
+ * while the build's thread is busy writing the site's other files (write-site.ts).
+ */
+const ROUTES_PER_THREAD = 32;
 
 /** How many prerender threads a site of `pages` pages is worth: none below the threshold, else one per free core. */
 export function prerenderThreadCount(pages: number): number {

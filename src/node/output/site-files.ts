@@ -7,7 +7,7 @@ import { manifestUrl, POINTER_FILE, type SiteData } from '../../shared/site-data
 import type { DeploymentPointer, Manifest, SiteSettings } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../analyze/page-record';
-import { heldText } from '../analyze/text-store';
+import { heldText, type StoredText } from '../analyze/text-store';
 import { escapeHtml } from '../analyze/markdown/escape';
 import { securityHeaders } from './headers';
 import type { BrowserData } from './browser-data';
@@ -147,6 +147,21 @@ export function fileKeys(versions: SiteInput['versions']) {
   };
 }
 
+/**
+ * The key of a text in parts that holds pages' markdown (`llms-full.txt`): each part by its text, a page's
+ * markdown by the key it is made from (`texts`), so that the pages' markdown, most of a large site's
+ * text and possibly on disk, is not read to find the file unchanged.
+ */
+function partsKey(keys: ReturnType<typeof fileKeys>, parts: readonly StoredText[], pages: readonly PageSource[]) {
+  const pageOf = new Map(pages.map((page) => [page.markdown, page]));
+  return keys.key(
+    ...parts.map((part) => {
+      const page = pageOf.get(part);
+      return page ? `page ${keys.texts(page)}` : JSON.stringify(part.read());
+    }),
+  );
+}
+
 /** Where a file of the search data (`SearchFile.name`) is in `dist/`. */
 export const searchFilePath = (name: string): string => inOutput('assets/js', name);
 
@@ -236,7 +251,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     yield { path: markdownTwinFile(page.route), page, data: [page.markdown], key: keys.texts(page) };
   const llms = renderLlmsFiles(manifest, pages);
   yield { path: LLMS_INDEX_FILE, data: llms.index };
-  yield { path: LLMS_FULL_FILE, data: llms.full };
+  yield { path: LLMS_FULL_FILE, data: llms.full, key: input.versions && partsKey(keys, llms.full, pages) };
   // Escaped as XML: a URL may hold `&` (`q&a.md`), which alone would make the file invalid.
   const urls = pages.map((p) => `  <url><loc>${escapeHtml(pageUrl(siteUrl, site.base, p.route))}</loc></url>`);
   yield {

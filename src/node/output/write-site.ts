@@ -25,20 +25,24 @@ export async function writeManifestFolder(
   dist?: DistBeside,
 ): Promise<void> {
   const { manifest, pages, search, versions } = input;
+  const keys = fileKeys(versions);
   await OutputFolder.fill(
     dir,
     async (out) => {
-      await out.put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+      // Its hash covers all of it: the same hash, the same file, kept rather than made again.
+      const pretty = async () => `${JSON.stringify(manifest, null, 2)}\n`;
+      await out.put('manifest.json', pretty, { key: keys.key('manifest', manifest.hash) });
       await out.put('search.json', search.entry);
-      const keys = fileKeys(versions);
+      const reachedLater = true;
       // Pages and shards are reached through manifest.json and search.json, which move into place after them.
       for (const page of pages) {
-        await out.put(path.join('pages', `${page.key}.html`), [page.html], keys.texts(page), true);
+        await out.put(path.join('pages', `${page.key}.html`), [page.html], { key: keys.texts(page), reachedLater });
       }
       if (dist) await dist.written;
       for (const shard of search.shards) {
-        if (dist) await out.linkTo(dist.fileOf(searchFilePath(shard.name)), shard.name, keys.named, true);
-        else await out.put(shard.name, shard.data, keys.named, true);
+        const placing = { key: keys.named, reachedLater };
+        if (dist) await out.linkTo(dist.fileOf(searchFilePath(shard.name)), shard.name, placing);
+        else await out.put(shard.name, shard.data, placing);
       }
     },
     update,
@@ -54,20 +58,71 @@ export type DistInput = SiteInput;
  * file with a key unchanged since the previous build is kept as it is, not made.
  */
 export async function writeDist(dir: string, input: DistInput, update?: FolderUpdate): Promise<void> {
+  const { renderAhead = 0, onProgress } = input;
+  await writeFiles(dir, siteFiles(input), { ahead: renderAhead, ...(onProgress ? { onProgress } : {}) }, update);
+}
+
+/** A file of the site with its place in the site's order: where it moves into place at commit. */
+type OrderedFile = SiteFile & { order: number };
+type OrderedDocument = Extract<OrderedFile, { document: unknown }>;
+
+const isDocument = (file: OrderedFile): file is OrderedDocument => 'document' in file;
+
+/**
+ * Writes `files` into `dir` on two lanes at once: the documents, each rendered `ahead` of the one being
+ * written (`renderingAhead`), and every other file. So a renderer on other threads renders the documents
+ * while this thread writes the data, the fragments, the images and the twins, rather than the two taking
+ * turns. Each lane has its own bound on writes in flight, so the documents never wait for room behind the
+ * other files, and the renderer for the next documents. What a reader may meet is set by the order files
+ * move into place, not the order they are written in: as part of an `update`, each file moves into place
+ * in its place in `files` (the deployment pointer after the data it names and before any document,
+ * site-files.ts), whichever lane wrote it when. Only the documents rendered ahead are held in memory.
+ */
+export async function writeFiles(
+  dir: string,
+  files: Iterable<SiteFile>,
+  { ahead, onProgress }: { ahead: number; onProgress?: (done: number) => void },
+  update?: FolderUpdate,
+): Promise<void> {
+  const ordered = Array.from(files, (file, order): OrderedFile => ({ ...file, order }));
+  const placing = ({ key, reachedLater, order }: OrderedFile) => ({ key, reachedLater, order });
+  let stopped = false;
+  /** Runs one lane to its end, or until the other fails: a failure stops both. */
+  const lane = (write: (out: OutputFolder) => Promise<void>) =>
+    OutputFolder.fill(
+      dir,
+      async (out) => {
+        try {
+          await write(out);
+        } catch (error) {
+          stopped = true;
+          throw error;
+        }
+      },
+      update,
+    ).catch((error: unknown) => {
+      stopped = true;
+      throw error;
+    });
   let documents = 0;
-  await OutputFolder.fill(
-    dir,
-    async (out) => {
+  const lanes = await Promise.allSettled([
+    lane(async (out) => {
       const keeps = (file: SiteFile) => out.keeps(file.path, file.key);
-      for (const file of renderingAhead(siteFiles(input), input.renderAhead ?? 0, keeps)) {
-        const { key, reachedLater } = file;
-        if ('copyOf' in file) await out.copy(file.copyOf, file.path, key, reachedLater);
-        else await out.put(file.path, 'data' in file ? file.data : file.document, key, reachedLater);
-        if ('document' in file && file.page) input.onProgress?.(++documents);
+      for (const file of renderingAhead(ordered.filter(isDocument), ahead, keeps)) {
+        if (stopped) return;
+        await out.put(file.path, file.document, placing(file));
+        if (file.page) onProgress?.(++documents);
       }
-    },
-    update,
-  );
+    }),
+    lane(async (out) => {
+      for (const file of ordered) {
+        if (stopped) return;
+        if ('copyOf' in file) await out.copy(file.copyOf, file.path, placing(file));
+        else if ('data' in file) await out.put(file.path, file.data, placing(file));
+      }
+    }),
+  ]);
+  for (const result of lanes) if (result.status === 'rejected') throw result.reason;
 }
 
 /**
@@ -75,12 +130,12 @@ export async function writeDist(dir: string, input: DistInput, update?: FolderUp
  * `ahead` says, so that a renderer on other threads works while this one writes. A document the folder
  * `keeps` as it is is never rendered.
  */
-export function* renderingAhead(
-  files: Iterable<SiteFile>,
+export function* renderingAhead<File extends SiteFile>(
+  files: Iterable<File>,
   ahead: number,
   keeps: (document: SiteFile) => boolean,
-): Generator<SiteFile> {
-  const queue: { file: SiteFile; started: boolean }[] = [];
+): Generator<File> {
+  const queue: { file: File; started: boolean }[] = [];
   let started = 0;
   for (const file of files) {
     if ('document' in file && !keeps(file)) {

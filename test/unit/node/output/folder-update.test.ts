@@ -64,6 +64,34 @@ describe('updating the output in place', () => {
     await expectSameAsCold(root, fewer);
   });
 
+  it('keeps llms-full.txt and manifest.json while nothing they hold changes, and writes them again when it does', async () => {
+    const root = await makeTree(site);
+    expect(messages(await buildTree(root))).toEqual([]);
+    const llmsFull = path.join(root, 'dist/llms-full.txt');
+    const manifest = path.join(root, 'manifest/manifest.json');
+    const [llmsBefore, manifestBefore] = [stamp(llmsFull), stamp(manifest)];
+
+    expect(messages(await buildTree(root))).toEqual([]);
+    expect(stamp(llmsFull)).toBe(llmsBefore);
+    expect(stamp(manifest)).toBe(manifestBefore);
+
+    // The sidebar's order is the order of the pages in llms-full.txt.
+    const reordered = { ...site, '_site.yaml': site['_site.yaml'].replace('/guide/, /other/', '/other/, /guide/') };
+    await writeFile(path.join(root, 'content/_site.yaml'), reordered['_site.yaml']);
+    expect(messages(await buildTree(root))).toEqual([]);
+    expect(stamp(llmsFull)).not.toBe(llmsBefore);
+    await expectSameAsCold(root, reordered);
+
+    const edited = { ...reordered, 'other.md': '# Other\n\nWords about webhooks.\n' };
+    await writeFile(path.join(root, 'content/other.md'), edited['other.md']);
+    const [llmsReordered, manifestReordered] = [stamp(llmsFull), stamp(manifest)];
+    expect(messages(await buildTree(root))).toEqual([]);
+    expect(stamp(llmsFull)).not.toBe(llmsReordered);
+    expect(stamp(manifest)).not.toBe(manifestReordered);
+    expect(readFileSync(llmsFull, 'utf8')).toContain('Words about webhooks.');
+    await expectSameAsCold(root, edited);
+  });
+
   it('writes again a file edited by hand in dist/, and removes a file it did not write', async () => {
     const root = await makeTree(site);
     await buildTree(root);

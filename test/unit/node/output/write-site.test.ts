@@ -1,10 +1,12 @@
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, unlink } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SiteFile } from '../../../../src/node/output/site-files';
-import { renderingAhead, writeManifestFolder } from '../../../../src/node/output/write-site';
+import { FolderUpdate } from '../../../../src/node/output/folder-update';
+import { renderingAhead, writeFiles, writeManifestFolder } from '../../../../src/node/output/write-site';
+import { POINTER_FILE } from '../../../../src/shared/site-data';
 import type { Manifest } from '../../../../src/shared/types';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
@@ -78,5 +80,44 @@ describe('documents rendered ahead of the file being written', () => {
     await expect(first && 'document' in first ? first.document() : undefined).rejects.toThrow(
       'prerendering /a/: broke',
     );
+  });
+});
+
+describe('the order files move into place', () => {
+  /** A site of `version`: data files, the pointer to them, then documents, in the site's order. */
+  function site(version: string): SiteFile[] {
+    const data = Array.from({ length: 40 }, (_, n) => ({ path: `assets/js/data.${n}.json`, data: `${version}\n` }));
+    const documents = Array.from({ length: 6 }, (_, n) => ({
+      path: `page-${n}/index.html`,
+      // Rendered at once: their lane writes them while the other lane is still at the data files.
+      document: () => Promise.resolve(`<html>${version}</html>\n`),
+    }));
+    return [
+      ...data,
+      { path: POINTER_FILE, data: `${version}\n` },
+      ...documents,
+      { path: 'sitemap.xml', data: version },
+    ];
+  }
+
+  it('moves the pointer after every data file and before any document, whatever order they were written in', async () => {
+    const dist = await mkdtemp(path.join(tmpdir(), 'docs-order-'));
+    const cache = await mkdtemp(path.join(tmpdir(), 'docs-order-cache-'));
+    const first = await FolderUpdate.open(dist, cache);
+    await writeFiles(dist, site('old'), { ahead: 2 }, first);
+    await first.commit();
+
+    const update = await FolderUpdate.open(dist, cache);
+    await writeFiles(dist, site('new'), { ahead: 2 }, update);
+    // The commit stops at the pointer, as a build killed there would: its new bytes are gone.
+    await unlink(update.fileOf(POINTER_FILE));
+    await expect(update.commit()).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const read = (file: string) => readFileSync(path.join(dist, file), 'utf8');
+    // New data beside the old pointer and the old documents, which the app shows the new pages with;
+    // never a new document beside old data.
+    for (let n = 0; n < 40; n++) expect(read(`assets/js/data.${n}.json`)).toBe('new\n');
+    expect(read(POINTER_FILE)).toBe('old\n');
+    for (let n = 0; n < 6; n++) expect(read(`page-${n}/index.html`)).toBe('<html>old</html>\n');
   });
 });

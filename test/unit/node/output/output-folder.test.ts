@@ -1,0 +1,27 @@
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OutputFolder } from '../../../../src/node/output/output-folder';
+
+describe('an output folder written by several writers at once', () => {
+  it('keeps the writes in flight bounded, as for one writer', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'docs-folder-'));
+    const most = { alone: 0, together: 0 };
+    const writer = (out: OutputFolder, name: string, seen: keyof typeof most) => async () => {
+      for (let n = 0; n < 400; n++) {
+        await out.put(`${name}/${n}.txt`, `${name} ${n}\n`);
+        most[seen] = Math.max(most[seen], out.writing);
+      }
+    };
+    await OutputFolder.fill(root, (out) => writer(out, 'alone', 'alone')());
+    // Two writers of one folder, as the documents and the other files of the site are written.
+    await OutputFolder.fill(root, async (out) => {
+      await Promise.all([writer(out, 'first', 'together')(), writer(out, 'second', 'together')()]);
+    });
+
+    expect(most.alone).toBeGreaterThan(1);
+    expect(most.together).toBeLessThanOrEqual(most.alone + 1);
+    for (const name of ['alone', 'first', 'second']) expect(await readdir(path.join(root, name))).toHaveLength(400);
+  });
+});
