@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hydrated, navigationFiles, useBrowser } from './browser';
+import { hydrated, lazyChunk, navigationFiles, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -164,6 +164,36 @@ describe('first load', () => {
     // The app's own effects run after hydration; let them.
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('hydrates without navigation, and a tap before navigation has loaded waits for it, then navigates', async () => {
+    const { page, problems } = await open();
+    await page.goto(`${base()}/docs/limits/`);
+    const chunk = await lazyChunk(page, 'navigation');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.href === chunk,
+      async (r) => {
+        await released;
+        await r.continue();
+      },
+    );
+    await page.goto(`${base()}/docs/limits/`);
+    await hydrated(page);
+    const length = await page.evaluate(() => history.length);
+    await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
+    await page.click('nav#sidebar a[href="/docs/pricing/"]');
+    await page.waitForTimeout(300);
+    // Neither the app (it has no navigation yet) nor the browser (the tap is the app's) has moved.
+    expect(new URL(page.url()).pathname).toBe('/docs/limits/');
+    expect(await page.textContent('#main-content h1')).toContain('Limits');
+    release();
+    await expect.poll(() => page.textContent('#main-content h1')).toContain('Pricing');
+    expect(new URL(page.url()).pathname).toBe('/docs/pricing/');
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await page.evaluate(() => history.length)).toBe(length + 1);
     expect(problems).toEqual([]);
   });
 

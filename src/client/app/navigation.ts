@@ -10,6 +10,7 @@ import { followDevUpdates } from '../dev/updates';
 import { linkPrefetcher, routeLocation } from './link-prefetch';
 import { switchToNewDeployment } from './load-fragment';
 import { followNavigations } from './navigation-effects';
+import { nextTask } from './next-task';
 import { createAppRouter, pageRoute, type AppRouter } from './router';
 import { prefetchLinksInView } from './viewport-prefetch';
 
@@ -38,6 +39,8 @@ export interface Navigation {
  * then needs no router code to render, so the first visit loads none.
  */
 export async function startNavigation({ base, screen, files }: NavigationStart): Promise<Navigation> {
+  // A task apart from evaluating the chunk, and from the first load below: none of them is long.
+  await nextTask();
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
   const { deployment, view, groups } = screen.getState();
   const shown = view.kind === 'page' ? view : undefined;
@@ -55,6 +58,7 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   };
   // What the adapter's provider does: history changes (links, back and forward) load the router.
   router.history.subscribe(() => void router.load());
+  await nextTask();
   // The current page, from the seeded cache: nothing is fetched, and the screen keeps what it shows (a
   // redirect or a page that is gone since is followed now).
   await router.load();
