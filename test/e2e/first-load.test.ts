@@ -189,8 +189,11 @@ describe('first load', () => {
     // Neither the app (it has no navigation yet) nor the browser (the tap is the app's) has moved.
     expect(new URL(page.url()).pathname).toBe('/docs/limits/');
     expect(await page.textContent('#main-content h1')).toContain('Limits');
+    // The wait is shown as a slow navigation's is, and ends with it.
+    await page.waitForSelector('.progress-bar[data-phase="loading"]');
     release();
     await expect.poll(() => page.textContent('#main-content h1')).toContain('Pricing');
+    await page.waitForSelector('.progress-bar[data-phase="idle"]', { state: 'attached' });
     expect(new URL(page.url()).pathname).toBe('/docs/pricing/');
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await page.evaluate(() => history.length)).toBe(length + 1);

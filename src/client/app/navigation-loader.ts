@@ -62,6 +62,9 @@ export const navigationAnswersLinks = (): boolean => !failed;
 /** Shows `route` (a path without the base, with any `#hash`): at once, or once navigation has loaded. */
 export function navigate(route: string): void {
   if (ready) return ready.navigate(route);
+  // The tap is under way: the progress bar shows if the wait is long, and the heading being read no
+  // longer moves the URL's #hash.
+  start?.screen.setState({ pending: true });
   loadNavigation().then(
     (navigation) => navigation.navigate(route),
     () => start && window.location.assign(withBase(start.base, route)),
