@@ -1,80 +1,83 @@
-import { QueryClient } from '@tanstack/react-query';
-import { describeChunkError, isChunkLoadError } from '../shared/chunk-error';
-import { routesAt } from '../shared/paths';
+import { routesAt, withoutBase } from '../shared/paths';
+import type { ShardPage } from '../shared/site-data';
 import { startAnalytics, trackPageView } from './app/analytics';
 import { retryableChunk } from './app/lazy-chunk';
+import { prepareNavigation } from './app/navigation-loader';
 import { nextTask } from './app/next-task';
 import { pageStartAssets } from './app/start-app';
-import { startDeployment } from './data/deployment';
-import { fragmentQuery, retryTransient } from './data/queries';
-import { ensureRouteData } from './data/site-data';
+import { showStartupError } from './app/startup-error';
+import { fetchDeployment, fetchFragment, showManifest } from './data/files';
+import { plainFiles, readRouteData } from './data/route-data';
+import { createScreen, type View } from './data/screen';
 
 /**
- * Takes over the prerendered page: reads the deployment pointer (requested by the boot script), loads the
- * manifest it names (preloaded by then), seeds the current page's fragment from the DOM so it is not
- * fetched again, then hands over to app/takeover.tsx. The router's package, the app's modules and React's DOM
- * renderer wait in chunks of their own (the boot script preloads them all at once) and are imported one
- * after another, a task apart, so that no one task evaluates the whole app. Until the app has hydrated the page
- * is plain HTML whose links work as ordinary links.
+ * Takes over the prerendered page: reads the deployment pointer (requested by the boot script), the
+ * manifest it names and the page's route data (preloaded by then) with the data module's plain fetch
+ * functions, takes the page's content from the DOM, and fills the screen's store with what the document
+ * shows; then hands over to app/takeover.tsx, which hydrates. The app's modules and React's DOM renderer
+ * wait in chunks of their own (the boot script preloads them all at once) and are imported one after
+ * another, a task apart, so that no one task evaluates the whole app. Navigation (the router and its data
+ * cache) loads after that. Until the app has hydrated the page is plain HTML whose links work as ordinary
+ * links.
  */
 async function start(): Promise<void> {
   const assets = pageStartAssets();
   if (!assets) return;
   // On <html> as `data-hydrated` is: the app has begun (the boot script starts it once the page has painted).
   document.documentElement.dataset['appStarted'] = 'true';
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryTransient } } });
-  let data;
+  const { base } = assets;
+  let screen;
+  let files;
   try {
-    const deployment = await startDeployment(queryClient, assets.base);
+    const deployment = await fetchDeployment(base, undefined);
+    showManifest(deployment);
     // The site core, this page's record and its sidebar groups (preloaded too): hydration needs them.
-    data = await ensureRouteData(queryClient, deployment, routesAt(assets.base, window.location.pathname));
+    files = await readRouteData(plainFiles, deployment, routesAt(base, window.location.pathname));
+    const route = withoutBase(base, window.location.pathname) ?? '/';
+    const view = await documentView([...files.records.values()], files.records.get(route));
+    screen = createScreen({
+      deployment,
+      site: files.site,
+      // The page's own route, as the document was rendered for it (the router follows a redirect later).
+      route: view.kind === 'page' ? view.page.path : route,
+      view,
+      groups: files.groups,
+      groupErrors: new Map(),
+      pending: false,
+    });
   } catch (error) {
-    showStartupError(error);
+    showStartupError(error, () => void start());
     return;
   }
-  startAnalytics(data.site.site.analyticsId);
-  // The prerendered page is the first page view; the router reports only the navigations after it.
-  trackPageView(data.site.site.analyticsId);
-  const content = document.getElementById('page-content');
-  const key = content?.dataset['pageKey'];
-  const page = [...data.records.values()].find((record) => record.key === key);
-  if (content && page) queryClient.setQueryData(fragmentQuery(page).queryKey, content.innerHTML);
+  startAnalytics(files.site.site.analyticsId);
+  // The prerendered page is the first page view; navigation reports only the navigations after it.
+  trackPageView(files.site.site.analyticsId);
+  prepareNavigation({ base, screen, files });
 
   try {
-    await nextTask();
-    await loadRouterLibrary();
     await nextTask();
     const { takeOver } = await loadTakeover();
     await nextTask();
-    await takeOver(queryClient, assets.base);
+    await takeOver(screen);
   } catch (error) {
-    showStartupError(error);
+    showStartupError(error, () => void start());
   }
 }
 
-const loadRouterLibrary = retryableChunk('router', () => import('./app/router-library'));
-const loadTakeover = retryableChunk('app', () => import('./app/takeover'));
-
-/** The page stays readable; the banner says that navigation falls back to full page loads. */
-function showStartupError(error: unknown): void {
-  const banner = document.createElement('div');
-  banner.className = 'startup-error';
-  banner.setAttribute('role', 'alert');
-  // The same marker as the page and chunk error views, for tooling and tests: missing, timeout or error.
-  banner.dataset['errorType'] = isChunkLoadError(error) ? error.type : 'unknown';
-  const reason = isChunkLoadError(error) ? describeChunkError(error) : 'The site data could not be read.';
-  const text = document.createElement('span');
-  text.textContent = `Site navigation could not start: ${reason} Links still work as normal page loads.`;
-  const retry = document.createElement('button');
-  retry.type = 'button';
-  retry.className = 'button';
-  retry.textContent = 'Retry';
-  retry.addEventListener('click', () => {
-    banner.remove();
-    void start();
-  });
-  banner.append(text, retry);
-  document.body.prepend(banner);
+/**
+ * What the document shows: the page whose content it holds (read from the DOM, not fetched again), or the
+ * not-found page. A document older than the deployment the pointer names shows that deployment's record
+ * of its route, whose content is fetched.
+ */
+async function documentView(records: ShardPage[], own: ShardPage | undefined): Promise<View> {
+  const content = document.getElementById('page-content');
+  const key = content?.dataset['pageKey'];
+  const page = records.find((record) => record.key === key);
+  if (content && page) return { kind: 'page', page, html: content.innerHTML };
+  if (content && own) return { kind: 'page', page: own, html: await fetchFragment(own, undefined) };
+  return { kind: 'not-found' };
 }
+
+const loadTakeover = retryableChunk('app', () => import('./app/takeover'));
 
 void start();

@@ -76,25 +76,34 @@ export async function hydrated(page: Page): Promise<void> {
 }
 
 /**
- * The URL of the search dialog's lazy chunk, read from the scripts the app starts with (the entry and the
- * chunks the document lists for its start): esbuild writes it there as `import("./chunk.HASH.js")`, next to
- * the dialog's chunk name ("search-dialog"). Other chunks (the dialog's own imports, the search worker's) are
- * requested around it in no fixed order, so a test that fails this file picks it by name.
+ * The URL of the lazy chunk named `name` ("search-dialog", "navigation"), read from the scripts the app starts
+ * with (the entry and the chunks the document lists for its start): esbuild writes it there as
+ * `import("./chunk.HASH.js")`, next to the chunk's name. Other chunks (the chunk's own imports, the search
+ * worker's) are requested around it in no fixed order, so a test that fails this file picks it by name.
  */
-export async function searchDialogChunk(page: Page): Promise<string> {
+export async function lazyChunk(page: Page, name: string): Promise<string> {
   const start = await page.evaluate(() => document.getElementById('docs-start')?.textContent ?? '');
   if (!start) throw new Error('the page lists no start assets');
   const { entry, modules } = JSON.parse(start) as { entry: string; modules: string[] };
   const found = new Set<string>();
+  const pattern = new RegExp(`"${name}"[^;]{0,80}?\\bimport\\("(\\./chunk\\.[A-Z0-9]+\\.js)"\\)`, 'g');
   for (const file of [entry, ...modules]) {
     const url = new URL(file, page.url()).href;
     const source = await page.evaluate((u) => fetch(u).then((r) => r.text()), url);
-    for (const match of source.matchAll(/"search-dialog"[^;]{0,80}?\bimport\("(\.\/chunk\.[A-Z0-9]+\.js)"\)/g)) {
-      found.add(new URL(match[1] as string, url).href);
-    }
+    for (const match of source.matchAll(pattern)) found.add(new URL(match[1] as string, url).href);
   }
-  if (found.size !== 1) throw new Error(`expected one search dialog chunk in the start scripts, found ${found.size}`);
+  if (found.size !== 1) throw new Error(`expected one ${name} chunk in the start scripts, found ${found.size}`);
   return [...found][0] as string;
+}
+
+export const searchDialogChunk = (page: Page): Promise<string> => lazyChunk(page, 'search-dialog');
+
+/** The navigation chunk (src/client/app/navigation-loader.ts) and the chunks it imports statically. */
+export async function navigationFiles(page: Page): Promise<string[]> {
+  const chunk = await lazyChunk(page, 'navigation');
+  const source = await page.evaluate((u) => fetch(u).then((r) => r.text()), chunk);
+  const imports = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*)"(\.\/chunk\.[A-Z0-9]+\.js)"/g)];
+  return [chunk, ...imports.map((m) => new URL(m[1] as string, chunk).href)];
 }
 
 /** Records every layout shift of the page from its start; read them with `layoutShifts`. Call before `goto`. */

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/types';
 import { routeNewShards, shardRecord } from './deployment';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, lazyChunk, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -38,7 +38,7 @@ describe('startup and script chunks', () => {
 
   // The takeover imports its modules in steps (src/client/entry.tsx): a step whose chunk fails leaves the
   // page readable with the startup banner, and Retry asks for the chunk again.
-  for (const step of ['router', 'app', 'react-dom']) {
+  for (const step of ['app', 'react-dom']) {
     it(`shows the startup banner when the takeover's ${step} chunk fails, and Retry starts the app`, async () => {
       const { page } = await open();
       const chunk = await stepChunk(page, step);
@@ -61,6 +61,37 @@ describe('startup and script chunks', () => {
       await h1Becomes(page, 'Pricing');
     });
   }
+
+  it('shows the startup banner when navigation fails to load: links load pages, and Retry brings it back', async () => {
+    const { page } = await open();
+    await page.goto(`${base()}/docs/limits/`);
+    const chunk = await lazyChunk(page, 'navigation');
+    let failing = true;
+    // Only the chunk's own URL: a retry asks for it under a fresh query (src/client/app/lazy-chunk.ts).
+    await page.route(
+      (url) => url.href === chunk,
+      (r) => (failing ? r.fulfill({ status: 503, body: 'busy' }) : r.continue()),
+    );
+    await page.goto(`${base()}/docs/limits/`);
+    const banner = page.locator('.startup-error');
+    await banner.waitFor();
+    expect(await banner.getAttribute('data-error-type')).toBe('error');
+    await hydrated(page);
+    // As the banner says: a link is a plain page load, a new document.
+    await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
+    await page.click('nav#sidebar a[href="/docs/pricing/"]');
+    await h1Becomes(page, 'Pricing');
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBeUndefined();
+    await banner.waitFor();
+    failing = false;
+    await page.click('.startup-error button');
+    expect(await banner.count()).toBe(0);
+    // The tap waits for navigation, which Retry is loading, and is answered in the same document.
+    await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
+    await page.click('nav#sidebar a[href="/docs/errors/"]');
+    await h1Becomes(page, 'Errors');
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
 });
 
 /**

@@ -100,9 +100,10 @@ describe('client-side navigation', () => {
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => history.length)).toBe(length);
     // Nothing at all is asked for, except other pages' fragments (and their route shards) that links in view
-    // may prefetch meanwhile; never this page's own shard, which its HTML preloaded.
+    // may prefetch meanwhile, and the navigation chunk that loads once the page is idle; never this page's own
+    // shard, which its HTML preloaded.
     const own = (await page.getAttribute('link[rel="preload"][href*="/routes."]', 'href')) ?? '';
-    const other = /\/(page\.(?!limits\.)[^/]+\.html|routes\.\d+\.[0-9a-f]{8}\.json)$/;
+    const other = /\/(page\.(?!limits\.)[^/]+\.html|routes\.\d+\.[0-9a-f]{8}\.json|chunk\.[A-Z0-9]+\.js)$/;
     expect(own).toMatch(/routes\.\d+\./);
     expect(requests.slice(before).filter((u) => !other.test(u) || u.endsWith(own))).toEqual([]);
   });

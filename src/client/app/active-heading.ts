@@ -1,8 +1,9 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { SCROLL_THROTTLE_MS } from '../../shared/constants';
 import type { PageHeader } from '../../shared/types';
-import { useRouter } from '@tanstack/react-router';
-import { HEADING_CHOSEN_EVENT, routeLocation } from './links';
+import { useScreenStore } from '../data/screen';
+import { HEADING_CHOSEN_EVENT } from './links';
+import { replaceHash } from './navigation-loader';
 
 /** Headings whose top is within this distance of the viewport top count as being read. */
 const READING_LINE_PX = 96;
@@ -14,7 +15,7 @@ const READING_LINE_PX = 96;
  */
 export function useActiveHeading(content: RefObject<HTMLElement | null>, headers: PageHeader[]): string {
   const [active, setActive] = useState('');
-  const router = useRouter();
+  const screen = useScreenStore();
 
   useEffect(() => {
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -25,9 +26,9 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
       pending = undefined;
       const root = content.current;
       if (!root || headers.length === 0) return;
-      // A navigation under way owns the location (router.state.location is already its target): a reading
-      // of the page being left would replace it, landing the reader on the new page at the old scroll.
-      if (router.state.status === 'pending') return;
+      // A navigation under way owns the location (the router's is already its target): a reading of the
+      // page being left would replace it, landing the reader on the new page at the old scroll.
+      if (screen.getState().pending) return;
       let current = '';
       if (chosen && Date.now() < chosenUntil) {
         current = chosen;
@@ -45,14 +46,7 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
       }
       setActive(current);
       if (decodeURIComponent(window.location.hash.slice(1)) !== current) {
-        // Through the router, so its location, history state and scroll restoration stay in step.
-        void router.navigate({
-          ...routeLocation(router.state.location.pathname),
-          hash: current || undefined,
-          replace: true,
-          resetScroll: false,
-          hashScrollIntoView: false,
-        });
+        replaceHash(current);
       }
     };
 
@@ -79,7 +73,7 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
       if (pending !== undefined) clearTimeout(pending);
       cancelAnimationFrame(first);
     };
-  }, [content, headers, router]);
+  }, [content, headers, screen]);
 
   return active;
 }

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import { withoutBase } from '../../shared/paths';
-import type { AppRouter } from './router';
 import { track } from './analytics';
-import { prefetchLinksInView } from './viewport-prefetch';
+import { linkIntent, navigate, navigationAnswersLinks } from './navigation-loader';
 
 /** The internal route (with search and hash) an anchor points to, or undefined when it leaves the app. */
 export function internalTarget(anchor: HTMLAnchorElement, base: string): string | undefined {
@@ -16,9 +15,10 @@ export function internalTarget(anchor: HTMLAnchorElement, base: string): string 
 
 /**
  * One delegated handler turns every same-site link — sidebar, content, prev/next — into a client-side
- * navigation, and prefetches the page behind a link under the pointer or keyboard focus, or in view.
+ * navigation (app/navigation-loader.ts), and a link under the pointer or keyboard focus into a prefetch of
+ * its page; both load navigation first when it is not there yet.
  */
-export function useLinkInterception(router: AppRouter, base: string, analyticsId: string | undefined): void {
+export function useLinkInterception(base: string, analyticsId: string | undefined): void {
   useEffect(() => {
     const anchorOf = (event: Event) => (event.target instanceof Element ? event.target.closest('a[href]') : null);
 
@@ -40,6 +40,8 @@ export function useLinkInterception(router: AppRouter, base: string, analyticsId
         if (anchor.origin !== window.location.origin) track(analyticsId, 'outbound_link', { url: anchor.href });
         return;
       }
+      // Navigation failed to load: the link is the plain page load the banner says it is.
+      if (!navigationAnswersLinks()) return;
       event.preventDefault();
       const here = window.location;
       // Duplicate navigation: the current URL again does nothing — no refetch, no history entry.
@@ -50,69 +52,29 @@ export function useLinkInterception(router: AppRouter, base: string, analyticsId
           window.dispatchEvent(new CustomEvent(HEADING_CHOSEN_EVENT, { detail: id }));
         }
         if (anchor.hash === here.hash) document.getElementById(id)?.scrollIntoView();
-        else navigateTo(router, target);
+        else navigate(target);
         // The browser's own fragment navigation moves keyboard focus to the target (the skip link relies
         // on it); the router only scrolls. Headings and <main> take focus through tabindex="-1".
         document.getElementById(id)?.focus({ preventScroll: true });
         return;
       }
-      navigateTo(router, target);
+      navigate(target);
     };
 
-    const prefetchLink = linkPrefetcher(router, base);
-    const prefetch = (event: Event) => {
+    const intent = (event: Event) => {
       const anchor = anchorOf(event);
-      if (anchor instanceof HTMLAnchorElement) prefetchLink(anchor);
+      if (anchor instanceof HTMLAnchorElement && internalTarget(anchor, base) !== undefined) linkIntent(anchor);
     };
 
     document.addEventListener('click', onClick);
-    document.addEventListener('pointerover', prefetch, { passive: true });
-    document.addEventListener('focusin', prefetch);
-    const stopInView = prefetchLinksInView(router, prefetchLink);
+    document.addEventListener('pointerover', intent, { passive: true });
+    document.addEventListener('focusin', intent);
     return () => {
       document.removeEventListener('click', onClick);
-      document.removeEventListener('pointerover', prefetch);
-      document.removeEventListener('focusin', prefetch);
-      stopInView();
+      document.removeEventListener('pointerover', intent);
+      document.removeEventListener('focusin', intent);
     };
-  }, [router, base, analyticsId]);
-}
-
-/**
- * Prefetches the page behind a same-site link through the router, so the fragment lands in React Query's
- * cache exactly as a navigation would load it. Each page is asked for once (again only after a failure);
- * returns whether this call started a prefetch.
- */
-function linkPrefetcher(router: AppRouter, base: string): (anchor: HTMLAnchorElement) => boolean {
-  const prefetched = new Set<string>();
-  return (anchor) => {
-    const target = internalTarget(anchor, base);
-    if (target === undefined || anchor.pathname === window.location.pathname) return false;
-    const path = target.replace(/[?#].*$/, '');
-    if (prefetched.has(path)) return false;
-    prefetched.add(path);
-    // The router settles a failed preload with the match in error rather than rejecting: either way the
-    // page may be asked for again later (a hover after the network came back).
-    router.preloadRoute(routeLocation(path)).then(
-      (matches) => {
-        if (matches?.some((m) => m.status === 'error')) prefetched.delete(path);
-      },
-      () => prefetched.delete(path),
-    );
-    return true;
-  };
-}
-
-/** Typed navigation options for a route path (with optional `#hash`): every page is the splat route. */
-export function routeLocation(route: string) {
-  const hashAt = route.indexOf('#');
-  const path = (hashAt >= 0 ? route.slice(0, hashAt) : route).replace(/\?.*$/, '');
-  const hash = hashAt >= 0 ? route.slice(hashAt + 1) : undefined;
-  return { to: '/$', params: { _splat: path.replace(/^\//, '') }, hash } as const;
-}
-
-export function navigateTo(router: AppRouter, route: string): void {
-  void router.navigate(routeLocation(route));
+  }, [base, analyticsId]);
 }
 
 /** Event the active-heading tracker listens to, so a clicked table-of-contents link wins over scrolling. */

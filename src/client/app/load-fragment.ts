@@ -3,10 +3,10 @@ import { isChunkLoadError } from '../../shared/chunk-error';
 import { recordRoutes } from '../../shared/paths';
 import { POINTER_FILE, type ShardPage } from '../../shared/site-data';
 import { currentDeployment, switchDeployment, type Deployment } from '../data/deployment';
-import { ensureQuery, fetchPointer, fragmentQuery } from '../data/queries';
+import { fetchPointer } from '../data/files';
+import { ensureQuery, fragmentQuery } from '../data/queries';
 import { ensureRouteData, siteQuery, type RouteData } from '../data/site-data';
-
-const RELOAD_GUARD_KEY = 'docs-recovery-reload';
+import { claimReload } from './new-app';
 
 /**
  * Loads a page's fragment for the router. A newer navigation aborts the signal, which cancels the fetch.
@@ -97,18 +97,4 @@ function reloadOnce(url: string, deploymentHash: string): boolean {
   if (!claimReload(`${url}@${deploymentHash}`)) return false;
   window.location.assign(url);
   return true;
-}
-
-/**
- * Whether a reload for `token` (a target and a deployment) may happen: true once, and never without
- * storage, where nothing could stop a loop.
- */
-export function claimReload(token: string): boolean {
-  try {
-    if (sessionStorage.getItem(RELOAD_GUARD_KEY) === token) return false;
-    sessionStorage.setItem(RELOAD_GUARD_KEY, token);
-    return true;
-  } catch {
-    return false;
-  }
 }

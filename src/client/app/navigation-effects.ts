@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import type { ScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
 import { trackPageView } from './analytics';
 import type { AppRouter } from './router';
@@ -6,20 +6,18 @@ import type { AppRouter } from './router';
 /**
  * After each client-side navigation: close the sidebar drawer, move focus to the new page's heading,
  * announce the page to screen readers and record a page view. The first load is left alone here (the
- * entry records its page view when it starts).
+ * entry records its page view when it starts). Returns the cleanup.
  */
-export function useNavigationEffects(router: AppRouter, analyticsId: string | undefined): void {
-  useEffect(() => {
-    return router.subscribe('onResolved', (event) => {
-      const { setSidebarOpen, announce } = useUi.getState();
-      setSidebarOpen(false);
-      if (!event.pathChanged) return;
-      requestAnimationFrame(() => {
-        const heading = document.querySelector<HTMLElement>('#main-content h1');
-        if (!window.location.hash) heading?.focus({ preventScroll: true });
-        announce(document.title);
-        trackPageView(analyticsId);
-      });
+export function followNavigations(router: AppRouter, screen: ScreenStore): () => void {
+  return router.subscribe('onResolved', (event) => {
+    const { setSidebarOpen, announce } = useUi.getState();
+    setSidebarOpen(false);
+    if (!event.pathChanged) return;
+    requestAnimationFrame(() => {
+      const heading = document.querySelector<HTMLElement>('#main-content h1');
+      if (!window.location.hash) heading?.focus({ preventScroll: true });
+      announce(document.title);
+      trackPageView(screen.getState().site.site.analyticsId);
     });
-  }, [router, analyticsId]);
+  });
 }

@@ -1,5 +1,4 @@
-import { fetchPointer } from '../data/queries';
-import { claimReload } from './load-fragment';
+import { fetchPointer } from '../data/files';
 import { pageStartAssets } from './start-app';
 
 /**
@@ -11,6 +10,7 @@ import { pageStartAssets } from './start-app';
  */
 
 const PLACE_KEY = 'docs-place-before-reload';
+const RELOAD_GUARD_KEY = 'docs-recovery-reload';
 
 interface KeptPlace {
   url: string;
@@ -61,4 +61,18 @@ export function restorePlaceAfterReload(): string | undefined {
   if (!place || place.url !== window.location.href) return undefined;
   window.scrollTo(0, place.scrollY);
   return place.opening;
+}
+
+/**
+ * Whether a reload for `token` (a target and a deployment) may happen: true once, and never without
+ * storage, where nothing could stop a loop.
+ */
+export function claimReload(token: string): boolean {
+  try {
+    if (sessionStorage.getItem(RELOAD_GUARD_KEY) === token) return false;
+    sessionStorage.setItem(RELOAD_GUARD_KEY, token);
+    return true;
+  } catch {
+    return false;
+  }
 }

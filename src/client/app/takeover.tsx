@@ -1,27 +1,21 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
 import { startTransition, StrictMode } from 'react';
+import { Layout } from '../components/Layout';
+import { ScreenContext, type ScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
-import { followDevUpdates } from '../dev/updates';
 import { restorePlaceAfterReload } from './new-app';
 import { retryableChunk } from './lazy-chunk';
 import { nextTask } from './next-task';
-import { createAppRouter } from './router';
 
 /**
- * The second half of the app's start (entry.tsx has the data): the router, then React's DOM renderer, then
- * hydration. Each module is evaluated in a task of its own, and hydration runs as a transition, which React
- * renders in slices that yield to the browser: no step holds the main thread long, so a reader's tap or
- * scroll during the takeover is answered at once.
+ * The second half of the app's start (entry.tsx has the data and fills the screen's store): React's DOM
+ * renderer, then hydration. Each module is evaluated in a task of its own, and hydration runs as a
+ * transition, which React renders in slices that yield to the browser: no step holds the main thread long,
+ * so a reader's tap or scroll during the takeover is answered at once. Navigation loads once it has
+ * committed (components/Layout.tsx).
  */
 const loadDom = retryableChunk('react-dom', () => import('./dom-renderer'));
 
-export async function takeOver(queryClient: QueryClient, base: string): Promise<void> {
-  const router = createAppRouter(base, queryClient);
-  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuild re-renders the page in place.
-  if (document.documentElement.dataset['dev']) followDevUpdates(queryClient, router, base);
-  await router.load();
-  await nextTask();
+export async function takeOver(screen: ScreenStore): Promise<void> {
   const { hydrateRoot } = await loadDom();
   await nextTask();
   const root = document.getElementById('app');
@@ -32,9 +26,9 @@ export async function takeOver(queryClient: QueryClient, base: string): Promise<
     hydrateRoot(
       root,
       <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <ScreenContext.Provider value={screen}>
+          <Layout />
+        </ScreenContext.Provider>
       </StrictMode>,
     );
   });

@@ -1,27 +1,31 @@
-import { Outlet, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useSite } from '../data/site-data';
+import { useScreen, useViewRendered, type View } from '../data/screen';
 import { useUi } from '../data/store';
 import { useLinkInterception } from '../app/links';
-import { useNavigationEffects } from '../app/navigation-effects';
+import { loadNavigationWhenIdle } from '../app/navigation-loader';
 import { AnnouncementBar } from './AnnouncementBar';
 import { Header } from './Header';
+import { NotFound } from './NotFound';
+import { PageError } from './PageError';
+import { PageView } from './PageView';
 import { ProgressBar } from './ProgressBar';
 import { Sidebar } from './Sidebar';
 
 /** The shared frame of every screen: header, sidebar, main area; also the not-found and error pages. */
 export function Layout() {
-  const manifest = useSite();
+  const manifest = useScreen((s) => s.site);
+  const view = useScreen((s) => s.view);
   const sidebarOpen = useUi((s) => s.sidebarOpen);
   const setSidebarOpen = useUi((s) => s.setSidebarOpen);
   const announcement = useUi((s) => s.announcement);
-  const router = useRouter();
-  useLinkInterception(router, manifest.site.base, manifest.site.analyticsId);
-  useNavigationEffects(router, manifest.site.analyticsId);
+  useLinkInterception(manifest.site.base, manifest.site.analyticsId);
+  useViewRendered(view);
 
-  // A marker for tests and tooling: the prerendered page is now driven by the app.
+  // A marker for tests and tooling: the prerendered page is now driven by the app, whose navigation
+  // loads next.
   useEffect(() => {
     document.documentElement.dataset['hydrated'] = 'true';
+    loadNavigationWhenIdle();
   }, []);
 
   useEffect(() => {
@@ -50,7 +54,7 @@ export function Layout() {
           />
         )}
         <main id="main-content" className="main" tabIndex={-1}>
-          <Outlet />
+          <MainView view={view} />
         </main>
       </div>
       <div className="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
@@ -58,4 +62,10 @@ export function Layout() {
       </div>
     </div>
   );
+}
+
+function MainView({ view }: { view: View }) {
+  if (view.kind === 'page') return <PageView page={view.page} html={view.html} />;
+  if (view.kind === 'error') return <PageError error={view.error} retry={view.retry} />;
+  return <NotFound />;
 }

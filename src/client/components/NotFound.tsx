@@ -1,10 +1,10 @@
 import { usePageHead } from '../app/head';
-import { useSite } from '../data/site-data';
+import { useScreen } from '../data/screen';
 import { useUi } from '../data/store';
 
 /** Unknown paths: a page inside the layout, so navigation and search stay at hand. */
 export function NotFound() {
-  const manifest = useSite();
+  const manifest = useScreen((s) => s.site);
   const setSearchOpen = useUi((s) => s.setSearchOpen);
   usePageHead(manifest.site, undefined);
   return (

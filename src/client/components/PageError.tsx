@@ -1,10 +1,8 @@
-import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
 
 /** A page that failed to load: what failed, why in plain words, and a Retry that works. */
-export function PageError({ error, reset }: ErrorComponentProps) {
-  const router = useRouter();
+export function PageError({ error, retry }: { error: unknown; retry: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus({ preventScroll: true }), []);
   const chunk = isChunkLoadError(error) ? error : undefined;
@@ -32,14 +30,7 @@ export function PageError({ error, reset }: ErrorComponentProps) {
             </p>
           )}
           <p>
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                reset();
-                void router.invalidate();
-              }}
-            >
+            <button type="button" className="button" onClick={retry}>
               Retry
             </button>
           </p>

@@ -1,21 +1,18 @@
-import { getRouteApi } from '@tanstack/react-router';
 import { useRef } from 'react';
 import { useActiveHeading } from '../app/active-heading';
 import { useCodeCopy } from '../app/code-copy';
 import { useCodeGroups } from '../app/code-groups';
 import { usePageHead } from '../app/head';
-import { useSite } from '../data/site-data';
+import type { ShardPage } from '../../shared/site-data';
+import { useScreen } from '../data/screen';
 import { PageFeedback } from './PageFeedback';
 import { PageFooter } from './PageFooter';
 import { CopyMarkdown } from './CopyMarkdown';
 import { PrevNext } from './PrevNext';
 import { TableOfContents } from './TableOfContents';
 
-const route = getRouteApi('/$');
-
-export function PageView() {
-  const { page, html } = route.useLoaderData();
-  const manifest = useSite();
+export function PageView({ page, html }: { page: ShardPage; html: string }) {
+  const manifest = useScreen((s) => s.site);
   const content = useRef<HTMLDivElement>(null);
   const active = useActiveHeading(content, page.headers);
   usePageHead(manifest.site, page);

@@ -1,6 +1,6 @@
-import { useRouter } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ASYNC_LOADING_DELAY_MS } from '../../shared/constants';
+import { useScreenStore } from '../data/screen';
 
 type Phase = 'idle' | 'loading' | 'done';
 
@@ -9,20 +9,20 @@ type Phase = 'idle' | 'loading' | 'done';
  * also when the navigation fails (a failed load still resolves, with the error page).
  */
 export function ProgressBar() {
-  const router = useRouter();
+  const screen = useScreenStore();
   const [phase, setPhase] = useState<Phase>('idle');
 
   useEffect(() => {
     let delay: ReturnType<typeof setTimeout> | undefined;
     let fade: ReturnType<typeof setTimeout> | undefined;
-    const stopBefore = router.subscribe('onBeforeLoad', (event) => {
-      if (!event.pathChanged && !event.hrefChanged) return;
+    const stop = screen.subscribe(({ pending }, before) => {
+      if (pending === before.pending) return;
       clearTimeout(delay);
-      clearTimeout(fade);
-      delay = setTimeout(() => setPhase('loading'), ASYNC_LOADING_DELAY_MS);
-    });
-    const stopResolved = router.subscribe('onResolved', () => {
-      clearTimeout(delay);
+      if (pending) {
+        clearTimeout(fade);
+        delay = setTimeout(() => setPhase('loading'), ASYNC_LOADING_DELAY_MS);
+        return;
+      }
       setPhase((current) => {
         if (current !== 'loading') return current;
         fade = setTimeout(() => setPhase('idle'), 400);
@@ -30,12 +30,11 @@ export function ProgressBar() {
       });
     });
     return () => {
-      stopBefore();
-      stopResolved();
+      stop();
       clearTimeout(delay);
       clearTimeout(fade);
     };
-  }, [router]);
+  }, [screen]);
 
   return (
     <div

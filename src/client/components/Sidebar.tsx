@@ -1,10 +1,9 @@
-import { useMatch, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import { isFolded } from '../../shared/site-data';
 import type { SidebarGroup, SidebarLink } from '../../shared/types';
-import { useSidebarGroup } from '../data/site-data';
+import { loadGroup, useScreen, useScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
 
 export { FOLD_SIDEBAR_ABOVE } from '../../shared/site-data';
@@ -12,9 +11,9 @@ const NO_GROUPS: readonly number[] = [];
 const NO_TOGGLES: ReadonlySet<string> = new Set();
 
 export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string }) {
-  const pathname = useRouterState({ select: (s) => s.resolvedLocation?.pathname ?? s.location.pathname });
+  const pathname = useScreen((s) => s.route);
   // The groups that list the page shown, as its record says (the build found them); none elsewhere.
-  const current = useMatch({ from: '/$', shouldThrow: false, select: (m) => m.loaderData?.page.groups }) ?? NO_GROUPS;
+  const current = useScreen((s) => (s.view.kind === 'page' ? s.view.page.groups : NO_GROUPS));
   const open = useUi((s) => s.sidebarOpen);
   const nav = useRef<HTMLElement>(null);
   // Groups the reader toggled on this page (a folded one opened, or the current one closed). A new page
@@ -91,18 +90,24 @@ function Entries({ items, base, pathname }: { items: readonly SidebarLink[]; bas
 }
 
 /**
- * The entries of a folded group, in a file of their own (src/shared/site-data.ts): its query loads them
- * when the group is open; a failure says why, with a Retry.
+ * The entries of a folded group, in a file of their own (src/shared/site-data.ts): loaded when the group is
+ * open; a failure says why, with a Retry.
  */
 function FoldedEntries({ group, base, pathname }: { group: number; base: string; pathname: string }) {
-  const { data, error, isError, refetch } = useSidebarGroup(group);
+  const store = useScreenStore();
+  const data = useScreen((s) => s.groups.get(group));
+  const error = useScreen((s) => s.groupErrors.get(group));
+  const failed = useScreen((s) => s.groupErrors.has(group));
+  useEffect(() => {
+    if (!data && !failed) loadGroup(store, group);
+  }, [store, group, data, failed]);
   if (data) return <Entries items={data.items} base={base} pathname={pathname} />;
-  if (!isError) return <p className="sidebar-loading">Loading…</p>;
+  if (!failed) return <p className="sidebar-loading">Loading…</p>;
   const chunk = isChunkLoadError(error) ? error : undefined;
   return (
     <div className="sidebar-error" role="alert" data-error-type={chunk?.type ?? 'unknown'}>
       <p>{chunk ? describeChunkError(chunk) : 'The entries of this group could not be loaded.'}</p>
-      <button type="button" className="button" onClick={() => void refetch()}>
+      <button type="button" className="button" onClick={() => loadGroup(store, group)}>
         Retry
       </button>
     </div>

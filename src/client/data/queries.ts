@@ -1,8 +1,7 @@
 import { queryOptions, type EnsureQueryDataOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { isChunkLoadError } from '../../shared/chunk-error';
 import type { PageMeta } from '../../shared/types';
-import { fetchChunk } from './fetch-chunk';
-import { parseFragment, parsePointer } from './parse';
+import { fetchFragment } from './files';
 
 /** One automatic retry for transient failures; a missing file or a timeout is shown at once. */
 export function retryTransient(failureCount: number, error: unknown): boolean {
@@ -16,14 +15,10 @@ export function retryTransient(failureCount: number, error: unknown): boolean {
  */
 export const networkMode = 'always';
 
-/** The deployment pointer at `url`, past any cache; `started`: a request for it made earlier, to read. */
-export const fetchPointer = (url: string, signal: AbortSignal | undefined, started?: Promise<Response>) =>
-  fetchChunk(url, 'version', signal, parsePointer, { cache: 'no-cache' }, started);
-
 export const fragmentQuery = (page: PageMeta) =>
   queryOptions({
     queryKey: ['fragment', page.fragment],
-    queryFn: ({ signal }) => fetchChunk(page.fragment, page.key, signal, parseFragment),
+    queryFn: ({ signal }) => fetchFragment(page, signal),
     staleTime: Infinity,
     gcTime: 30 * 60_000,
     retry: retryTransient,

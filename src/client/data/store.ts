@@ -20,7 +20,7 @@ interface UiState {
   takeReopening: (chunkId: string) => boolean;
 }
 
-/** UI state only: data lives in React Query, location in the router. */
+/** UI state only: what the screen shows is the screen's store (screen.ts). */
 export const useUi = create<UiState>()((set, get) => ({
   sidebarOpen: false,
   searchOpen: false,

@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
 import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
-import { useSite } from '../data/site-data';
+import { loadNavigation } from '../app/navigation-loader';
+import { useScreen } from '../data/screen';
 import { useUi } from '../data/store';
 import { startSearch } from './search-client-instance';
 
@@ -17,23 +17,25 @@ export function SearchButton() {
   const setOpen = useUi((s) => s.setSearchOpen);
   // React.lazy remembers a failed import for good, so each Retry starts a fresh one.
   const [SearchDialog, setSearchDialog] = useState(lazyDialog);
-  const site = useSite();
-  const queryClient = useQueryClient();
+  const site = useScreen((s) => s.site);
 
   // A reader who focuses or points at the button is about to search: fetch the dialog's code and start
   // the search worker with its index now, side by side, so the first keystroke is answered sooner. The
   // dialog shares both loads (retryableChunk, the page's one search client) and reports a failure itself
   // when it opens; there is nothing to tell the reader before that.
   const prepare = () => {
-    startSearch(queryClient, site);
+    startSearch(site);
     loadDialog('prefetch').catch(() => {});
   };
 
   // However the dialog is opened (button, shortcut, a page's link), the index starts loading in the same
   // task as the dialog's code, not once that code has arrived and rendered: the two downloads overlap.
+  // Navigation loads too: a result the reader picks is a navigation.
   useLayoutEffect(() => {
-    if (open) startSearch(queryClient, site);
-  }, [open, site, queryClient]);
+    if (!open) return;
+    startSearch(site);
+    loadNavigation().catch(() => {});
+  }, [open, site]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -1,15 +1,12 @@
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import { useTrack } from '../app/analytics';
-import { switchToNewDeployment } from '../app/load-fragment';
-import { navigateTo } from '../app/links';
-import { useSite } from '../data/site-data';
+import { followNewDeployment, navigate } from '../app/navigation-loader';
+import { useScreen } from '../data/screen';
 import type { SearchResults } from './results';
 import { Highlight } from './Highlight';
-import { searchClientQuery } from './search-client-instance';
+import { searchClientFor } from './search-client-instance';
 import type { IndexState } from './search-client';
 
 const EMPTY: SearchResults = { groups: [], terms: [], total: 0 };
@@ -26,11 +23,9 @@ const SEARCHING_AFTER_MS = 300;
  * run in the search worker; the dialog only draws the newest answer.
  */
 export default function SearchDialog({ onClose }: { onClose: () => void }) {
-  const manifest = useSite();
-  const router = useRouter();
+  const manifest = useScreen((s) => s.site);
   const track = useTrack(manifest.site.analyticsId);
-  const queryClient = useQueryClient();
-  const client = useSuspenseQuery(searchClientQuery(manifest)).data;
+  const client = searchClientFor(manifest);
   const [index, setIndex] = useState<IndexState>({ status: 'loading' });
   const [query, setQuery] = useState('');
   const [answer, setAnswer] = useState<{ query: string; results: SearchResults; first?: boolean }>({
@@ -59,13 +54,12 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
 
   // Search files that are gone mean a new deployment replaced them, as for a page's fragment: the tab
   // switches to it, and this dialog to its search data. With no new deployment the failure stays shown.
-  const base = manifest.site.base;
   useEffect(() => {
     if (index.status !== 'failed' || index.errorType !== 'missing') return;
     const stop = new AbortController();
-    switchToNewDeployment(queryClient, base, stop.signal).catch(() => undefined);
+    followNewDeployment(stop.signal).catch(() => undefined);
     return () => stop.abort();
-  }, [index, queryClient, base]);
+  }, [index]);
 
   useEffect(() => {
     if (index.status !== 'ready' || query.trim() === '') return;
@@ -99,7 +93,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
     if (!hit) return;
     track('search', { query, result: hit.u });
     onClose();
-    navigateTo(router, hit.u);
+    navigate(hit.u);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

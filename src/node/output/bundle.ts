@@ -125,11 +125,7 @@ export async function bundleClient(srcDir: string): Promise<ClientAssets> {
  * one task evaluates the whole app: named by the source file or package module esbuild records as their
  * chunk's entry point.
  */
-const STEP_MODULES = [
-  'src/client/app/router-library.ts',
-  'src/client/app/takeover.tsx',
-  'src/client/app/dom-renderer.ts',
-];
+const STEP_MODULES = ['src/client/app/takeover.tsx', 'src/client/app/dom-renderer.ts'];
 
 /**
  * Every chunk the app's start evaluates: the entry's static imports, then each step module's chunk and its

@@ -71,7 +71,7 @@ describe('the prerender', () => {
   it('fails naming the file the data lacks, rather than render an error where the browser shows the page', async () => {
     const { data } = splitForBrowser(foldedSite());
     await expect(renderRoute({ ...data, groups: [] }, '/g2/page-7/', '<p>Body.</p>')).rejects.toThrow(
-      'prerendering /g2/page-7/: the site data has no ["sidebar","1111aaaa",2]',
+      'prerendering /g2/page-7/: the site data has no file of sidebar group 2',
     );
   });
 });

@@ -6,7 +6,9 @@ import path from 'node:path';
 import { QueryClient } from '@tanstack/react-query';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deployment } from '../../../../src/client/data/deployment';
-import { ensureRouteData, seedRouteData } from '../../../../src/client/data/site-data';
+import { plainFiles, readRouteData } from '../../../../src/client/data/route-data';
+import { screenFromData } from '../../../../src/client/data/screen-from-data';
+import { ensureRouteData } from '../../../../src/client/data/site-data';
 import { createSiteServer } from '../../../../src/node/serve/server';
 import { splitForBrowser, type BrowserData } from '../../../../src/node/output/browser-data';
 import { isChunkLoadError } from '../../../../src/shared/chunk-error';
@@ -27,16 +29,6 @@ const deploymentOf = (data: BrowserData): Deployment => ({
   shards: data.shards,
   site: { base: BASE },
 });
-
-/** The site data queries of a client (the deployment query aside), by their hash. */
-const siteDataCache = (queryClient: QueryClient) =>
-  new Map(
-    queryClient
-      .getQueryCache()
-      .getAll()
-      .filter((query) => query.queryKey[0] !== 'deployment')
-      .map((query) => [query.queryHash, query.state.data]),
-  );
 
 describe('the site data queries', () => {
   let root: string;
@@ -105,16 +97,19 @@ describe('the site data queries', () => {
     expect(requested.filter((url) => url.includes('/sidebar.'))).toEqual([]);
   });
 
-  it('fills the prerender’s query client with the same data the browser loads for a route', async () => {
+  it('gives the prerender the screen the app’s start reads from the files for a route', async () => {
     for (const data of [folded, small]) {
       // A page, a last page, a missing slash, a redirect and the not-found page.
       for (const route of ['/g0/page-0/', '/g2/page-9/', '/g1/page-5', '/old/', '/404.html']) {
-        const browser = new QueryClient();
-        const loaded = await ensureRouteData(browser, deploymentOf(data), recordRoutes(route));
-        const prerender = new QueryClient();
-        const record = seedRouteData(prerender, data.data, route);
-        expect(record, route).toEqual(loaded.records.get(route));
-        expect(siteDataCache(prerender), route).toEqual(siteDataCache(browser));
+        const loaded = await readRouteData(plainFiles, deploymentOf(data), recordRoutes(route));
+        const screen = screenFromData(data.data, route, '<p>Body.</p>');
+        const own = loaded.records.get(route);
+        expect(screen.site, route).toEqual(loaded.site);
+        expect(screen.view, route).toEqual(
+          own ? { kind: 'page', page: own, html: '<p>Body.</p>' } : { kind: 'not-found' },
+        );
+        const shownGroups = [...loaded.groups].filter(([g]) => own?.groups.includes(g));
+        expect([...screen.groups], route).toEqual(shownGroups);
       }
     }
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleClient, COMPILE_WHOLE_HINT } from '../../../../src/node/output/bundle';
+import { projectRoot } from '../../../helpers/tree';
 
 /** A small `src/` with the three browser entry points the app bundle starts from. */
 async function sourceTree(files: Record<string, string>): Promise<string> {
@@ -42,6 +43,17 @@ describe('the browser bundle', () => {
     for (const [name, contents] of app) {
       expect(new TextDecoder().decode(contents).split('\n')[0], name).toBe(COMPILE_WHOLE_HINT);
     }
+  });
+
+  it("starts the app with neither the router nor React Query: both come with navigation's chunk", async () => {
+    const assets = await bundleClient(path.join(projectRoot, 'src'));
+    const text = (name: string) => new TextDecoder().decode(assets.files.get(name));
+    // Property names minifying keeps: TanStack Router's route table, React Query's client.
+    const library = /\broutesById\b|\bgetQueryCache\b/;
+    const start = [assets.entry, ...assets.preload];
+    expect(start.filter((name) => library.test(text(name)))).toEqual([]);
+    const later = [...assets.files.keys()].filter((name) => name.startsWith('chunk.') && !start.includes(name));
+    expect(later.filter((name) => library.test(text(name)))).toHaveLength(1);
   });
 
   it('fails, naming both files, when browser code imports build-only code', async () => {

@@ -59,7 +59,7 @@ describe('the prerender threads', () => {
     const threads = await PrerenderThreads.start(prerender.file, lacking, 1);
     try {
       await expect(threads.renderDocument('/g2/page-7/', '<p>Body.</p>', shell('/g2/page-7/'))).rejects.toThrow(
-        'prerendering /g2/page-7/: the site data has no ["sidebar","2222bbbb",2]',
+        'prerendering /g2/page-7/: the site data has no file of sidebar group 2',
       );
       expect(text(await threads.renderDocument('/404.html', undefined, shell('/404.html')))).toContain(
         'Page not found',

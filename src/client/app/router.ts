@@ -1,19 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import {
-  createRootRouteWithContext,
-  createRoute,
-  createRouter,
-  notFound,
-  redirect,
-  type RouterHistory,
-} from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, notFound, redirect } from '@tanstack/react-router';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
 import { resolveRoute } from '../../shared/resolve';
 import type { ShardPage } from '../../shared/site-data';
-import { Layout } from '../components/Layout';
-import { NotFound } from '../components/NotFound';
-import { PageError } from '../components/PageError';
-import { PageView } from '../components/PageView';
 import { loadFragment, loadRouteData } from './load-fragment';
 
 export interface RouterContext {
@@ -22,10 +11,11 @@ export interface RouterContext {
   base: string;
 }
 
-const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Layout,
-  notFoundComponent: NotFound,
-});
+/**
+ * The routes hold no components: the router runs without a provider (app/navigation.ts), and what it
+ * resolves — a page with its content, not-found, an error — is shown through the screen's store.
+ */
+const rootRoute = createRootRouteWithContext<RouterContext>()({});
 
 /** Every documentation page is data, so one splat route serves them all. */
 const pageRoute = createRoute({
@@ -47,14 +37,11 @@ const pageRoute = createRoute({
   },
   loader: async ({ context, abortController }): Promise<{ page: ShardPage; html: string }> =>
     loadFragment(context.queryClient, context.base, context.page, abortController.signal),
-  component: PageView,
-  errorComponent: PageError,
-  notFoundComponent: NotFound,
 });
 
 const routeTree = rootRoute.addChildren([pageRoute]);
 
-export function createAppRouter(base: string, queryClient: QueryClient, history?: RouterHistory, isServer = false) {
+export function createAppRouter(base: string, queryClient: QueryClient) {
   // The first render takes over a page the browser has already placed: at its #heading, where a reload
   // left it, or where the reader scrolled while the app was starting. The router would move it to the
   // top; it restores and resets scroll only for the navigations after that.
@@ -66,12 +53,10 @@ export function createAppRouter(base: string, queryClient: QueryClient, history?
   };
   return createRouter({
     routeTree,
-    history,
     basepath: base.replace(/\/$/, ''),
     trailingSlash: 'preserve',
     context: { queryClient, base },
-    isServer,
-    scrollRestoration: isServer ? false : restoreScroll,
+    scrollRestoration: restoreScroll,
     defaultStaleTime: Infinity,
     defaultPreloadStaleTime: Infinity,
     // The current page stays on screen until the next one is ready (or has failed): never a blank pending view.

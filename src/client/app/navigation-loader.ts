@@ -1,0 +1,102 @@
+import { withBase } from '../../shared/paths';
+import { retryableChunk } from './lazy-chunk';
+import type { Navigation, NavigationStart } from './navigation';
+import { showStartupError } from './startup-error';
+
+/**
+ * Navigation — the router, React Query and what they do on each navigation — is a chunk of its own, loaded
+ * once the page has been taken over: when the browser is idle, and at once when the reader shows intent (a
+ * pointer over or focus on a same-site link, a tap of one, search opened). Until it is there the screen is
+ * the prerendered page, hydrated; a tap on a link waits for the chunk and then navigates, or, should the
+ * chunk fail to load, becomes the plain page load the link is.
+ */
+const loadChunk = retryableChunk('navigation', () => import('./navigation'));
+
+let start: NavigationStart | undefined;
+let loading: Promise<Navigation> | undefined;
+let ready: Navigation | undefined;
+let failed = false;
+
+/** What navigation starts from: set once the app has read its data, before the page is hydrated. */
+export function prepareNavigation(from: NavigationStart): void {
+  start = from;
+}
+
+/** Loads and starts navigation, once; a failure shows the startup banner, whose Retry loads it again. */
+export function loadNavigation(): Promise<Navigation> {
+  const from = start;
+  if (!from) return Promise.reject(new Error('navigation is asked for before the app has started'));
+  if (loading) return loading;
+  // Loading again (Retry): a tap from now on waits for it.
+  failed = false;
+  loading = loadChunk()
+    .then(({ startNavigation }) => startNavigation(from))
+    .then(
+      (navigation) => {
+        ready = navigation;
+        return navigation;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        failed = true;
+        showStartupError(error, () => void loadNavigation().catch(() => {}));
+        throw error;
+      },
+    );
+  return loading;
+}
+
+/** Loads navigation when the browser has nothing else to do (the page has just been taken over). */
+export function loadNavigationWhenIdle(): void {
+  const load = () => void loadNavigation().catch(() => {});
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
+  else setTimeout(load, 200);
+}
+
+/**
+ * Whether a tap on a same-site link is the app's to answer: not once navigation has failed to load (the
+ * banner says links are plain page loads until its Retry).
+ */
+export const navigationAnswersLinks = (): boolean => !failed;
+
+/** Shows `route` (a path without the base, with any `#hash`): at once, or once navigation has loaded. */
+export function navigate(route: string): void {
+  if (ready) return ready.navigate(route);
+  // The tap is under way: the progress bar shows if the wait is long, and the heading being read no
+  // longer moves the URL's #hash.
+  start?.screen.setState({ pending: true });
+  loadNavigation().then(
+    (navigation) => navigation.navigate(route),
+    () => start && window.location.assign(withBase(start.base, route)),
+  );
+}
+
+/**
+ * A same-site link the reader points at or focuses: navigation loads now, and prefetches its page. Not
+ * after navigation failed to load: the banner's Retry asks for it again.
+ */
+export function linkIntent(anchor: HTMLAnchorElement): void {
+  if (ready) return ready.prefetch(anchor);
+  if (failed) return;
+  loadNavigation().then(
+    (navigation) => navigation.prefetch(anchor),
+    () => {},
+  );
+}
+
+/**
+ * The URL's `#hash` follows the heading being read, replacing the history entry: through the router once it
+ * runs (its location and scroll restoration stay in step), the history's own entry before.
+ */
+export function replaceHash(hash: string): void {
+  if (ready) return ready.replaceHash(hash);
+  const url = new URL(window.location.href);
+  url.hash = hash;
+  window.history.replaceState(window.history.state, '', url.href);
+}
+
+/** Moves the tab onto a new deployment, when the pointer names one (search data that is gone). */
+export async function followNewDeployment(signal: AbortSignal): Promise<void> {
+  const navigation = await loadNavigation();
+  await navigation.switchToNewDeployment(signal);
+}
