@@ -24,7 +24,7 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
    * holds one stays a one-byte string (half the memory of a two-byte one) until it is filled in.
    */
   private readonly nonce = randomBytes(6).toString('hex');
-  private readonly marker = new RegExp(`hl-${this.nonce}-(\\d+)-hl`, 'g');
+  private readonly marker = markerPattern(this.nonce);
   private readonly idOf = new Map<string, number>();
   private readonly blocks: CodeBlock[] = [];
   private closed = false;
@@ -45,6 +45,16 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
       this.wake?.();
     }
     return `hl-${this.nonce}-${id}-hl`;
+  }
+
+  /** How many distinct blocks have been found. */
+  get count(): number {
+    return this.blocks.length;
+  }
+
+  /** The blocks found from the `from`-th on, for a page pass on another thread to send (`ForeignBlocks`). */
+  foundFrom(from: number): FoundBlocks {
+    return { nonce: this.nonce, from, blocks: this.blocks.slice(from) };
   }
 
   /** No more blocks will come: the iteration ends once it has given every block. */
@@ -71,5 +81,43 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
   /** The text (a fragment) with each block's marker replaced by its HTML from `html` (by block key). */
   fill(text: string, html: ReadonlyMap<string, string>): string {
     return text.replace(this.marker, (_, id: string) => html.get(this.blocks[Number(id)]?.key ?? '') ?? '');
+  }
+}
+
+/** The blocks one thread's `CodeBlocks` found from the `from`-th on, and the nonce of its markers. */
+export interface FoundBlocks {
+  nonce: string;
+  from: number;
+  blocks: CodeBlock[];
+}
+
+function markerPattern(nonce: string): RegExp {
+  return new RegExp(`hl-${nonce}-(\\d+)-hl`, 'g');
+}
+
+/**
+ * The code blocks found by page passes on other threads, each handed once to this thread's highlighter:
+ * a fragment from such a thread gets, in place of each of its markers, what this highlighter gives for
+ * the block (its HTML, or a marker of this thread's), as though its page had been rendered here.
+ */
+export class ForeignBlocks {
+  /** By nonce, the highlighter's answer for each block that thread's list found, by that list's id. */
+  private readonly lists = new Map<string, { marker: RegExp; here: string[] }>();
+
+  constructor(private readonly highlighter: BlockHighlighter) {}
+
+  /** A fragment rendered on another thread, with the blocks its list found since the last one it sent. */
+  adopt(fragment: string, found: FoundBlocks): string {
+    let list = this.lists.get(found.nonce);
+    if (!list) this.lists.set(found.nonce, (list = { marker: markerPattern(found.nonce), here: [] }));
+    const { here, marker } = list;
+    for (const [i, { code, lang, lines }] of found.blocks.entries())
+      here[found.from + i] = this.highlighter.highlight(code, lang, new Set(lines));
+    if (here.length === 0) return fragment;
+    return fragment.replace(marker, (_, id: string) => {
+      const block = here[Number(id)];
+      if (block === undefined) throw new Error(`code block ${id} of another thread came after the fragment using it`);
+      return block;
+    });
   }
 }
