@@ -1,7 +1,7 @@
-/** The messages between the page pass and its page-analysis threads (analyze-threads.ts ↔ analyze-worker.ts). */
+/** The messages between the page pass and its page-analysis threads (analyze-threads.ts ↔ ../analyze-worker.ts). */
 import type { Diagnostic } from '../diagnostics';
-import type { FoundBlocks } from '../render/highlight/blocks';
 import type { ContentFile } from '../scan/scan';
+import type { FoundBlocks } from './markdown/code-blocks';
 import type { LoadedPage, PageSettings } from './page-source';
 
 /** What every thread starts with: the site's settings, and whether content problems are errors. */

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { compiledFile, projectRootOf } from '../compiled';
-import { ForeignBlocks } from '../render/highlight/blocks';
 import type { ContentFile } from '../scan/scan';
 import { RequestThreads } from '../threads';
 import type { AnalyzedFile } from './analyze-file';
+import { ForeignBlocks } from './foreign-blocks';
 import type { AnalyzeAnswer, AnalyzeRequest, AnalyzeWorkerData } from './analyze-protocol';
 import type { BlockHighlighter } from './markdown/code-blocks';
 import { parsedJson, type TextSink } from './text-store';

@@ -1,17 +1,18 @@
 /**
  * A page-analysis thread of the build: the page pass (`loadPage`) on the files it is sent, each answered
- * with its page, its problems and its code blocks. Bundled for Node and started by analyze-threads.ts; the
- * messages are in analyze-protocol.ts.
+ * with its page, its problems and its code blocks. Bundled for Node and started by
+ * analyze/analyze-threads.ts; the messages are in analyze/analyze-protocol.ts. It puts the analyze stage
+ * together with the render stage's code blocks, as build.ts puts the stages together, so it sits beside it.
  */
 import { workerData } from 'node:worker_threads';
-import { CodeBlocks } from '../render/highlight/blocks';
-import { answerRequests } from '../threads';
-import { analyzeFile } from './analyze-file';
-import type { AnalyzeAnswer, AnalyzeRequest, AnalyzeWorkerData } from './analyze-protocol';
-import { heldText } from './text-store';
+import { CodeBlocks } from './render/highlight/blocks';
+import { answerRequests } from './threads';
+import { analyzeFile } from './analyze/analyze-file';
+import type { AnalyzeAnswer, AnalyzeRequest, AnalyzeWorkerData } from './analyze/analyze-protocol';
+import { heldText } from './analyze/text-store';
 
 const { settings, strict } = workerData as AnalyzeWorkerData;
-// Blocks get this thread's markers; the page pass swaps them for the build's (`ForeignBlocks`).
+// Blocks get this thread's markers; the page pass swaps them for the build's (analyze/foreign-blocks.ts).
 const blocks = new CodeBlocks();
 // Texts stay in memory only until the answer is sent.
 const site = { ...settings, highlighter: blocks, texts: { put: heldText } };
