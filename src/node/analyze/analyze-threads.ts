@@ -9,10 +9,11 @@ import type { BlockHighlighter } from './markdown/code-blocks';
 import { parsedJson, type TextSink } from './text-store';
 
 /**
- * Below this many pages the page pass stays on the build's own thread: a thread takes a while to start
- * (the markdown pipeline's modules), longer than a small site's pages take to analyze.
+ * Below this many files the page pass stays on the build's own thread. A thread first loads the markdown
+ * pipeline's modules and runs its code unoptimised for a while, about as long as this thread takes to
+ * analyze a few hundred of the real tree's pages: only a pass well past that gains by it.
  */
-const MIN_PAGES_FOR_THREADS = 400;
+const MIN_PAGES_FOR_THREADS = 500;
 
 /** How many page-analysis threads a pass over `files` page files is worth: none below the threshold. */
 export function analyzeThreadCount(files: number): number {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeFile } from '../../../../src/node/analyze/analyze-file';
 import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
-import { AnalyzeThreads } from '../../../../src/node/analyze/analyze-threads';
+import { AnalyzeThreads, analyzeThreadCount } from '../../../../src/node/analyze/analyze-threads';
 import type { LoadedPage } from '../../../../src/node/analyze/page-source';
 import { TextStore } from '../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
@@ -115,6 +115,11 @@ describe('the page pass on page-analysis threads', () => {
       await threads.stop();
       texts.close();
     }
+  });
+
+  it('are left out for a small site or a warm build with few files to analyze, and used for a large one', () => {
+    expect([1, 130, 499].map(analyzeThreadCount)).toEqual([0, 0, 0]);
+    expect(analyzeThreadCount(10_000)).toBeGreaterThanOrEqual(1);
   });
 
   it('fails the pass naming the file when analyzing it fails on a thread', async () => {
