@@ -9,11 +9,12 @@ import type { BlockHighlighter } from './markdown/code-blocks';
 import { parsedJson, type TextSink } from './text-store';
 
 /**
- * Below this many files the page pass stays on the build's own thread. A thread first loads the markdown
- * pipeline's modules and runs its code unoptimised for a while, about as long as this thread takes to
- * analyze a few hundred of the real tree's pages: only a pass well past that gains by it.
+ * Below this many files the page pass stays on the build's own thread. A thread has a fixed cost (it loads
+ * the markdown pipeline's modules, optimises that code a second time and has a heap of its own to collect),
+ * and two threads at once spend more CPU on a page than one alone: on two cores, a pass of the real tree's
+ * pages gains by a thread only from about a thousand pages, and this leaves a margin for a busy machine.
  */
-const MIN_PAGES_FOR_THREADS = 500;
+const MIN_PAGES_FOR_THREADS = 1500;
 
 /** How many page-analysis threads a pass over `files` page files is worth: none below the threshold. */
 export function analyzeThreadCount(files: number): number {

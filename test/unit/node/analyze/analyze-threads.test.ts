@@ -118,7 +118,7 @@ describe('the page pass on page-analysis threads', () => {
   });
 
   it('are left out for a small site or a warm build with few files to analyze, and used for a large one', () => {
-    expect([1, 130, 499].map(analyzeThreadCount)).toEqual([0, 0, 0]);
+    expect([1, 130, 1499].map(analyzeThreadCount)).toEqual([0, 0, 0]);
     expect(analyzeThreadCount(10_000)).toBeGreaterThanOrEqual(1);
   });
 
