@@ -21,6 +21,8 @@ export interface BuildOptions {
   srcDir: string;
   /** Highlight threads (0: none); by default as many as the tree is large enough to pay for. */
   highlightThreads?: number;
+  /** Page-analysis threads (0: none); by default as many as the pages to analyze are enough to pay for. */
+  analyzeThreads?: number;
   /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
   prerenderThreads?: number;
   log?: (line: string) => void;

@@ -26,6 +26,8 @@ const ENTRIES = {
   dev: 'scripts/dev.ts',
   /** The build's highlight thread (src/node/render/highlight/pool.ts starts it). */
   'highlight-worker': 'src/node/render/highlight/worker.ts',
+  /** The build's page-analysis thread (src/node/analyze/analyze-threads.ts starts it). */
+  'analyze-worker': 'src/node/analyze-worker.ts',
   /** The build's prerender thread (src/node/output/prerender-threads.ts starts it). */
   'prerender-worker': 'src/node/output/prerender-worker.ts',
   /** One measured build of `npm run bench`, compiled as `npm run build` is. */

@@ -23,7 +23,8 @@ export function formatDiagnostic(d: Diagnostic): string {
 export class DiagnosticList {
   readonly items: Diagnostic[] = [];
 
-  constructor(private readonly strict = true) {}
+  /** `strict`: whether content problems are errors (see above); a page-analysis thread's lists copy it. */
+  constructor(readonly strict = true) {}
 
   error(file: string, line: number, column: number, message: string): void {
     this.items.push({ severity: this.strict ? 'error' : 'warning', file, line, column, message });

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
 
 /** Worker threads of the build, all running one compiled script. */
 export interface BuildThreads {
@@ -14,8 +14,11 @@ export interface ThreadOptions {
   count: number;
   /** Given to every thread; a promise is awaited before the threads start. */
   workerData?: unknown;
-  /** Called once with the first failure of any thread; a thread ended by `stop` is not a failure. */
-  onFailure: (error: Error) => void;
+  /**
+   * Called once with the first failure of any thread, and that thread; a thread ended by `stop` is not a
+   * failure.
+   */
+  onFailure: (error: Error, worker: Worker) => void;
 }
 
 /**
@@ -30,17 +33,17 @@ export async function startThreads(name: string, script: string, options: Thread
   const workerData = await options.workerData;
   let stopping = false;
   let failed = false;
-  const fail = (error: Error) => {
+  const fail = (error: Error, worker: Worker) => {
     if (stopping || failed) return;
     failed = true;
-    options.onFailure(error);
+    options.onFailure(error, worker);
   };
   const workers: Worker[] = [];
   const spawn = () => {
     const worker = new Worker(script, { execArgv: [], workerData });
-    worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`)));
+    worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`), worker));
     worker.on('exit', (code) =>
-      fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`)),
+      fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`), worker),
     );
     workers.push(worker);
     return worker;
@@ -54,4 +57,149 @@ export async function startThreads(name: string, script: string, options: Thread
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
+}
+
+/** A request as its thread receives it: the id its answer goes back with. */
+export interface ThreadRequest<Request> {
+  id: number;
+  request: Request;
+}
+
+export type ThreadReply<Answer> =
+  | { id: number; type: 'answered'; answer: Answer }
+  /** The error the request failed with on the thread, as it would have been thrown on the build's own. */
+  | { id: number; type: 'failed'; message: string; stack: string | undefined };
+
+/** An answer, and what of it is handed over with the message rather than copied (the buffer of bytes). */
+export interface Answering<Answer> {
+  answer: Answer;
+  transfer?: TransferListItem[];
+}
+
+export interface RequestThreadOptions<Request> {
+  count: number;
+  /** Given to every thread; a promise is awaited before the threads start. */
+  workerData?: unknown;
+  /** What a thread does with a request ("analyzing guide/a.md"), for the error of a thread that stopped before answering it. */
+  describe?: (request: Request) => string;
+}
+
+interface Sent<Request, Answer> {
+  request: Request;
+  thread: Thread;
+  resolve: (answer: Answer) => void;
+  reject: (error: Error) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  unanswered: number;
+}
+
+/**
+ * Threads that answer requests, each thread running `answerRequests` on a compiled script: a request goes
+ * to the thread with the fewest unanswered. A thread's own error fails that request only; a thread that
+ * stops or fails fails every request unanswered and every one sent after. `stop` must follow, whatever happens.
+ */
+export class RequestThreads<Request, Answer> {
+  private readonly sent = new Map<number, Sent<Request, Answer>>();
+  private nextId = 0;
+  private failure: Error | undefined;
+  private threads: Thread[] = [];
+  private running: BuildThreads | undefined;
+
+  private constructor(private readonly describe: ((request: Request) => string) | undefined) {}
+
+  static async start<Request, Answer>(
+    name: string,
+    script: string,
+    options: RequestThreadOptions<Request>,
+  ): Promise<RequestThreads<Request, Answer>> {
+    const pool = new RequestThreads<Request, Answer>(options.describe);
+    pool.running = await startThreads(name, script, {
+      count: options.count,
+      workerData: options.workerData,
+      onFailure: (error, worker) => pool.fail(error, worker),
+    });
+    pool.threads = pool.running.workers.map((worker) => pool.listen(worker));
+    return pool;
+  }
+
+  /** How many threads answer. */
+  get count(): number {
+    return this.threads.length;
+  }
+
+  request(request: Request): Promise<Answer> {
+    if (this.failure) return Promise.reject(this.failure);
+    const thread = this.threads.reduce((least, next) => (next.unanswered < least.unanswered ? next : least));
+    const id = this.nextId++;
+    const message: ThreadRequest<Request> = { id, request };
+    return new Promise<Answer>((resolve, reject) => {
+      this.sent.set(id, { request, thread, resolve, reject });
+      thread.unanswered++;
+      thread.worker.postMessage(message);
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.stop();
+  }
+
+  private listen(worker: Worker): Thread {
+    const thread: Thread = { worker, unanswered: 0 };
+    worker.on('message', (reply: ThreadReply<Answer>) => {
+      const sent = this.sent.get(reply.id);
+      if (!sent) return;
+      this.sent.delete(reply.id);
+      thread.unanswered--;
+      if (reply.type === 'answered') return sent.resolve(reply.answer);
+      const error = new Error(reply.message);
+      if (reply.stack) error.stack = reply.stack;
+      sent.reject(error);
+    });
+    return thread;
+  }
+
+  /** The first failure of a thread, led by what that thread had not answered yet. */
+  private fail(error: Error, worker: Worker): void {
+    const unanswered = [...this.sent.values()].filter((sent) => sent.thread.worker === worker);
+    const { describe } = this;
+    if (describe && unanswered.length > 0) {
+      const doing = unanswered.map((sent) => describe(sent.request)).join(', ');
+      error = new Error(`${doing}: ${error.message}`, { cause: error });
+    }
+    this.failure ??= error;
+    for (const sent of this.sent.values()) sent.reject(error);
+    this.sent.clear();
+  }
+}
+
+/**
+ * A thread's side of `RequestThreads`: answers each request with what `answer` resolves to, or fails it
+ * with the error `answer` throws. Requests are taken as they come, each while the others wait for files.
+ */
+export function answerRequests<Request, Answer>(
+  script: string,
+  answer: (request: Request) => Promise<Answering<Answer>>,
+): void {
+  const port = parentPort;
+  if (!port) throw new Error(`${script} runs as a worker thread of the build`);
+  port.on('message', ({ id, request }: ThreadRequest<Request>) => {
+    answer(request).then(
+      ({ answer, transfer }) => {
+        const reply: ThreadReply<Answer> = { id, type: 'answered', answer };
+        port.postMessage(reply, transfer);
+      },
+      (error: unknown) => {
+        const reply: ThreadReply<Answer> = {
+          id,
+          type: 'failed',
+          message: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        };
+        port.postMessage(reply);
+      },
+    );
+  });
 }

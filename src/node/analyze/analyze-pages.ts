@@ -2,9 +2,11 @@ import type { DiagnosticList } from '../diagnostics';
 import type { BlockHighlighter } from './markdown/code-blocks';
 import { progressLog } from '../progress';
 import type { PageDraft } from './page-record';
-import { loadPage, type PageSettings } from './page-source';
+import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
+import { analyzeFile, type AnalyzedFile } from './analyze-file';
+import { AnalyzeThreads, analyzeThreadCount } from './analyze-threads';
 
 export interface AnalyzePagesOptions {
   settings: PageSettings;
@@ -13,23 +15,64 @@ export interface AnalyzePagesOptions {
   /** Where the pages' fragments and markdown go. */
   texts: TextStore;
   diagnostics: DiagnosticList;
+  /** Page-analysis threads (0: this thread only); by default as many as the pass is large enough to pay for. */
+  threads?: number;
   log?: (line: string) => void;
 }
 
+/** Files this thread reads at once when it analyzes alone, so reading one overlaps with rendering the others. */
+const FILES_AT_ONCE = 64;
 /**
- * The page pass: renders every page file, in the order given; files with errors are left out (their
- * problems are reported).
+ * With threads: files each thread has been sent and not yet answered, enough that it never waits for the
+ * next while this thread renders a page; and files this thread reads at once, few, so that at the end it
+ * is never left with many pages to analyze alone.
+ */
+const FILES_PER_THREAD = 16;
+const FILES_AT_ONCE_WITH_THREADS = 4;
+
+/**
+ * The page pass: renders every page file, on this thread and, for a large site, on page-analysis threads
+ * too, each taking the next file as it is done with one. Files with errors are left out (their problems
+ * are reported). The pages and the problems come in the order of the files, whichever thread had them.
  */
 export async function analyzePages(files: ContentFile[], options: AnalyzePagesOptions): Promise<PageDraft[]> {
-  const { highlighter, texts, diagnostics } = options;
-  const site = { ...options.settings, highlighter, texts, diagnostics };
-  const pages: PageDraft[] = [];
+  const { settings, highlighter, texts, diagnostics } = options;
+  const count = options.threads ?? analyzeThreadCount(files.length);
+  const workerData = { settings, strict: diagnostics.strict };
+  const threads = count > 0 ? await AnalyzeThreads.start(count, workerData, highlighter, texts) : undefined;
+  const analyzed: AnalyzedFile[] = [];
   const progress = progressLog('rendered', files.length, options.log);
-  // 64 files at a time, so reading one overlaps with rendering the others.
-  for (let i = 0; i < files.length; i += 64) {
-    const batch = await Promise.all(files.slice(i, i + 64).map((file) => loadPage(file, site)));
-    for (const page of batch) if (page) pages.push(page);
-    progress(Math.min(i + 64, files.length));
+  let next = 0;
+  let done = 0;
+  const lane = async (analyze: (file: ContentFile) => Promise<AnalyzedFile>) => {
+    for (let i = next++; i < files.length; i = next++) {
+      try {
+        analyzed[i] = await analyze(files[i] as ContentFile);
+      } catch (error) {
+        // The first fault fails the pass: no lane takes another file.
+        next = files.length;
+        throw error;
+      }
+      progress(++done);
+    }
+  };
+  try {
+    const here = (file: ContentFile) => analyzeFile(file, { ...settings, highlighter, texts }, diagnostics.strict);
+    const lanes = threads
+      ? [
+          ...Array<typeof here>(FILES_AT_ONCE_WITH_THREADS).fill(here),
+          ...Array<typeof here>(threads.count * FILES_PER_THREAD).fill((file) => threads.analyze(file)),
+        ]
+      : Array<typeof here>(FILES_AT_ONCE).fill(here);
+    await Promise.all(lanes.map(lane));
+  } finally {
+    // The threads end with the pass: their memory is the build's until then.
+    await threads?.stop();
+  }
+  const pages: PageDraft[] = [];
+  for (const { page, problems } of analyzed) {
+    diagnostics.items.push(...problems);
+    if (page) pages.push(page);
   }
   return pages;
 }

@@ -18,6 +18,8 @@ export interface AnalyzeOptions {
   highlighter: BlockSink;
   texts: TextStore;
   diagnostics: DiagnosticList;
+  /** Page-analysis threads (0: none); by default as many as the pages to analyze are enough to pay for. */
+  analyzeThreads?: number;
   log?: (line: string) => void;
 }
 
@@ -59,9 +61,15 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
     diagnostics.items.push(...reuse.problems);
     const problemsBefore = diagnostics.items.length;
     const texts = options.texts;
-    const drafts = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, log }).finally(() =>
-      highlighter.close(),
-    );
+    const threads = options.analyzeThreads;
+    const drafts = await analyzePages(reuse.render, {
+      settings,
+      highlighter,
+      texts,
+      diagnostics,
+      threads,
+      log,
+    }).finally(() => highlighter.close());
     const problems = diagnostics.items.slice(problemsBefore);
     const pages = inScanOrder(files, reuse.reused, drafts);
     return { pages, analyzed: reuse.render.length, reusedCode: reuse.code, problems, cache, identity };

@@ -11,10 +11,10 @@ import { resolveLink } from './markdown/links';
 import { renderMarkdown } from './markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
-import { pageSearch } from './page-search';
+import { pageSearch, type PageSearch } from './page-search';
 import type { PageDraft, SourceStamp } from './page-record';
 import type { ContentFile } from '../scan/scan';
-import { heldText, parsedJson, storedJson, type TextStore } from './text-store';
+import { heldText, parsedJson, storedJson, type StoredJson, type TextSink } from './text-store';
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
 export interface PageSettings {
@@ -28,15 +28,20 @@ export interface PageSettings {
 export interface SiteContext extends PageSettings {
   highlighter: BlockHighlighter;
   /** Where the page's fragment and markdown go until its files are written. */
-  texts: TextStore;
+  texts: TextSink;
   diagnostics: DiagnosticList;
+}
+
+/** A page as `loadPage` makes it: its search terms are kept as JSON, which a page-analysis thread sends as it is. */
+export interface LoadedPage extends PageDraft {
+  readonly search: StoredJson<PageSearch>;
 }
 
 /** Pages larger than this are refused: a writer's file of this size is a mistake, not a page. */
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 /** Reads one markdown file into a page; problems go to the diagnostics, never thrown. */
-export async function loadPage(file: ContentFile, site: SiteContext): Promise<PageDraft | undefined> {
+export async function loadPage(file: ContentFile, site: SiteContext): Promise<LoadedPage | undefined> {
   const { diagnostics } = site;
   const { size, mtimeMs } = await stat(file.absolutePath);
   if (size > MAX_PAGE_BYTES) {
@@ -112,7 +117,7 @@ function redirectPage(
   at: { line: number; column: number },
   lineOffset: number,
   diagnostics: DiagnosticList,
-): Omit<PageDraft, 'source'> | undefined {
+): Omit<LoadedPage, 'source'> | undefined {
   const line = at.line + lineOffset;
   const resolved = resolveLink(redirect.target, route, file.relativePath);
   if (resolved.kind !== 'internal' && resolved.kind !== 'anchor') {

@@ -21,8 +21,11 @@ export interface StoredJson<T> extends Stored<T> {
   readonly json: StoredText;
 }
 
+/** Where texts are put: a `TextStore`, or, on a thread that hands its texts on at once, memory. */
+export type TextSink = Pick<TextStore, 'put'>;
+
 /** A value kept in a store as JSON. */
-export function storedJson<T>(texts: TextStore, value: T): StoredJson<T> {
+export function storedJson<T>(texts: TextSink, value: T): StoredJson<T> {
   return parsedJson(texts.put(JSON.stringify(value)));
 }
 

@@ -10,17 +10,13 @@ export interface PrerenderWorkerData {
 
 /** One route's document to render: its page's fragment (none for the not-found page) and its shell. */
 export interface PrerenderRequest {
-  id: number;
   route: string;
   html: string | undefined;
   shell: DocumentShell;
 }
 
-export type PrerenderReply =
-  /**
-   * The document as UTF-8 bytes, its buffer handed over with the message: the writing thread then holds no
-   * copy of it as a string, which it would keep on its heap until a full collection.
-   */
-  | { id: number; type: 'rendered'; document: Uint8Array }
-  /** The renderer's error, as it would have been thrown on the build's own thread. */
-  | { id: number; type: 'failed'; message: string; stack: string | undefined };
+/**
+ * The document as UTF-8 bytes, its buffer handed over with the message: the writing thread then holds no
+ * copy of it as a string, which it would keep on its heap until a full collection.
+ */
+export type PrerenderAnswer = Uint8Array;

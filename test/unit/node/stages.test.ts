@@ -26,6 +26,8 @@ const RANKS: Record<string, number> = {
   render: 4,
   output: 5,
   'build.ts': 6,
+  // The page-analysis thread: the analyze stage with the render stage's code blocks, put together as the build does.
+  'analyze-worker.ts': 6,
   serve: 7,
   dev: 8,
   import: 8,

@@ -16,3 +16,34 @@ export interface BlockHighlighter {
 export interface BlockSink extends BlockHighlighter {
   close(): void;
 }
+
+/**
+ * Where a deferred highlighter's block goes in a fragment until its HTML is put in: plain ASCII text with
+ * a random part (`nonce`, one per highlighter), so that it passes the sanitizer as text, and a fragment
+ * holding one stays a one-byte string (half the memory of a two-byte one) until it is filled in.
+ */
+export function blockMarker(nonce: string, id: number): string {
+  return `hl-${nonce}-${id}-hl`;
+}
+
+/** Every marker of the highlighter with this nonce in a text, the block's id captured. */
+export function blockMarkers(nonce: string): RegExp {
+  return new RegExp(`hl-${nonce}-(\\d+)-hl`, 'g');
+}
+
+/** A code block as the page pass hands it in: the code, its language and its marked lines. */
+export interface FoundBlock {
+  code: string;
+  lang: string;
+  lines: number[];
+}
+
+/**
+ * The blocks a deferred highlighter on another thread (a page-analysis thread) found from its `from`-th
+ * block on, and the nonce of its markers: what that thread sends with a page.
+ */
+export interface FoundBlocks {
+  nonce: string;
+  from: number;
+  blocks: FoundBlock[];
+}

@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { highlightKey } from './cache';
-import type { BlockHighlighter } from '../../analyze/markdown/code-blocks';
+import {
+  blockMarker,
+  blockMarkers,
+  type BlockHighlighter,
+  type FoundBlock,
+  type FoundBlocks,
+} from '../../analyze/markdown/code-blocks';
 import { plainCodeHtml } from './code-highlighter';
 import { isKnownLanguage, isPlainLanguage } from './languages';
 
 /** One distinct code block of the site: what its HTML depends on, and the key it is cached and found by. */
-export interface CodeBlock {
+export interface CodeBlock extends FoundBlock {
   key: string;
-  code: string;
-  lang: string;
-  lines: number[];
 }
 
 /**
@@ -19,12 +22,9 @@ export interface CodeBlock {
  * Plain text needs no highlighter: its HTML goes in at once.
  */
 export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
-  /**
-   * Markers are plain ASCII text with a random part: they pass the sanitizer as text, and a fragment that
-   * holds one stays a one-byte string (half the memory of a two-byte one) until it is filled in.
-   */
+  /** The random part of this list's markers (`blockMarker`). */
   private readonly nonce = randomBytes(6).toString('hex');
-  private readonly marker = new RegExp(`hl-${this.nonce}-(\\d+)-hl`, 'g');
+  private readonly marker = blockMarkers(this.nonce);
   private readonly idOf = new Map<string, number>();
   private readonly blocks: CodeBlock[] = [];
   private closed = false;
@@ -44,7 +44,17 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
       this.idOf.set(key, id);
       this.wake?.();
     }
-    return `hl-${this.nonce}-${id}-hl`;
+    return blockMarker(this.nonce, id);
+  }
+
+  /** How many distinct blocks have been found. */
+  get count(): number {
+    return this.blocks.length;
+  }
+
+  /** The blocks found from the `from`-th on, for a page pass on another thread to send (analyze/foreign-blocks.ts). */
+  foundFrom(from: number): FoundBlocks {
+    return { nonce: this.nonce, from, blocks: this.blocks.slice(from) };
   }
 
   /** No more blocks will come: the iteration ends once it has given every block. */
