@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { shardFiles, type SearchEntry } from '../../src/shared/search-layout';
 import type { Manifest } from '../../src/shared/types';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, lazyChunk, useBrowser } from './browser';
 import { routeNewShards } from './deployment';
 
 const { open } = useBrowser();
@@ -36,7 +36,10 @@ async function statusText(page: Page): Promise<string> {
 describe('search', () => {
   it('opens with "/", finds the section, and Enter opens it at its heading', async () => {
     const { page, problems } = await open('/docs/limits/');
+    const requested: string[] = [];
+    page.on('request', (request) => void requested.push(request.url()));
     await hydrated(page);
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await page.keyboard.press('/');
     await input(page).waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
@@ -51,6 +54,11 @@ describe('search', () => {
     expect(await page.locator('.search-hit mark').first().textContent()).toMatch(/^paginat/i);
     expect(await page.locator('.search-group-title').first().textContent()).not.toBe('');
 
+    // Opened at once after the takeover, the dialog has the page to itself: navigation's chunk waits
+    // until the reader picks a result (or closes the dialog).
+    const before = [...requested];
+    expect(before).not.toContain(await lazyChunk(page, 'navigation'));
+
     for (let i = 0; i < target; i++) await page.keyboard.press('ArrowDown');
     const selected = page.locator('.search-hit[aria-selected="true"]');
     expect(await selected.getAttribute('data-url')).toBe('/api/rest/#pagination');
@@ -59,6 +67,7 @@ describe('search', () => {
 
     await page.waitForURL('**/docs/api/rest/#pagination');
     expect(await dialog(page).count()).toBe(0);
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
     await page.waitForFunction(() => {
       const heading = document.getElementById('pagination');
       const box = heading?.getBoundingClientRect();

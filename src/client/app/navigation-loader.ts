@@ -1,4 +1,5 @@
 import { withBase } from '../../shared/paths';
+import { useUi } from '../data/store';
 import { retryableChunk } from './lazy-chunk';
 import type { Navigation, NavigationStart } from './navigation';
 import { showStartupError } from './startup-error';
@@ -46,11 +47,31 @@ export function loadNavigation(): Promise<Navigation> {
   return loading;
 }
 
-/** Loads navigation when the browser has nothing else to do (the page has just been taken over). */
+/**
+ * How long after the takeover navigation waits to load without intent. The first moments on a page are
+ * the reader's: a search opened or a page scrolled then meets no chunk being evaluated, and intent (a
+ * pointer over a link, a tap) loads it at once anyway.
+ */
+const UNASKED_LOAD_DELAY_MS = 1000;
+
+/**
+ * Loads navigation once the page has been taken over a while and the browser has nothing else to do. Not
+ * while the search dialog is open: the chunk's evaluation and its first load would hold up the reader's
+ * results. It loads once the dialog closes, or at once when a result is picked (`navigate`).
+ */
 export function loadNavigationWhenIdle(): void {
-  const load = () => void loadNavigation().catch(() => {});
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
-  else setTimeout(load, 200);
+  const load = () => {
+    if (!useUi.getState().searchOpen) return void loadNavigation().catch(() => {});
+    const unsubscribe = useUi.subscribe(({ searchOpen }) => {
+      if (searchOpen) return;
+      unsubscribe();
+      loadNavigationWhenIdle();
+    });
+  };
+  setTimeout(() => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
+    else load();
+  }, UNASKED_LOAD_DELAY_MS);
 }
 
 /**

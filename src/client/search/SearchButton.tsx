@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
 import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
-import { loadNavigation } from '../app/navigation-loader';
 import { useScreen } from '../data/screen';
 import { useUi } from '../data/store';
 import { startSearch } from './search-client-instance';
@@ -30,11 +29,9 @@ export function SearchButton() {
 
   // However the dialog is opened (button, shortcut, a page's link), the index starts loading in the same
   // task as the dialog's code, not once that code has arrived and rendered: the two downloads overlap.
-  // Navigation loads too: a result the reader picks is a navigation.
   useLayoutEffect(() => {
     if (!open) return;
     startSearch(site);
-    loadNavigation().catch(() => {});
   }, [open, site]);
 
   useEffect(() => {
