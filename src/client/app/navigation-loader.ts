@@ -1,5 +1,6 @@
 import { withBase } from '../../shared/paths';
 import { useUi } from '../data/store';
+import { DEV_CONTENT_EVENT } from '../dev/events';
 import { retryableChunk } from './lazy-chunk';
 import type { Navigation, NavigationStart } from './navigation';
 import { showStartupError } from './startup-error';
@@ -60,6 +61,7 @@ const UNASKED_LOAD_DELAY_MS = 1000;
  * results. It loads once the dialog closes, or at once when a result is picked (`navigate`).
  */
 export function loadNavigationWhenIdle(): void {
+  if (document.documentElement.dataset['dev']) return followDevUpdatesFromStart();
   const load = () => {
     if (!useUi.getState().searchOpen) return void loadNavigation().catch(() => {});
     const unsubscribe = useUi.subscribe(({ searchOpen }) => {
@@ -72,6 +74,27 @@ export function loadNavigationWhenIdle(): void {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
     else load();
   }, UNASKED_LOAD_DELAY_MS);
+}
+
+/**
+ * `npm run dev` (dev/live.ts sets the flag): navigation loads at once, as a writer's edit is shown through
+ * it (dev/updates.ts), and an edit the dev client reports before navigation runs is reported again once it
+ * does, rather than lost.
+ */
+function followDevUpdatesFromStart(): void {
+  const reportAgain = () => {
+    window.removeEventListener(DEV_CONTENT_EVENT, reportAgain);
+    if (ready) return;
+    loadNavigation().then(
+      () => window.dispatchEvent(new Event(DEV_CONTENT_EVENT)),
+      () => {},
+    );
+  };
+  window.addEventListener(DEV_CONTENT_EVENT, reportAgain);
+  loadNavigation().then(
+    () => window.removeEventListener(DEV_CONTENT_EVENT, reportAgain),
+    () => {},
+  );
 }
 
 /**
