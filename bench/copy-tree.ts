@@ -24,6 +24,7 @@ export interface CopyOptions {
 
 interface SiteYaml {
   sidebar?: { text: string; items: string[] }[];
+  apiReference?: { spec: string; route: string }[];
   [key: string]: unknown;
 }
 
@@ -68,6 +69,18 @@ export async function copyTree(dir: string, pages: number, options: CopyOptions 
       items: groups.flatMap((group) => group.items.map((item) => `/${copyFolder(i + 1)}${item}`)),
     })),
   ];
+  // Each copy has its own API reference, made from its copy of the OpenAPI document: its sidebar names it.
+  const references = site.apiReference ?? [];
+  if (references.length > 0)
+    site.apiReference = [
+      ...references,
+      ...Array.from({ length: copies }, (_, i) =>
+        references.map(({ spec, route }) => ({
+          spec: `${copyFolder(i + 1)}/${spec}`,
+          route: `/${copyFolder(i + 1)}${route}`,
+        })),
+      ).flat(),
+    ];
   await writeFile(path.join(dir, SITE_FILE), stringify(site));
   return markdown * (copies + 1);
 }
