@@ -15,6 +15,24 @@ async function h1Becomes(page: Page, title: string): Promise<void> {
   );
 }
 
+/**
+ * Makes every load of the chunk at `url` fail with a 503 until the returned function is called, then loads
+ * it as served; and loads `/docs/limits/` until the startup banner says what failed.
+ */
+async function failingChunkAtStart(page: Page, url: string): Promise<() => void> {
+  let failing = true;
+  // Only the chunk's own URL: a retry asks for it under a fresh query (src/client/app/lazy-chunk.ts).
+  await page.route(
+    (requested) => requested.href === url,
+    (r) => (failing ? r.fulfill({ status: 503, body: 'busy' }) : r.continue()),
+  );
+  await page.goto(`${base()}/docs/limits/`);
+  const banner = page.locator('.startup-error');
+  await banner.waitFor();
+  expect(await banner.getAttribute('data-error-type')).toBe('error');
+  return () => (failing = false);
+}
+
 // Every resource meeting every fault (a fragment, a route shard, the manifest, the search index, the dialog's
 // chunk, at first load and after a navigation) is the matrix of test/resilience/fault-matrix.ts; this file
 // keeps the app-level scenarios around it: a first load without the manifest, and a new deployment.
@@ -41,19 +59,10 @@ describe('startup and script chunks', () => {
   for (const step of ['app', 'react-dom']) {
     it(`shows the startup banner when the takeover's ${step} chunk fails, and Retry starts the app`, async () => {
       const { page } = await open();
-      const chunk = await stepChunk(page, step);
-      let failing = true;
-      // Only the chunk's own URL: a retry asks for it under a fresh query (src/client/app/lazy-chunk.ts).
-      await page.route(
-        (url) => url.href === chunk,
-        (r) => (failing ? r.fulfill({ status: 503, body: 'busy' }) : r.continue()),
-      );
-      await page.goto(`${base()}/docs/limits/`);
+      const heal = await failingChunkAtStart(page, await stepChunk(page, step));
       const banner = page.locator('.startup-error');
-      await banner.waitFor();
-      expect(await banner.getAttribute('data-error-type')).toBe('error');
       expect(await page.textContent('#main-content h1')).toContain('Limits');
-      failing = false;
+      heal();
       await page.click('.startup-error button');
       await hydrated(page);
       expect(await banner.count()).toBe(0);
@@ -65,17 +74,8 @@ describe('startup and script chunks', () => {
   it('shows the startup banner when navigation fails to load: links load pages, and Retry brings it back', async () => {
     const { page } = await open();
     await page.goto(`${base()}/docs/limits/`);
-    const chunk = await lazyChunk(page, 'navigation');
-    let failing = true;
-    // Only the chunk's own URL: a retry asks for it under a fresh query (src/client/app/lazy-chunk.ts).
-    await page.route(
-      (url) => url.href === chunk,
-      (r) => (failing ? r.fulfill({ status: 503, body: 'busy' }) : r.continue()),
-    );
-    await page.goto(`${base()}/docs/limits/`);
+    const heal = await failingChunkAtStart(page, await lazyChunk(page, 'navigation'));
     const banner = page.locator('.startup-error');
-    await banner.waitFor();
-    expect(await banner.getAttribute('data-error-type')).toBe('error');
     await hydrated(page);
     // As the banner says: a link is a plain page load, a new document.
     await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
@@ -83,7 +83,7 @@ describe('startup and script chunks', () => {
     await h1Becomes(page, 'Pricing');
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBeUndefined();
     await banner.waitFor();
-    failing = false;
+    heal();
     await page.click('.startup-error button');
     expect(await banner.count()).toBe(0);
     // The tap waits for navigation, which Retry is loading, and is answered in the same document.

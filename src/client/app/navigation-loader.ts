@@ -49,11 +49,11 @@ export function loadNavigation(): Promise<Navigation> {
 }
 
 /**
- * How long after the takeover navigation waits to load without intent. The first moments on a page are
- * the reader's: a search opened or a page scrolled then meets no chunk being evaluated, and intent (a
- * pointer over a link, a tap) loads it at once anyway.
+ * How long after the takeover navigation waits to load without intent: the reader's first input after
+ * the takeover (a search opened at once) comes first, and intent (a pointer over a link, a tap) loads it
+ * at once anyway. Short, so that navigation is ready by the time a reader picks a link to follow.
  */
-const UNASKED_LOAD_DELAY_MS = 1000;
+const UNASKED_LOAD_DELAY_MS = 300;
 
 /**
  * Loads navigation once the page has been taken over a while and the browser has nothing else to do. Not
