@@ -8,7 +8,7 @@ import { showStartupError } from './startup-error';
 /**
  * Navigation — the router, React Query and what they do on each navigation — is a chunk of its own, loaded
  * once the page has been taken over: when the browser is idle, and at once when the reader shows intent (a
- * pointer over or focus on a same-site link, a tap of one, search opened). Until it is there the screen is
+ * pointer over or focus on a same-site link, a tap of one, a search result picked). Until it is there the screen is
  * the prerendered page, hydrated; a tap on a link waits for the chunk and then navigates, or, should the
  * chunk fail to load, becomes the plain page load the link is.
  */
@@ -77,24 +77,17 @@ export function loadNavigationWhenIdle(): void {
 }
 
 /**
- * `npm run dev` (dev/live.ts sets the flag): navigation loads at once, as a writer's edit is shown through
- * it (dev/updates.ts), and an edit the dev client reports before navigation runs is reported again once it
- * does, rather than lost.
+ * `npm run dev` (dev/live.ts sets the flag): a writer's edit is shown through navigation, which loads at
+ * once; an edit the dev client reports before it runs waits for it.
  */
 function followDevUpdatesFromStart(): void {
-  const reportAgain = () => {
-    window.removeEventListener(DEV_CONTENT_EVENT, reportAgain);
-    if (ready) return;
-    loadNavigation().then(
-      () => window.dispatchEvent(new Event(DEV_CONTENT_EVENT)),
+  const show = () =>
+    void loadNavigation().then(
+      (navigation) => navigation.showDevUpdate(),
       () => {},
     );
-  };
-  window.addEventListener(DEV_CONTENT_EVENT, reportAgain);
-  loadNavigation().then(
-    () => window.removeEventListener(DEV_CONTENT_EVENT, reportAgain),
-    () => {},
-  );
+  window.addEventListener(DEV_CONTENT_EVENT, show);
+  loadNavigation().catch(() => {});
 }
 
 /**

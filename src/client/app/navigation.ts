@@ -6,7 +6,7 @@ import { ensureQuery, retryTransient } from '../data/queries';
 import type { RouteFiles } from '../data/route-data';
 import { nextViewRendered, readGroupsWith, type ScreenStore, type View } from '../data/screen';
 import { seedQueries, sidebarGroupQuery, siteQuery } from '../data/site-data';
-import { followDevUpdates } from '../dev/updates';
+import { showDevUpdate } from '../dev/updates';
 import { linkPrefetcher, routeLocation } from './link-prefetch';
 import { switchToNewDeployment } from './load-fragment';
 import { followNavigations } from './navigation-effects';
@@ -29,6 +29,8 @@ export interface Navigation {
   replaceHash(hash: string): void;
   prefetch(anchor: HTMLAnchorElement): void;
   switchToNewDeployment(signal: AbortSignal): Promise<unknown>;
+  /** `npm run dev`: a rebuild wrote new content; the page is shown again from it, in place. */
+  showDevUpdate(): void;
 }
 
 /**
@@ -73,8 +75,6 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   followNavigations(router, screen);
   const prefetch = linkPrefetcher(router, base);
   prefetchLinksInView(router, prefetch);
-  // `npm run dev` only (src/client/dev/live.ts sets the flag): a rebuild re-renders the page in place.
-  if (document.documentElement.dataset['dev']) followDevUpdates(queryClient, router, base);
 
   return {
     navigate: (route) => void router.navigate(routeLocation(route)),
@@ -88,6 +88,7 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
       }),
     prefetch: (anchor) => void prefetch(anchor),
     switchToNewDeployment: (signal) => switchToNewDeployment(queryClient, base, signal),
+    showDevUpdate: () => showDevUpdate(queryClient, router, base),
   };
 }
 

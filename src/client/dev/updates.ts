@@ -1,20 +1,17 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { switchToNewDeployment } from '../app/load-fragment';
 import type { AppRouter } from '../app/router';
-import { DEV_CONTENT_EVENT } from './events';
 
 /**
- * `npm run dev`'s rebuilds, in the app: the dev client (live.ts) says the content changed, and the app
+ * `npm run dev`'s rebuilds, in the app: once the dev client (live.ts) says the content changed, the app
  * reads the new deployment from `version.json`, as a tab of the built site finds a new deployment, then
  * shows the current route again from its data. An update it cannot read reloads the page.
  */
-export function followDevUpdates(queryClient: QueryClient, router: AppRouter, base: string): void {
-  window.addEventListener(DEV_CONTENT_EVENT, () => {
-    switchToNewDeployment(queryClient, base, new AbortController().signal)
-      .then(() => router.invalidate())
-      .catch((error: unknown) => {
-        console.warn('docs dev: could not apply the update, reloading', error);
-        window.location.reload();
-      });
-  });
+export function showDevUpdate(queryClient: QueryClient, router: AppRouter, base: string): void {
+  switchToNewDeployment(queryClient, base, new AbortController().signal)
+    .then(() => router.invalidate())
+    .catch((error: unknown) => {
+      console.warn('docs dev: could not apply the update, reloading', error);
+      window.location.reload();
+    });
 }
