@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -111,6 +112,22 @@ describe('the API pages and the OpenAPI document', () => {
     expect(pages.flatMap((file) => operationsMissingFromDocument(page(file), api).map((p) => `${file}: ${p}`))).toEqual(
       [],
     );
+  });
+
+  it('show the SSE stream read as it arrives in curl, Node.js and Python', () => {
+    const events = reference['events.md'] ?? '';
+    const section = events.slice(events.indexOf('{#streamSourceEvents}'), events.indexOf('{#deleteSourceEvents}'));
+    const block = (info: string) => new RegExp(`\`{3,}${info}\\n([\\s\\S]*?)\\n\`{3,}`).exec(section)?.[1] ?? '';
+    expect(block('bash \\[curl\\]')).toMatch(/^curl -sN /);
+    const node = block('javascript \\[Node.js\\]');
+    const python = block('python \\[Python\\]');
+    expect(node).toContain('for await (const chunk of response.body)');
+    expect(python).toContain('stream=True');
+    expect(python).toContain('response.iter_lines(');
+    writeFileSync(path.join(root, 'stream.mjs'), node);
+    writeFileSync(path.join(root, 'stream.py'), python);
+    execFileSync(process.execPath, ['--check', path.join(root, 'stream.mjs')]);
+    execFileSync('python3', ['-m', 'py_compile', path.join(root, 'stream.py')]);
   });
 
   it('finds an operation the document lacks, and a stream described as JSON', () => {
