@@ -25,8 +25,8 @@ describe('the API reference', () => {
       'query',
       'integer',
       'no',
-      '10',
-      'How many items a page holds. From 1 to 100.',
+      '',
+      'How many items to put on the page; left out, the API chooses.',
     ]);
 
     const schema = page.locator('#getCurrentUser ~ details').first();

@@ -19,6 +19,16 @@ export interface SnippetRequest {
   jsonAnswer: boolean;
 }
 
+/**
+ * Whether the request asks for Server-Sent Events: an answer that arrives a line at a time and stays open,
+ * so the code prints it as it comes instead of waiting for an end that never arrives.
+ */
+function streams(request: SnippetRequest): boolean {
+  return request.headers.some(
+    (header) => header.name.toLowerCase() === 'accept' && header.value.trim() === 'text/event-stream',
+  );
+}
+
 /** A string for a POSIX shell, in single quotes, in which nothing expands (`$errors` in a path stays). */
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -26,7 +36,8 @@ function shellQuote(text: string): string {
 
 export function curlSnippet(request: SnippetRequest): string {
   const method = request.method === 'GET' ? '' : ` -X ${request.method}`;
-  const lines = [`curl -s${method} ${shellQuote(request.url)}`];
+  // -N: print each event as it arrives rather than when curl's buffer fills.
+  const lines = [`curl -s${streams(request) ? 'N' : ''}${method} ${shellQuote(request.url)}`];
   const { credential } = request;
   // Double quotes, so that the shell reads the key from the environment.
   if (credential) lines.push(`-H "${credential.header}: ${credential.prefix}$${credential.env}"`);
@@ -56,13 +67,13 @@ export function nodeSnippet(request: SnippetRequest): string {
   const options = [`  method: ${JSON.stringify(request.method)},`];
   if (headers.length > 0) options.push('  headers: {', ...headers, '  },');
   if (request.body !== undefined) options.push(`  body: JSON.stringify(${javascriptValue(request.body, '  ')}),`);
-  const answer = request.jsonAnswer ? 'await response.json()' : 'response.status';
-  return [
-    `const response = await fetch(${JSON.stringify(request.url)}, {`,
-    ...options,
-    '});',
-    `console.log(${answer});`,
-  ].join('\n');
+  const answer = streams(request)
+    ? [
+        'const decoder = new TextDecoder();',
+        'for await (const chunk of response.body) process.stdout.write(decoder.decode(chunk, { stream: true }));',
+      ]
+    : [`console.log(${request.jsonAnswer ? 'await response.json()' : 'response.status'});`];
+  return [`const response = await fetch(${JSON.stringify(request.url)}, {`, ...options, '});', ...answer].join('\n');
 }
 
 /** A JSON value as a Python literal (`None`, `True`, dicts and lists), indented to sit at `indent`. */
@@ -99,12 +110,16 @@ export function pythonSnippet(request: SnippetRequest): string {
   if (headers.length > 0) args.push('    headers={', ...headers, '    },');
   // requests sets Content-Type: application/json for a `json=` body.
   if (request.body !== undefined) args.push(`    json=${pythonValue(request.body, '    ')},`);
-  const answer = request.jsonAnswer ? 'response.json()' : 'response.status_code';
+  // stream=True: requests otherwise reads the whole answer before returning, and a stream has no end.
+  if (streams(request)) args.push('    stream=True,');
   const imports = credential ? ['import os', '', 'import requests'] : ['import requests'];
   const method = request.method.toLowerCase();
   // requests has a function for each common method; any other goes through `requests.request`.
   const call = REQUESTS_METHODS.has(method)
     ? `requests.${method}(`
     : `requests.request(\n    ${JSON.stringify(request.method)},`;
-  return [...imports, '', `response = ${call}`, ...args, ')', `print(${answer})`].join('\n');
+  const answer = streams(request)
+    ? ['for line in response.iter_lines(decode_unicode=True):', '    print(line)']
+    : [`print(${request.jsonAnswer ? 'response.json()' : 'response.status_code'})`];
+  return [...imports, '', `response = ${call}`, ...args, ')', ...answer].join('\n');
 }
