@@ -1,6 +1,5 @@
 import { letterOf, type LetterShard } from '../../shared/search-layout';
 import { SearchRanker } from '../../shared/search-ranker';
-import { TEXT_PREFIX_MIN } from '../../shared/search-query-words';
 import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
 
@@ -11,10 +10,10 @@ import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
  * run here over the whole index: what the build stores for a query is what the reader's engine shows for
  * it, and a change to the ranking changes both.
  *
- * Each frequent word is ranked as two queries: the word typed out, and the word being typed (its shortest
- * beginning that begins no other word, of at least the length that matches section text); the beginnings
- * between those two usually reach the same word alone and so show the same sections. Words are taken
- * most frequent first while the sections they show cost less than `budget` bytes (`sectionBytes` each).
+ * Each frequent word is ranked as a reader types it: each of its beginnings, then the word, a beginning
+ * with the most frequent word it begins, as the query of a beginning loads that word's term file (it
+ * expands to the most frequent words it begins). Words are taken most frequent first while the sections
+ * they show cost less than `budget` bytes (`sectionBytes` each).
  */
 export function firstResults(
   index: SearchIndex,
@@ -22,14 +21,15 @@ export function firstResults(
   sectionBytes: (id: number) => number,
 ): Map<string, number[]> {
   const ranker = new SearchRanker(new IndexRankingData(index));
-  const sorted = [...index.words.keys()];
   const byFrequency = [...index.words].sort(([a, x], [b, y]) => postingCount(y) - postingCount(x) || (a < b ? -1 : 1));
-  const position = new Map(sorted.map((word, v) => [word, v]));
+  const ranked = new Set<string>();
   const shown = new Map<string, number[]>();
   for (const [word] of byFrequency) {
     if (budget <= 0) break;
     const ids = new Set<number>();
-    for (const query of rankedQueries(sorted, position.get(word) ?? 0)) {
+    for (const query of typedQueries(word)) {
+      if (ranked.has(query)) continue;
+      ranked.add(query);
       for (const { hits } of ranker.rank(query).selections) for (const { id } of hits) ids.add(id);
     }
     const list = [...ids].sort((a, b) => a - b);
@@ -42,24 +42,9 @@ export function firstResults(
 /** A word's postings over every field, as the letter files count them. */
 export const postingCount = (word: IndexedWord): number => word.postings.reduce((n, list) => n + list.length, 0);
 
-/**
- * The queries ranked for the word at position v of the sorted vocabulary: the word typed out, and its
- * shortest beginning that begins no other word, at least `TEXT_PREFIX_MIN` long (none when every shorter
- * beginning also begins another word).
- */
-export function rankedQueries(sorted: readonly string[], v: number): string[] {
-  const word = sorted[v] ?? '';
-  const shared = (other: string | undefined) => {
-    let n = 0;
-    while (other !== undefined && n < word.length && other[n] === word[n]) n++;
-    return n;
-  };
-  const length = Math.max(shared(sorted[v - 1]), shared(sorted[v + 1])) + 1;
-  const typed = word.slice(0, Math.max(length, TEXT_PREFIX_MIN));
-  return typed.length < word.length ? [word, typed] : [word];
-}
+/** The queries of a word as a reader types it: each of its beginnings, then the word. */
+export const typedQueries = (word: string): string[] => [...word].map((_, i) => word.slice(0, i + 1));
 
-const HEAD_FIELDS: readonly HeadField[] = ['title', 'name', 'folder', 'heading'];
 const NONE: readonly number[] = [];
 
 /**
@@ -97,10 +82,12 @@ class IndexRankingData implements RankingData {
 
   headPostings(word: string): Record<HeadField, readonly number[]> {
     const postings = this.index.words.get(word)?.postings;
-    return Object.fromEntries(HEAD_FIELDS.map((field) => [field, postings?.[FIELD[field]] ?? NONE])) as Record<
-      HeadField,
-      readonly number[]
-    >;
+    return {
+      title: postings?.[FIELD.title] ?? NONE,
+      name: postings?.[FIELD.name] ?? NONE,
+      folder: postings?.[FIELD.folder] ?? NONE,
+      heading: postings?.[FIELD.heading] ?? NONE,
+    };
   }
 
   textPostings(word: string): readonly number[] {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchEngine } from '../../../../src/client/search/engine';
 import { SearchShards } from '../../../../src/client/search/shards';
 import { importSite } from '../../../../src/node/import/import-site';
-import { rankedQueries } from '../../../../src/node/site/search-first-results';
+import { typedQueries } from '../../../../src/node/site/search-first-results';
 import { SearchRanker } from '../../../../src/shared/search-ranker';
 import {
   shardFiles,
@@ -42,13 +42,13 @@ function engineWith(site: BuiltSearch, kinds: string[]): SearchEngine {
 const shardsOf = <T>(site: BuiltSearch, kind: string) =>
   [...site.files].filter(([name]) => shardKindOf(name) === kind).map(([, data]) => JSON.parse(data) as T);
 
-/** The vocabulary, sorted, and each word's postings over every field, from the letter files. */
-function vocabulary(site: BuiltSearch): { sorted: string[]; frequency: Map<string, number> } {
+/** The vocabulary, most frequent first (postings over every field, from the letter files), as the build takes it. */
+function byFrequency(site: BuiltSearch): string[] {
   const frequency = new Map<string, number>();
   for (const letters of shardsOf<LetterShard>(site, 'letters')) {
     if (letters.w !== '') letters.w.split(' ').forEach((word, v) => frequency.set(word, letters.f[v] ?? 0));
   }
-  return { sorted: [...frequency.keys()].sort(), frequency };
+  return [...frequency.keys()].sort((a, b) => (frequency.get(b) ?? 0) - (frequency.get(a) ?? 0) || (a < b ? -1 : 1));
 }
 
 /**
@@ -63,7 +63,7 @@ const trees: [name: string, make: () => Promise<string>, expected: { words: numb
       await cp(path.join(projectRoot, 'content'), path.join(root, 'content'), { recursive: true });
       return root;
     },
-    { words: 40, sections: 200 },
+    { words: 20, sections: 200 },
   ],
   [
     'the VuePress 1 fixture, imported',
@@ -89,17 +89,13 @@ describe.each(trees)('the first results the term files of %s carry', (_name, mak
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  it("are the engine's first results of its most frequent words, typed out and being typed, drawn without a detail file", () => {
-    const { sorted, frequency } = vocabulary(site);
-    const byFrequency = [...sorted].sort(
-      (a, b) => (frequency.get(b) ?? 0) - (frequency.get(a) ?? 0) || (a < b ? -1 : 1),
-    );
+  it("are the engine's first results of its most frequent words, as they are typed, drawn without a detail file", () => {
     const whole = engineWith(site, ['letters', 'terms', 'details']);
     const termsOnly = engineWith(site, ['letters', 'terms']);
     // The words are carried most frequent first, until the carried sections cost as much as the details.
     let carried = 0;
-    for (const word of byFrequency) {
-      const queries = rankedQueries(sorted, sorted.indexOf(word));
+    for (const word of byFrequency(site)) {
+      const queries = typedQueries(word);
       if (queries.some((query) => termsOnly.search(query).missing.length > 0)) break;
       for (const query of queries) {
         // What the reader sees from the term files alone is the engine's whole answer, scores included.
@@ -110,8 +106,7 @@ describe.each(trees)('the first results the term files of %s carry', (_name, mak
     expect(carried).toBeGreaterThanOrEqual(expected.words);
   });
 
-  it('are nothing but what the engine ranks first for the queries of the words in the same file', () => {
-    const { sorted } = vocabulary(site);
+  it('are nothing but what the engine ranks first for the words of the same file as they are typed', () => {
     const shards = new SearchShards(site.entry);
     for (const [name, data] of site.files) shards.read(name, data);
     const ranker = new SearchRanker(shards);
@@ -120,10 +115,8 @@ describe.each(trees)('the first results the term files of %s carry', (_name, mak
     for (const shard of shardsOf<TermShard>(site, 'terms')) {
       if (!shard.s) continue;
       const ranked = new Set<number>();
-      for (const word of shard.w.split(' ')) {
-        for (const query of rankedQueries(sorted, sorted.indexOf(word))) {
-          for (const { hits } of ranker.rank(query).selections) for (const { id } of hits) ranked.add(id);
-        }
+      for (const query of new Set(shard.w.split(' ').flatMap(typedQueries))) {
+        for (const { hits } of ranker.rank(query).selections) for (const { id } of hits) ranked.add(id);
       }
       for (const [p, , , sections] of shard.s) {
         for (const [n] of sections) {
