@@ -1,7 +1,6 @@
 /**
- * How much a word counts in each field of a section, for the search engine (src/client/search/engine.ts)
- * and for the build, which uses the same weights to choose which first results the term files carry
- * (src/node/site/search-files.ts). A word of the page title counts most for the page's intro and somewhat
+ * How much a word counts in each field of a section, for the search engine's ranking
+ * (src/shared/search-ranker.ts). A word of the page title counts most for the page's intro and somewhat
  * for each of its sections (a section is read in its page's context). The page's name in its URL counts a
  * little less than the title, the folders above it less again; then come the heading and the text.
  */

@@ -1,9 +1,10 @@
 import { simpleSlug } from '../../shared/search-text';
 import type { DetailPage } from '../../shared/search-layout';
+import type { Selection } from '../../shared/search-selection';
 
 /**
- * What a search answers and how ranked sections become it: grouped under their pages, at most so many,
- * ready to draw. The engine (engine.ts) ranks; this decides what of the ranking is shown.
+ * What a search answers, and how the sections a ranking chose (src/shared/search-selection.ts) are drawn:
+ * with their pages' titles, routes, headings and excerpts.
  */
 
 /** One result: a section with its page, ready to draw. */
@@ -36,58 +37,6 @@ export interface SearchResults {
   terms: string[];
   /** Number of hits over all groups. */
   total: number;
-}
-
-/** At most this many sections are shown, and at most this many of one page. */
-export const MAX_HITS = 20;
-const MAX_PER_PAGE = 4;
-/** A page's further sections are shown when they score at least this share of its best one. */
-const PAGE_FLOOR = 0.5;
-
-/** A section the engine ranked: by tier first (exact title, exact heading), then by value. */
-export interface Ranked {
-  id: number;
-  tier: number;
-  value: number;
-}
-
-/** The sections one page shows, chosen from the ranking. */
-export interface Selection {
-  page: number;
-  hits: Ranked[];
-}
-
-/**
- * Groups ranked sections under their pages; a page ranks by its best section. A page whose title holds
- * every query word (`titled`) is led by its intro; its other sections follow when they score close to its
- * best. `pageOf` gives each section's page, `pageStart` each page's first section (its intro).
- */
-export function selectRanked(
-  ranked: readonly Ranked[],
-  titled: ReadonlySet<number>,
-  pageOf: Uint32Array,
-  pageStart: Uint32Array,
-): Selection[] {
-  const groups = new Map<number, { selection: Selection; best: number }>();
-  let total = 0;
-  for (const ranking of ranked) {
-    if (total >= MAX_HITS) break;
-    const p = pageOf[ranking.id] ?? 0;
-    let entry = groups.get(p);
-    if (!entry) {
-      entry = { selection: { page: p, hits: [] }, best: ranking.value };
-      groups.set(p, entry);
-    } else if (entry.selection.hits.length >= MAX_PER_PAGE || ranking.value < entry.best * PAGE_FLOOR) {
-      continue;
-    }
-    entry.selection.hits.push(ranking);
-    total++;
-  }
-  for (const [p, { selection }] of groups) {
-    const intro = selection.hits.findIndex((h) => h.id === pageStart[p]);
-    if (intro > 0 && titled.has(p)) selection.hits.unshift(...selection.hits.splice(intro, 1));
-  }
-  return [...groups.values()].map((e) => e.selection);
 }
 
 /**

@@ -15,8 +15,8 @@ import {
   type ShardKind,
   type TermShard,
 } from '../../shared/search-layout';
+import { LetterView, lowerBound, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 
-type HeadField = Exclude<(typeof TERM_FIELDS)[number], 'text'>;
 const HEAD_FIELDS: readonly HeadField[] = ['title', 'name', 'folder', 'heading'];
 const TEXT_FIELD = TERM_FIELDS.indexOf('text');
 
@@ -26,7 +26,7 @@ const TEXT_FIELD = TERM_FIELDS.indexOf('text');
  * unknown; the engine runs a query, and when files were noted the worker loads them and runs it again
  * (see `runQuery`). The layout itself is src/shared/search-layout.ts.
  */
-export class SearchShards {
+export class SearchShards implements RankingData {
   /** Sections of page p are the ids from `pageStart[p]` to `pageStart[p + 1]`; the first is its intro. */
   readonly pageStart: Uint32Array;
   readonly pageOf: Uint32Array;
@@ -140,43 +140,6 @@ export class SearchShards {
   }
 }
 
-/** One letter shard: sorted words, their frequencies, and Fuse over its title and heading words. */
-export class LetterView {
-  readonly words: string[];
-  private readonly fuse = new Map<string, unknown>();
-
-  constructor(private readonly shard: LetterShard) {
-    this.words = shard.w === '' ? [] : shard.w.split(' ');
-  }
-
-  lowerBound(word: string): number {
-    return lowerBound(this.words, word);
-  }
-
-  /** Postings of the word at position v over every field. */
-  frequencyAt(v: number): number {
-    return this.shard.f[v] ?? 0;
-  }
-
-  /** Postings of a word over every field; 0 for a word the index does not have. */
-  frequency(word: string): number {
-    const v = this.lowerBound(word);
-    return this.words[v] === word ? this.frequencyAt(v) : 0;
-  }
-
-  /** The serialised Fuse index of one first character's title and heading words. */
-  fuzzyIndex(letter: string): unknown {
-    return this.shard.fuzzy[letter];
-  }
-
-  /** A Fuse instance made once per character, kept with the shard. */
-  cached<T>(letter: string, make: () => T): T {
-    let value = this.fuse.get(letter) as T | undefined;
-    if (value === undefined) this.fuse.set(letter, (value = make()));
-    return value;
-  }
-}
-
 /** One term shard; a list is decoded the first time a query reads it. */
 class TermView {
   private readonly words: string[];
@@ -208,15 +171,4 @@ class TermView {
     if (!ids) this.decoded.set(id, (ids = decodePostings(text)));
     return ids;
   }
-}
-
-function lowerBound(words: readonly string[], word: string): number {
-  let low = 0;
-  let high = words.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((words[mid] ?? '') < word) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { STORED_SEARCH_FORMAT, SearchTermNumbers, searchFromStored, storedSearch } from './page-search';
+import { STORED_SEARCH_FORMAT, SearchTermNumbers, searchFromStored, storedSearch } from './stored-search';
 import type { CompletePage } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { fileDigest, sourceDigest } from '../content-hash';

@@ -1,14 +1,12 @@
-import { parseDocument } from 'yaml';
 import { routeFromRelativePath } from '../../shared/paths';
 import { clientRedirect } from '../analyze/client-redirect';
 import { frontmatterBlock } from '../analyze/frontmatter';
-import { titleFromPath } from '../analyze/page-source';
 import { lineLocator } from '../diagnostics';
 import { isAllowedEmbed } from '../scan/embeds';
 import { LegacySlugger } from '../analyze/markdown/heading-aliases';
-import { resolveLink } from '../analyze/markdown/links';
 import { componentKey, type ComponentFile } from './components';
 import type { ImportReport } from './report';
+import { FENCE, rewriteFrontmatter } from './rewrite-frontmatter';
 
 /**
  * One page of the old site, rewritten for this one. Fenced code is left as written (Vue never evaluated
@@ -51,7 +49,6 @@ const PROSE = new RegExp(
   ].join('|'),
   'gm',
 );
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 export function rewritePage(text: string, file: string, ctx: PageRewriteContext): RewrittenPage {
   const front = frontmatterBlock(text);
@@ -88,7 +85,7 @@ export function rewritePage(text: string, file: string, ctx: PageRewriteContext)
     offset += line.length;
   }
   flush();
-  return { kind: 'page', text: withTitle(front, out, file, ctx) };
+  return { kind: 'page', text: rewriteFrontmatter(front, out, file, ctx) };
 }
 
 function rewriteProse(
@@ -248,61 +245,4 @@ function component(
   const from = found ? `its template in ${found.file} has bindings` : 'it is not in .vuepress/components/';
   ctx.report.lost(file, line, `component \`<${name}>\` cannot run on this site and was removed (${from})`);
   return '';
-}
-
-/**
- * The frontmatter, fixed where this site reads it otherwise: a `title:` added when neither it nor the body
- * has one, and `prev`/`next` written as relative links (`./setup`, `../guide/`) made routes, which is what
- * this site's frontmatter takes. Other keys stay as written.
- */
-function withTitle(
-  front: { block: string; yaml: string } | undefined,
-  body: string,
-  file: string,
-  ctx: PageRewriteContext,
-): string {
-  const head = front?.block ?? '';
-  const doc = parseDocument(front?.yaml ?? '');
-  const data: unknown = doc.errors.length > 0 ? undefined : doc.toJS();
-  if (doc.errors.length > 0 || (data !== null && data !== undefined && typeof data !== 'object')) return head + body;
-  const fields = (data ?? {}) as Record<string, unknown>;
-  let changed = false;
-  for (const key of ['prev', 'next'] as const) {
-    const value = fields[key];
-    if (typeof value !== 'string' || value.startsWith('/')) continue;
-    const resolved = resolveLink(value, routeFromRelativePath(file), file);
-    if (resolved.kind !== 'internal') continue;
-    doc.set(key, resolved.route);
-    ctx.report.changed(file, 0, `\`${key}: ${value}\` became the route ${resolved.route}`);
-    changed = true;
-  }
-  if (!(typeof fields['title'] === 'string' && fields['title'] !== '') && !hasH1(body)) {
-    const hero = typeof fields['heroText'] === 'string' ? fields['heroText'] : undefined;
-    const title = hero ?? titleFromPath(file, ctx.sourceName);
-    ctx.report.changed(
-      file,
-      0,
-      `the page had no title: it is "${title}"${hero ? ', its heroText' : ', from its file name'}`,
-    );
-    doc.set('title', title);
-    changed = true;
-  }
-  return changed ? `---\n${doc.toString({ lineWidth: 0 })}---\n${body}` : head + body;
-}
-
-/** A `# heading` outside fenced code (ATX or setext). */
-function hasH1(body: string): boolean {
-  let fence: string | undefined;
-  const lines = body.split('\n');
-  for (const [i, line] of lines.entries()) {
-    const opener = FENCE.exec(line)?.[1];
-    if (opener) {
-      fence = fence === undefined ? opener : opener[0] === fence[0] ? undefined : fence;
-      continue;
-    }
-    if (fence !== undefined) continue;
-    if (/^ {0,3}#(?:\s|$)/.test(line)) return true;
-    if (/^ {0,3}=+\s*$/.test(line) && (lines[i - 1] ?? '').trim() !== '') return true;
-  }
-  return false;
 }

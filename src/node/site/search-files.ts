@@ -13,15 +13,7 @@ import {
 } from '../../shared/search-layout';
 import { contentHash } from '../content-hash';
 import type { PageSource } from '../analyze/page-record';
-import {
-  W_FOLDER,
-  W_HEADING,
-  W_PAGE_NAME,
-  W_TEXT,
-  W_TITLE_INTRO,
-  W_TITLE_SECTION,
-  WHOLE_FIELD,
-} from '../../shared/search-weights';
+import { firstResults, postingCount } from './search-first-results';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
 
 /**
@@ -37,13 +29,9 @@ const TERM_BYTES_MAX = 3 * TERM_BYTES;
 const DETAIL_BYTES = 12_000;
 
 /**
- * A term shard carries what the first results of each of its frequent words show: about a first screen
- * of a one-word query, and of the word's beginning as it is typed, which ranks without the word's exact
- * titles and headings first. Those results are far apart in the site (a word is on pages of every
- * folder), so a detail shard each would make a first query a dozen requests or more.
- */
-const SHOWN_PER_WORD = 20;
-/**
+ * A term shard carries what the first results of each of its frequent words show, typed out and being
+ * typed (src/node/site/search-first-results.ts). Those results are far apart in the site (a word is on
+ * pages of every folder), so a detail shard each would make a first query a dozen requests or more.
  * The sections the term shards carry cost at most this share of the detail shards' size, the most
  * frequent words first: a rare word's few results need few detail files anyway.
  */
@@ -124,8 +112,6 @@ function groups<T>(
   return out;
 }
 
-const total = (word: IndexedWord) => word.postings.reduce((n, list) => n + list.length, 0);
-
 /** The vocabulary by first character: a character's words never straddle two shards. */
 function letterShards(words: [string, IndexedWord][], fuzzy: Map<string, unknown>): [string, LetterShard][] {
   const fuzzyBytes = new Map([...fuzzy].map(([letter, value]) => [letter, JSON.stringify(value).length]));
@@ -141,7 +127,7 @@ function letterShards(words: [string, IndexedWord][], fuzzy: Map<string, unknown
     const letters = new Set(group.map(([word]) => letterOf(word)));
     const shard: LetterShard = {
       w: group.map(([word]) => word).join(' '),
-      f: group.map(([, word]) => total(word)),
+      f: group.map(([, word]) => postingCount(word)),
       fuzzy: Object.fromEntries([...letters].flatMap((l) => (fuzzy.has(l) ? [[l, fuzzy.get(l)]] : []))),
     };
     return [i === 0 ? '' : letterOf(group[0]?.[0] ?? ''), shard];
@@ -170,7 +156,8 @@ function termShards(words: [string, IndexedWord][], index: SearchIndex): [string
     const [h = '', x = ''] = page?.r[id - (pageStart[pageOf(id)] ?? 0)] ?? [];
     return h.length + x.length + (page ? page.t.length + page.u.length : 0) + 16;
   };
-  const shown = shownSections(words, index, pageStart, sectionBytes);
+  const budget = SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0);
+  const shown = firstResults(index, budget, sectionBytes);
   const { titleKeys, headingKeys } = index;
   const posted: Posted[] = words.map(([key, word]) => ({
     key,
@@ -234,145 +221,6 @@ function shownPages(
     last[3].push([n, ...section]);
   }
   return pages;
-}
-
-/**
- * For each frequent word, the sections a query of that word alone shows first, while the share of the
- * detail data they may cost lasts. This only chooses what the term shards carry: the engine ranks
- * (src/client/search/engine.ts), and a result whose section is not carried has its details loaded. So the
- * score below only needs to follow the engine's field weights closely enough to pick the same few.
- */
-function shownSections(
-  words: [string, IndexedWord][],
-  index: SearchIndex,
-  pageStart: readonly number[],
-  sectionBytes: (id: number) => number,
-): Map<string, number[]> {
-  let budget = SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0);
-  const byFrequency = [...words].sort(([a, x], [b, y]) => total(y) - total(x) || (a < b ? -1 : 1));
-  const ranking = new FirstResults(index, pageStart);
-  const shown = new Map<string, number[]>();
-  for (const [key, word] of byFrequency) {
-    if (budget <= 0) break;
-    const ids = ranking.of(key, word);
-    budget -= ids.reduce((n, id) => n + sectionBytes(id), 0);
-    shown.set(key, ids);
-  }
-  return shown;
-}
-
-/** The engine's field weights for a one-word query, as far as choosing its first results goes. */
-const PAGE_FIELD_QUALITY = [1, W_PAGE_NAME, W_FOLDER];
-const INTRO = W_TITLE_INTRO;
-const SECTION_OF_PAGE = W_TITLE_SECTION;
-/** A one-word query is the whole of every title, name or heading field that holds it. */
-const HEADING = W_HEADING * WHOLE_FIELD;
-const TEXT = W_TEXT;
-const MAX_PER_PAGE = 4;
-/** Candidates kept while scoring: enough for `SHOWN_PER_WORD` with at most `MAX_PER_PAGE` from a page. */
-const CANDIDATES = SHOWN_PER_WORD * MAX_PER_PAGE;
-
-/**
- * The sections a query of one word ranks first. Scores are kept in arrays over every page and section,
- * reused from word to word: a large site has a hundred thousand sections and tens of thousands of words.
- */
-class FirstResults {
-  private readonly pageQuality: Float64Array;
-  private readonly score: Float64Array;
-  private readonly tier: Uint8Array;
-  private readonly pageOf: Uint32Array;
-
-  constructor(
-    index: SearchIndex,
-    private readonly pageStart: readonly number[],
-  ) {
-    const sections = pageStart[pageStart.length - 1] ?? 0;
-    this.pageQuality = new Float64Array(index.pages.length);
-    this.score = new Float64Array(sections);
-    this.tier = new Uint8Array(sections);
-    this.pageOf = new Uint32Array(sections);
-    index.pages.forEach((_, p) => this.pageOf.fill(p, pageStart[p], pageStart[p + 1]));
-    this.titleKeys = index.titleKeys;
-    this.headingKeys = index.headingKeys;
-  }
-
-  private readonly titleKeys: Map<string, number[]>;
-  private readonly headingKeys: Map<string, number[]>;
-
-  /** At most twice `SHOWN_PER_WORD` sections, in section order. */
-  of(key: string, word: IndexedWord): number[] {
-    const { pageQuality, score, tier, pageOf, pageStart } = this;
-    const pages: number[] = [];
-    PAGE_FIELD_QUALITY.forEach((quality, field) => {
-      for (const p of word.postings[field] ?? []) {
-        if (pageQuality[p] === 0) pages.push(p);
-        pageQuality[p] = Math.max(pageQuality[p] ?? 0, quality);
-      }
-    });
-    const touched: number[] = [];
-    const add = (id: number, value: number) => {
-      if (score[id] === 0) touched.push(id);
-      score[id] = (score[id] ?? 0) + value;
-    };
-    for (const p of pages) {
-      const quality = pageQuality[p] ?? 0;
-      add(pageStart[p] ?? 0, INTRO * quality * WHOLE_FIELD);
-    }
-    const inPage = (id: number) => {
-      const p = pageOf[id] ?? 0;
-      const quality = pageQuality[p] ?? 0;
-      if (quality > 0 && pageStart[p] !== id && score[id] === 0) add(id, SECTION_OF_PAGE * quality);
-    };
-    for (const id of word.postings[FIELD.heading]) {
-      inPage(id);
-      add(id, HEADING);
-    }
-    for (const id of word.postings[FIELD.text]) {
-      inPage(id);
-      add(id, TEXT);
-    }
-    for (const p of this.titleKeys.get(key) ?? []) tier[pageStart[p] ?? 0] = 2;
-    for (const id of this.headingKeys.get(key) ?? []) tier[id] ||= 1;
-    // The first results of the word typed out, an exact title or heading first; and of a beginning of it
-    // being typed, which is no title or heading of its own: those rank by score alone.
-    const exactly = this.first(touched, (a, b) => (tier[a] ?? 0) - (tier[b] ?? 0) || (score[a] ?? 0) - (score[b] ?? 0));
-    const typing = this.first(touched, (a, b) => (score[a] ?? 0) - (score[b] ?? 0));
-    const first = [...new Set([...exactly, ...typing])];
-    for (const id of touched) score[id] = 0;
-    for (const p of this.titleKeys.get(key) ?? []) tier[pageStart[p] ?? 0] = 0;
-    for (const id of this.headingKeys.get(key) ?? []) tier[id] = 0;
-    for (const p of pages) pageQuality[p] = 0;
-    return first.sort((a, b) => a - b);
-  }
-
-  /**
-   * At most `SHOWN_PER_WORD` of the sections, in rank order, at most `MAX_PER_PAGE` of a page; `above`
-   * is positive when section a ranks above section b, zero on a tie (then the earlier section first).
-   */
-  private first(touched: readonly number[], above: (a: number, b: number) => number): number[] {
-    const before = (a: number, b: number) => above(a, b) || b - a;
-    const best: number[] = [];
-    for (const id of touched) {
-      if (best.length === CANDIDATES && before(id, best[CANDIDATES - 1] ?? 0) <= 0) continue;
-      let at = best.length === CANDIDATES ? CANDIDATES - 1 : best.length;
-      while (at > 0 && before(id, best[at - 1] ?? 0) > 0) {
-        best[at] = best[at - 1] ?? 0;
-        at--;
-      }
-      best[at] = id;
-    }
-    const perPage = new Map<number, number>();
-    const first: number[] = [];
-    for (const id of best) {
-      if (first.length >= SHOWN_PER_WORD) break;
-      const p = this.pageOf[id] ?? 0;
-      const n = perPage.get(p) ?? 0;
-      if (n >= MAX_PER_PAGE) continue;
-      perPage.set(p, n + 1);
-      first.push(id);
-    }
-    return first;
-  }
 }
 
 /** The position of the first value in an ascending list greater than `value`. */

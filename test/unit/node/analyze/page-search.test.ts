@@ -29,7 +29,8 @@ let buildTree: typeof import('../../../helpers/tree').buildTree;
 let makeTree: typeof import('../../../helpers/tree').makeTree;
 let messages: typeof import('../../../helpers/tree').messages;
 let buildOutput: typeof import('../../../helpers/output').buildOutput;
-let terms: typeof import('../../../../src/node/analyze/page-search');
+let terms: typeof import('../../../../src/node/analyze/page-search') &
+  typeof import('../../../../src/node/analyze/stored-search');
 
 beforeAll(async () => {
   // Unit test files share their modules (no isolation): the build is loaded again here, so that it
@@ -37,7 +38,10 @@ beforeAll(async () => {
   vi.resetModules();
   ({ buildTree, makeTree, messages } = await import('../../../helpers/tree'));
   ({ buildOutput } = await import('../../../helpers/output'));
-  terms = await import('../../../../src/node/analyze/page-search');
+  terms = {
+    ...(await import('../../../../src/node/analyze/page-search')),
+    ...(await import('../../../../src/node/analyze/stored-search')),
+  };
 });
 
 beforeEach(() => {

@@ -1,0 +1,104 @@
+import { letterOf, type LetterShard } from '../../shared/search-layout';
+import { SearchRanker } from '../../shared/search-ranker';
+import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
+import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
+
+/**
+ * The sections the first results of a site's frequent words show, as the search engine ranks them: the
+ * term files carry these (src/node/site/search-files.ts), so that a first query draws without a detail
+ * file. Which results come first is decided by the engine's own ranking (src/shared/search-ranker.ts),
+ * run here over the whole index: what the build stores for a query is what the reader's engine shows for
+ * it, and a change to the ranking changes both.
+ *
+ * Each frequent word is ranked as a reader types it: each of its beginnings, then the word, a beginning
+ * with the most frequent word it begins, as the query of a beginning loads that word's term file (it
+ * expands to the most frequent words it begins). Words are taken most frequent first while the sections
+ * they show cost less than `budget` bytes (`sectionBytes` each).
+ */
+export function firstResults(
+  index: SearchIndex,
+  budget: number,
+  sectionBytes: (id: number) => number,
+): Map<string, number[]> {
+  const ranker = new SearchRanker(new IndexRankingData(index));
+  const byFrequency = [...index.words].sort(([a, x], [b, y]) => postingCount(y) - postingCount(x) || (a < b ? -1 : 1));
+  const ranked = new Set<string>();
+  const shown = new Map<string, number[]>();
+  for (const [word] of byFrequency) {
+    if (budget <= 0) break;
+    const ids = new Set<number>();
+    for (const query of typedQueries(word)) {
+      if (ranked.has(query)) continue;
+      ranked.add(query);
+      for (const { hits } of ranker.rank(query).selections) for (const { id } of hits) ids.add(id);
+    }
+    const list = [...ids].sort((a, b) => a - b);
+    budget -= list.reduce((n, id) => n + sectionBytes(id), 0);
+    shown.set(word, list);
+  }
+  return shown;
+}
+
+/** A word's postings over every field, as the letter files count them. */
+export const postingCount = (word: IndexedWord): number => word.postings.reduce((n, list) => n + list.length, 0);
+
+/** The queries of a word as a reader types it: each of its beginnings, then the word. */
+export const typedQueries = (word: string): string[] => [...word].map((_, i) => word.slice(0, i + 1));
+
+const NONE: readonly number[] = [];
+
+/**
+ * The whole index as the engine's ranking reads it: the same vocabulary, postings and exact keys that the
+ * letter and term files hold, with nothing left to load.
+ */
+class IndexRankingData implements RankingData {
+  readonly size: number;
+  readonly pages: number;
+  readonly pageStart: Uint32Array;
+  readonly pageOf: Uint32Array;
+  private readonly letters = new Map<string, LetterView>();
+
+  constructor(private readonly index: SearchIndex) {
+    this.pages = index.pages.length;
+    this.pageStart = new Uint32Array(this.pages + 1);
+    index.pages.forEach((page, p) => (this.pageStart[p + 1] = (this.pageStart[p] ?? 0) + page.r.length));
+    this.size = this.pageStart[this.pages] ?? 0;
+    this.pageOf = new Uint32Array(this.size);
+    index.pages.forEach((_, p) => this.pageOf.fill(p, this.pageStart[p], this.pageStart[p + 1]));
+    const byLetter = new Map<string, LetterShard>();
+    for (const [word, indexed] of index.words) {
+      const letter = letterOf(word);
+      let shard = byLetter.get(letter);
+      if (!shard) byLetter.set(letter, (shard = { w: '', f: [], fuzzy: { [letter]: index.fuzzy.get(letter) } }));
+      shard.w += shard.w === '' ? word : ` ${word}`;
+      shard.f.push(postingCount(indexed));
+    }
+    for (const [letter, shard] of byLetter) this.letters.set(letter, new LetterView(shard));
+  }
+
+  letter(word: string): LetterView | undefined {
+    return this.letters.get(letterOf(word));
+  }
+
+  headPostings(word: string): Record<HeadField, readonly number[]> {
+    const postings = this.index.words.get(word)?.postings;
+    return {
+      title: postings?.[FIELD.title] ?? NONE,
+      name: postings?.[FIELD.name] ?? NONE,
+      folder: postings?.[FIELD.folder] ?? NONE,
+      heading: postings?.[FIELD.heading] ?? NONE,
+    };
+  }
+
+  textPostings(word: string): readonly number[] {
+    return this.index.words.get(word)?.postings[FIELD.text] ?? NONE;
+  }
+
+  expectPostings(): void {
+    // The whole index is here: nothing to fetch ahead.
+  }
+
+  exact(key: string): { titles: readonly number[]; headings: readonly number[] } {
+    return { titles: this.index.titleKeys.get(key) ?? NONE, headings: this.index.headingKeys.get(key) ?? NONE };
+  }
+}
