@@ -33,6 +33,12 @@ const site = useServedTree({
     'announcement:',
     '  id: early',
     '  text: A new **editor**',
+    'versions:',
+    '  - text: v2',
+    '    link: /docs/',
+    '    current: true',
+    '  - text: v1',
+    '    link: https://v1.example.com/',
     'feedback:',
     `  endpoint: http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/feedback`,
     '',
@@ -100,6 +106,14 @@ const CONTROLS: Control[] = [
       await poll(page, () => document.documentElement.dataset['theme'] === 'dark');
       expect(await page.getAttribute('button.theme-toggle', 'aria-pressed')).toBe('true');
       expect(await page.evaluate(() => localStorage.getItem('docs-theme'))).toBe('dark');
+    },
+  },
+  {
+    name: 'the version menu',
+    selector: 'button.version-button',
+    done: async (page) => {
+      await poll(page, () => document.querySelector('.version-button')?.getAttribute('aria-expanded') === 'true');
+      expect(await page.locator('#version-list a[href="https://v1.example.com/"]').isVisible()).toBe(true);
     },
   },
   {

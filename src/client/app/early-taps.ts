@@ -1,11 +1,10 @@
 /**
  * Taps on the page's controls before the app has taken it over, shared by the boot script and the app.
- * The prerendered buttons (the menu, search, the theme toggle, code group tabs and copy buttons, copy as
- * Markdown, feedback, the announcement's dismiss) do nothing until React has hydrated them. The boot
- * script, which runs before the first paint, keeps each such tap and shows the button pressed; the app
- * performs the kept taps, in order, the moment it has hydrated. Links are not kept (before the takeover a
- * link is a plain page load, after it the app's), nor the version menu, a disclosure that works without
- * the app.
+ * The prerendered buttons (the menu, search, the theme toggle, the version menu, code group tabs and copy
+ * buttons, copy as Markdown, feedback, the announcement's dismiss) do nothing until React has hydrated
+ * them. The boot script, which runs before the first paint, keeps each such tap and shows the button
+ * pressed; the app performs the kept taps, in order, the moment it has hydrated. Links are not kept:
+ * before the takeover a link is a plain page load, after it the app's.
  */
 
 /** The controls whose taps are kept: the buttons inside the app's root. */
