@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
 import { median } from './builds';
+import { clickFigure, clicksAfterLoad, type ClickTimes } from './clicks';
 import type { Figure } from './report';
 
 export interface FirstVisit {
@@ -36,6 +37,8 @@ export interface BrowserResults {
   route: string;
   firstVisits: FirstVisit[];
   navigations: { to: string; ms: number | null }[];
+  /** Clicks in a row from a page just taken over (bench/clicks.ts). */
+  clicksAfterLoad: ClickTimes;
   searchCold: SearchTiming[];
   searchWarm: SearchTiming[];
   problems: string[];
@@ -231,6 +234,26 @@ async function navigations(
   return results;
 }
 
+/** Clicks in a row from `url`, opened in a fresh tab and just taken over (bench/clicks.ts). */
+export async function clicksInNewTab(
+  browser: Browser,
+  url: string,
+  distDir: string,
+  count: number,
+  problems: string[],
+): Promise<ClickTimes> {
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`clicks after load: ${e.message}`));
+    await page.goto(url);
+    await hydrated(page);
+    return await clicksAfterLoad(page, distDir, count);
+  } finally {
+    await context.close();
+  }
+}
+
 /** Arms the in-page timer: from the keydown of `key` to the first `.search-hit` in the DOM. */
 export async function armSearchTimer(page: Page, key: string): Promise<void> {
   await page.evaluate((k) => {
@@ -316,6 +339,7 @@ export async function measureBrowser(distDir: string, options: BrowserOptions): 
     const firstVisits: FirstVisit[] = [];
     for (let i = 0; i < options.visits; i++) firstVisits.push(await firstVisit(browser, url));
     const navs = await navigations(browser, base, options.route, distDir, options.navigations, problems);
+    const clicks = await clicksInNewTab(browser, url, distDir, options.navigations, problems);
     const searchCold: SearchTiming[] = [];
     let searchWarm: SearchTiming[] = [];
     for (let i = 0; i < options.coldSearches; i++) {
@@ -324,7 +348,15 @@ export async function measureBrowser(distDir: string, options: BrowserOptions): 
       if (i === 0) searchWarm = warm;
       if (cold.ms === null) break; // the dialog shows no results: repeating would only wait again
     }
-    return { route: options.route, firstVisits, navigations: navs, searchCold, searchWarm, problems };
+    return {
+      route: options.route,
+      firstVisits,
+      navigations: navs,
+      clicksAfterLoad: clicks,
+      searchCold,
+      searchWarm,
+      problems,
+    };
   } finally {
     await browser.close();
     server.closeAllConnections();
@@ -412,6 +444,7 @@ export function browserFigures(results: BrowserResults, targets: BrowserTargets)
       target: { max: targets.navigationMs },
       note: `${navMs.length} navigations after a 100 ms hover: ${msList(navMs)} ms${navMissed ? `; ${navMissed} did not arrive within ${WAIT_MS / 1000} s` : ''}`,
     },
+    clickFigure(section, results.clicksAfterLoad, targets.navigationMs),
     {
       section,
       name: 'search: keystroke → results drawn, cold',

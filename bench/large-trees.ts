@@ -13,7 +13,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { armHeadingTimer, armSearchTimer, hydrated, newContext, readBench } from './browser';
+import { armHeadingTimer, armSearchTimer, clicksInNewTab, hydrated, newContext, readBench } from './browser';
+import { clickFigure, type ClickTimes } from './clicks';
 import {
   buildPaths,
   buildSeries,
@@ -73,6 +74,8 @@ export interface TreeBrowserFigures {
   largestFile: { file: string; gzipBytes: number };
   searches: FirstSearch[];
   otherSectionClickMs: number | null;
+  /** Sidebar clicks in a row from the page just taken over (bench/clicks.ts). */
+  clicks: ClickTimes;
 }
 
 export interface TreeResults {
@@ -162,6 +165,9 @@ function distFile(distDir: string, url: string): string {
     : path.join(distDir, pathname);
 }
 
+/** Sidebar clicks timed in a row right after a load, as on content/ (bench/browser.ts). */
+const CLICKS_AFTER_LOAD = 10;
+
 async function measureTreeInBrowser(distDir: string, source: TreeSource): Promise<TreeBrowserFigures> {
   const server = createSiteServer({ distDir });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -184,6 +190,7 @@ async function measureTreeInBrowser(distDir: string, source: TreeSource): Promis
     const largestFile = sized.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a));
     const otherSectionClickMs = source.otherSection ? await clickIntoOtherSection(page, source.otherSection) : null;
     await context.close();
+    const clicks = await clicksInNewTab(browser, url, distDir, CLICKS_AFTER_LOAD, []);
 
     // Each first search in a tab of its own: its search has loaded nothing yet.
     const searches: FirstSearch[] = [];
@@ -196,6 +203,7 @@ async function measureTreeInBrowser(distDir: string, source: TreeSource): Promis
       largestFile,
       searches,
       otherSectionClickMs,
+      clicks,
     };
   } finally {
     await browser.close();
@@ -417,6 +425,7 @@ export function largeTreeFigures(tree: LargeTree, results: TreeResults): Figure[
         ? missing
         : '',
   });
+  if (b) figures.push(clickFigure(section, b.clicks, LARGE_TARGETS.clickMs));
   if (tree.source.otherSection) {
     figures.push({
       section,

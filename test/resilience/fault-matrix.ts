@@ -20,7 +20,14 @@ import { SUMMARIES } from './summaries';
  * explanation and a Retry button, a progress bar that finishes; then the fault is removed, Retry must
  * work and so must the next navigation. Going offline and a slow network follow the matrix. The counts go
  * to test-results/faults-*-summary.json for `npm run bench`.
+ *
+ * A case that fails only now and then is run again and again with the CPU slowed down, where races show:
+ *   FAULTS_CPU_SLOWDOWN=4 FAULTS_REPEAT=50 npx vitest run --project resilience \
+ *     test/resilience/faults-first-load.test.ts -t 'search shard.*truncated body'
  */
+const CPU_SLOWDOWN = Number(process.env['FAULTS_CPU_SLOWDOWN'] ?? 1);
+/** Runs of each case after its first (vitest's `repeats`): a failure in any run fails the case. */
+const REPEATS = Number(process.env['FAULTS_REPEAT'] ?? 0);
 
 const { open, base } = useBrowser();
 
@@ -608,6 +615,10 @@ async function recorded(
   // Cases run concurrently: each closes its own context.
   const { page } = await open(undefined, {}, 'caller');
   try {
+    if (CPU_SLOWDOWN > 1) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    }
     await body(page, record);
     record.survived = true;
   } finally {
@@ -660,42 +671,46 @@ let part: Moment = 'first load';
 function matrix(scenarios: Scenario[]): void {
   describe.concurrent.each(scenarios)('$resource on $moment', (scenario) => {
     // The test's own `expect`: a concurrent test's `expect.poll` must know which test it belongs to.
-    it.for(FAULTS)('$name: explained as "$type", Retry works, the next navigation works', async (fault, { expect }) => {
-      await recorded(
-        { resource: scenario.resource, fault: fault.name, moment: scenario.moment, expected: fault.type },
-        async (page, record) => {
-          await watchProgressBar(page);
-          if (fault.type === 'timeout') await page.clock.install();
-          const injection = await scenario.arrange(page, fault);
-          await clearProgressLog(page);
-          await scenario.trigger(page);
-          await expect
-            .poll(() => injection.hits, { message: 'the fault was never hit', timeout: 10_000 })
-            .toBeGreaterThan(0);
+    it.for(FAULTS)(
+      '$name: explained as "$type", Retry works, the next navigation works',
+      { repeats: REPEATS },
+      async (fault, { expect }) => {
+        await recorded(
+          { resource: scenario.resource, fault: fault.name, moment: scenario.moment, expected: fault.type },
+          async (page, record) => {
+            await watchProgressBar(page);
+            if (fault.type === 'timeout') await page.clock.install();
+            const injection = await scenario.arrange(page, fault);
+            await clearProgressLog(page);
+            await scenario.trigger(page);
+            await expect
+              .poll(() => injection.hits, { message: 'the fault was never hit', timeout: 10_000 })
+              .toBeGreaterThan(0);
 
-          const view = scenario.view(page);
-          if (fault.type === 'timeout') {
-            // The page's clock ran on in real time since the request started (less than a second, or a few
-            // on a busy machine), so "not yet" is checked with 10 s to spare and "by now" just after 120 s.
-            await page.clock.runFor(CHUNK_LOAD_TIMEOUT_MS - 10_000);
-            expect(await view.count(), 'failed long before the timeout').toBe(0);
-            await page.clock.runFor(11_500);
-          }
-          await view.waitFor({ timeout: 15_000 });
-          record.seen = await scenario.shownType(view);
-          expect(record.seen).toBe(fault.type);
-          expect(await view.innerText()).toMatch(fault.says);
-          const retry = view.getByRole('button', { name: 'Retry' });
-          expect(await retry.isVisible()).toBe(true);
-          await progressFinished(page, !scenario.navigation ? 'still' : fault.type === 'timeout' ? 'ran' : 'may run');
+            const view = scenario.view(page);
+            if (fault.type === 'timeout') {
+              // The page's clock ran on in real time since the request started (less than a second, or a few
+              // on a busy machine), so "not yet" is checked with 10 s to spare and "by now" just after 120 s.
+              await page.clock.runFor(CHUNK_LOAD_TIMEOUT_MS - 10_000);
+              expect(await view.count(), 'failed long before the timeout').toBe(0);
+              await page.clock.runFor(11_500);
+            }
+            await view.waitFor({ timeout: 15_000 });
+            record.seen = await scenario.shownType(view);
+            expect(record.seen).toBe(fault.type);
+            expect(await view.innerText()).toMatch(fault.says);
+            const retry = view.getByRole('button', { name: 'Retry' });
+            expect(await retry.isVisible()).toBe(true);
+            await progressFinished(page, !scenario.navigation ? 'still' : fault.type === 'timeout' ? 'ran' : 'may run');
 
-          injection.remove();
-          await retry.click();
-          await scenario.recovered(page);
-          await navigate(page, NEXT);
-        },
-      );
-    });
+            injection.remove();
+            await retry.click();
+            await scenario.recovered(page);
+            await navigate(page, NEXT);
+          },
+        );
+      },
+    );
   });
 }
 

@@ -1,4 +1,4 @@
-import { internalTarget } from './links';
+import { internalTarget } from './internal-target';
 import type { AppRouter } from './router';
 
 /**

@@ -17,15 +17,60 @@ export function isSearchShortcut(event: KeyboardEvent): boolean {
   return !typing;
 }
 
-/** Boot script: until the app listens, a shortcut is kept (and the browser's own use of it stopped). */
+/** What the reader typed after asking for search before the app's dialog was there: its first query. */
+const TYPED_ATTRIBUTE = 'searchTyped';
+/** Sent by the search dialog once its field takes the typing (or by the app when search closes). */
+const TYPING_TAKEN_EVENT = 'docs:search-typing-taken';
+
+/**
+ * Boot script: until the app listens, a shortcut is kept (and the browser's own use of it stopped). Once
+ * the reader has asked for search (the shortcut, or a tap on the search button that early-taps.ts keeps),
+ * what they type is kept on <html> until the dialog's field takes it.
+ */
 export function noteEarlyShortcut(): void {
+  const root = document.documentElement;
+  let asked = false;
+  let appListens = false;
   const onKey = (event: KeyboardEvent) => {
-    if (!isSearchShortcut(event)) return;
+    if (isSearchShortcut(event)) {
+      if (appListens) return;
+      event.preventDefault();
+      root.dataset[PENDING_ATTRIBUTE] = 'true';
+      asked = true;
+      return;
+    }
+    if (!asked || event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey) return;
+    const typed = root.dataset[TYPED_ATTRIBUTE] ?? '';
+    if (event.key.length === 1) root.dataset[TYPED_ATTRIBUTE] = typed + event.key;
+    else if (event.key === 'Backspace') root.dataset[TYPED_ATTRIBUTE] = typed.slice(0, -1);
+    else return;
+    // The key is the query's: a space does not scroll the page under the dialog that is opening.
     event.preventDefault();
-    document.documentElement.dataset[PENDING_ATTRIBUTE] = 'true';
+  };
+  const onClick = (event: MouseEvent) => {
+    if (event.target instanceof Element && event.target.closest('.search-button')) asked = true;
   };
   window.addEventListener('keydown', onKey);
-  window.addEventListener(APP_LISTENS_EVENT, () => window.removeEventListener('keydown', onKey), { once: true });
+  // Registered before early-taps.ts's listener, which stops a kept tap from going further.
+  window.addEventListener('click', onClick, true);
+  window.addEventListener(
+    APP_LISTENS_EVENT,
+    () => {
+      appListens = true;
+      window.removeEventListener('click', onClick, true);
+    },
+    { once: true },
+  );
+  window.addEventListener(TYPING_TAKEN_EVENT, () => window.removeEventListener('keydown', onKey), { once: true });
+}
+
+/** App: ends the boot script's keeping of typed text and returns it ('' when there was none). */
+export function takeEarlyTyping(): string {
+  window.dispatchEvent(new Event(TYPING_TAKEN_EVENT));
+  const root = document.documentElement;
+  const typed = root.dataset[TYPED_ATTRIBUTE] ?? '';
+  delete root.dataset[TYPED_ATTRIBUTE];
+  return typed;
 }
 
 /** App: ends the boot script's watch and says whether a shortcut came before it. */

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useScreen, useViewRendered, type View } from '../data/screen';
 import { useUi } from '../data/store';
+import { performEarlyTaps } from '../app/early-taps';
 import { useLinkInterception } from '../app/links';
 import { loadNavigationWhenIdle } from '../app/navigation-loader';
 import { AnnouncementBar } from './AnnouncementBar';
@@ -22,9 +23,11 @@ export function Layout() {
   useViewRendered(view);
 
   // A marker for tests and tooling: the prerendered page is now driven by the app, whose navigation
-  // loads next.
+  // loads next. The taps the boot script kept are performed now that every control listens (the effects
+  // of the components inside run before this one).
   useEffect(() => {
     document.documentElement.dataset['hydrated'] = 'true';
+    performEarlyTaps();
     loadNavigationWhenIdle();
   }, []);
 

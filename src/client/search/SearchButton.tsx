@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
-import { isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
+import { isSearchShortcut, takeEarlyShortcut, takeEarlyTyping } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { useScreen } from '../data/screen';
 import { useUi } from '../data/store';
@@ -33,6 +33,11 @@ export function SearchButton() {
     if (!open) return;
     startSearch(site);
   }, [open, site]);
+
+  // Search closed before its dialog took what the reader typed early: the boot script stops keeping it.
+  useEffect(() => {
+    if (open) return () => void takeEarlyTyping();
+  }, [open]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

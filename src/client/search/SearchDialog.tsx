@@ -3,6 +3,7 @@ import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import { useTrack } from '../app/analytics';
 import { followNewDeployment, navigate } from '../app/navigation-loader';
+import { takeEarlyTyping } from '../app/search-shortcut';
 import { useScreen } from '../data/screen';
 import type { SearchResults } from './results';
 import { Highlight } from './Highlight';
@@ -27,7 +28,8 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const track = useTrack(manifest.site.analyticsId);
   const client = searchClientFor(manifest);
   const [index, setIndex] = useState<IndexState>({ status: 'loading' });
-  const [query, setQuery] = useState('');
+  // What the reader typed before the dialog was there (app/search-shortcut.ts) is its first query.
+  const [query, setQuery] = useState(takeEarlyTyping);
   const [answer, setAnswer] = useState<{ query: string; results: SearchResults; first?: boolean }>({
     query: '',
     results: EMPTY,

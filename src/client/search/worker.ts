@@ -60,6 +60,9 @@ function replyFailure(error: unknown, url: string): void {
 
 function load(url: string): Promise<void> {
   if (engine) {
+    // A Retry: the shard requests still on their way were asked for under the failure just shown, and
+    // may fail the same way (a damaged answer that arrives late); the queries from now on ask afresh.
+    fetching.clear();
     reply({ type: 'ready', records: engine.size });
     return Promise.resolve();
   }
@@ -88,10 +91,11 @@ function loadShards(into: SearchEngine, files: string[]): Promise<void> {
       let pending = fetching.get(file);
       if (!pending) {
         const url = shardUrl(entryUrl, file);
-        pending = fetchChunk(url, 'search', undefined, (text) => into.read(file, text)).finally(() =>
-          fetching.delete(file),
-        );
-        fetching.set(file, pending);
+        const request = fetchChunk(url, 'search', undefined, (text) => into.read(file, text)).finally(() => {
+          // Not a newer request for the file, made after a Retry forgot this one.
+          if (fetching.get(file) === request) fetching.delete(file);
+        });
+        fetching.set(file, (pending = request));
       }
       return pending;
     }),

@@ -1,0 +1,106 @@
+/**
+ * Click → the next page's heading painted, for the clicks a reader makes right after a page has loaded:
+ * the first of them meets navigation still loading, its first page data not fetched and the router's first
+ * work. The clicks are real mouse clicks (the pointer moves onto the link first, as a reader's does), in a
+ * row, each as soon as the page before has painted. The time is taken in the page: from the click event's
+ * timestamp to the end of the frame that shows the new heading (the task after its animation frame).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { headingText } from './browser';
+import { median } from './builds';
+import type { Figure } from './report';
+
+export interface ClickTimes {
+  /** Where the clicks started: a route under /docs/. */
+  from: string;
+  clicks: { to: string; ms: number | null }[];
+}
+
+const WAIT_MS = 10_000;
+
+/** The h1 text a reader sees in a built page, without its "#" permalink. */
+async function builtHeading(distDir: string, href: string): Promise<string | undefined> {
+  const file = path.join(distDir, href.replace(/^\/docs\//, ''), 'index.html');
+  return headingText(await readFile(file, 'utf8').catch(() => ''));
+}
+
+/** Arms the in-page timer: from the next click to the end of the frame that paints the h1 `want`. */
+async function armPaintTimer(page: Page, want: string): Promise<void> {
+  await page.evaluate(
+    ({ expected, wait }) => {
+      const shown = () => {
+        const h1 = document.querySelector('#main-content h1');
+        let text = '';
+        for (const node of h1?.childNodes ?? []) {
+          if (!(node instanceof Element && node.classList.contains('header-anchor'))) text += node.textContent;
+        }
+        return text.trim() === expected;
+      };
+      (window as unknown as { __click: Promise<number | null> }).__click = new Promise((resolve) => {
+        let clickedAt: number | undefined;
+        document.addEventListener('click', (event) => (clickedAt = event.timeStamp), { capture: true, once: true });
+        const observer = new MutationObserver(() => {
+          if (clickedAt === undefined || !shown()) return;
+          observer.disconnect();
+          const from = clickedAt;
+          // The frame that has the heading is painted after its animation frame callbacks; a message
+          // posted from one runs once that frame is done.
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve(performance.now() - from);
+            channel.port2.postMessage(null);
+          });
+        });
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+        setTimeout(() => resolve(null), wait);
+      });
+    },
+    { expected: want, wait: WAIT_MS },
+  );
+}
+
+/**
+ * Clicks `count` sidebar links of a page that has just been taken over, one after another, and times each.
+ * The links are spread over the sidebar's visible entries.
+ */
+export async function clicksAfterLoad(page: Page, distDir: string, count: number): Promise<ClickTimes> {
+  const from = new URL(page.url()).pathname;
+  const hrefs = await page.$$eval('nav#sidebar a[href^="/docs/"]', (links) =>
+    links.filter((a) => a.getClientRects().length > 0).map((a) => a.getAttribute('href') ?? ''),
+  );
+  const candidates: { href: string; heading: string }[] = [];
+  for (const href of new Set(hrefs)) {
+    if (href === from || href.includes('#')) continue;
+    const heading = await builtHeading(distDir, href);
+    if (heading) candidates.push({ href, heading });
+  }
+  const step = Math.max(1, Math.floor(candidates.length / count));
+  const targets = candidates.filter((_, i) => i % step === 0).slice(0, count);
+  const clicks: ClickTimes['clicks'] = [];
+  for (const { href, heading } of targets) {
+    await armPaintTimer(page, heading);
+    await page.locator(`nav#sidebar a[href="${href}"]`).first().click();
+    const ms = await page.evaluate(() => (window as unknown as { __click: Promise<number | null> }).__click);
+    clicks.push({ to: href, ms });
+  }
+  return { from, clicks };
+}
+
+/** The figure: median and worst of the clicks, with each click's time in the note. */
+export function clickFigure(section: string, times: ClickTimes, targetMs: number): Figure {
+  const measured = times.clicks.map((c) => c.ms).filter((ms): ms is number => ms !== null);
+  const missed = times.clicks.length - measured.length;
+  const worst = measured.length ? Math.round(Math.max(...measured)) : null;
+  return {
+    section,
+    name: `${times.clicks.length} clicks right after load: click → new h1 painted (median)`,
+    value: measured.length ? median(measured) : null,
+    unit: 'ms',
+    target: { max: targetMs },
+    note:
+      `from ${times.from}, worst ${worst ?? '–'} ms: ${measured.map((ms) => Math.round(ms)).join(' / ')} ms` +
+      (missed ? `; ${missed} not painted within ${WAIT_MS / 1000} s` : ''),
+  };
+}

@@ -1,0 +1,214 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hydrated, useBrowser } from './browser';
+import { useServedTree } from './preview';
+
+/**
+ * Every control of the page answers a tap that comes at the first paint, long before the app has taken the
+ * page over: the boot script keeps the tap and shows the button pressed, and the app performs it once it
+ * has hydrated (src/client/app/early-taps.ts). Each control is tapped on three fresh loads with the CPU as
+ * it is and four times slower (CDP Emulation.setCPUThrottlingRate), where the takeover takes longest.
+ */
+const feedback: string[] = [];
+const endpoint = createServer((request, response) => {
+  response.setHeader('Access-Control-Allow-Origin', '*');
+  response.setHeader('Access-Control-Allow-Headers', 'content-type');
+  if (request.method === 'OPTIONS') return response.writeHead(204).end();
+  let text = '';
+  request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  request.on('end', () => {
+    feedback.push(text);
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+afterAll(() => new Promise((resolve) => endpoint.close(resolve)));
+
+const CODE = 'const greeting = "Hello";';
+const site = useServedTree({
+  '_site.yaml': [
+    'title: Docs',
+    'announcement:',
+    '  id: early',
+    '  text: A new **editor**',
+    'versions:',
+    '  - text: v2',
+    '    link: /docs/',
+    '    current: true',
+    '  - text: v1',
+    '    link: https://v1.example.com/',
+    'feedback:',
+    `  endpoint: http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/feedback`,
+    '',
+  ].join('\n'),
+  'README.md': '# Home\n\nSee [the guide](/guide/).\n',
+  'guide/README.md': [
+    '# Guide',
+    '',
+    'The guide to the greeting step.',
+    '',
+    '```js',
+    CODE,
+    '```',
+    '',
+    '::: code-group',
+    '```js [Node.js]',
+    'console.log(1);',
+    '```',
+    '```python [Python]',
+    'print(1)',
+    '```',
+    ':::',
+    '',
+  ].join('\n'),
+});
+const { open } = useBrowser();
+
+interface Control {
+  name: string;
+  /** The control tapped at the first paint. */
+  selector: string;
+  /** Keys typed right after the tap, before the app is there. */
+  typed?: string;
+  phone?: boolean;
+  /** Waits until the page shows that the tap did what it says. */
+  done: (page: Page) => Promise<void>;
+}
+
+const poll = (page: Page, check: () => boolean) => page.waitForFunction(check, undefined, { timeout: 20_000 });
+
+const CONTROLS: Control[] = [
+  {
+    name: 'the menu button on a phone',
+    selector: 'button.menu-button',
+    phone: true,
+    done: async (page) => {
+      await poll(page, () => document.querySelector('.menu-button')?.getAttribute('aria-expanded') === 'true');
+      expect(await page.locator('nav#sidebar a[href="/docs/guide/"]').isVisible()).toBe(true);
+    },
+  },
+  {
+    name: 'the search button, with what is typed before the app',
+    selector: 'button.search-button',
+    typed: 'guide',
+    done: async (page) => {
+      const input = page.getByRole('dialog').getByRole('combobox');
+      await expect.poll(() => input.inputValue(), { timeout: 20_000 }).toBe('guide');
+      await page.getByRole('dialog').locator('a[href="/docs/guide/"]').first().waitFor({ timeout: 20_000 });
+    },
+  },
+  {
+    name: 'the theme toggle',
+    selector: 'button.theme-toggle',
+    done: async (page) => {
+      await poll(page, () => document.documentElement.dataset['theme'] === 'dark');
+      expect(await page.getAttribute('button.theme-toggle', 'aria-pressed')).toBe('true');
+      expect(await page.evaluate(() => localStorage.getItem('docs-theme'))).toBe('dark');
+    },
+  },
+  {
+    name: 'the version menu',
+    selector: 'button.version-button',
+    done: async (page) => {
+      await poll(page, () => document.querySelector('.version-button')?.getAttribute('aria-expanded') === 'true');
+      expect(await page.locator('#version-list a[href="https://v1.example.com/"]').isVisible()).toBe(true);
+    },
+  },
+  {
+    name: 'a code group tab',
+    selector: '.code-group [role="tab"]:last-child',
+    done: async (page) => {
+      await poll(page, () => document.querySelector('.code-group [role="tab"]:last-child')?.ariaSelected === 'true');
+      expect(await page.locator('.code-group pre:visible').textContent()).toContain('print(1)');
+    },
+  },
+  {
+    name: 'copy page as Markdown',
+    selector: 'button.copy-markdown',
+    done: async (page) => {
+      await poll(page, () => document.querySelector('.copy-markdown')?.textContent === 'Copied');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('The guide to the greeting step.');
+    },
+  },
+  {
+    name: 'a code block copy button',
+    selector: '.code-block button.copy-code',
+    done: async (page) => {
+      await poll(page, () => document.querySelector('.code-block .copy-code')?.textContent === 'Copied');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CODE);
+    },
+  },
+  {
+    name: 'the feedback answer',
+    selector: '.feedback-ask button',
+    done: async (page) => {
+      await page.getByLabel('Anything we should add or fix? (optional)').waitFor({ timeout: 20_000 });
+      await expect.poll(() => feedback.some((body) => body.includes('"answer":"yes"'))).toBe(true);
+    },
+  },
+  {
+    name: "the announcement's dismiss",
+    selector: 'button.announcement-close',
+    done: async (page) => {
+      await poll(page, () => document.documentElement.dataset['announcement'] === 'dismissed');
+      expect(await page.locator('.announcement').isVisible()).toBe(false);
+    },
+  },
+];
+
+/** What the page saw when the tap came: whether the app had hydrated, and whether the button showed pressed. */
+interface TapRecord {
+  hydrated: boolean;
+  pressed: boolean;
+}
+
+/** Arms the document to tap `selector` (and type `typed`) the moment it has first painted. */
+async function tapAtFirstPaint(page: Page, selector: string, typed: string): Promise<void> {
+  await page.addInitScript(
+    ({ selector, typed }) => {
+      new PerformanceObserver((list, observer) => {
+        if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+        observer.disconnect();
+        const control = document.querySelector<HTMLElement>(selector);
+        if (!control) throw new Error(`nothing to tap at ${selector}`);
+        const hydrated = document.documentElement.dataset['hydrated'] === 'true';
+        control.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, view: window }));
+        for (const key of typed) document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+        const record = { hydrated, pressed: control.hasAttribute('data-tap-kept') };
+        (window as unknown as { tap: TapRecord }).tap = record;
+      }).observe({ type: 'paint', buffered: true });
+    },
+    { selector, typed },
+  );
+}
+
+describe('a tap at the first paint', () => {
+  for (const cpu of [1, 4]) {
+    for (const control of CONTROLS) {
+      it(`works on ${control.name}, CPU ${cpu}× slower, three loads in a row`, async () => {
+        for (let load = 0; load < 3; load++) {
+          feedback.splice(0);
+          const { page, problems } = await open(undefined, {
+            permissions: ['clipboard-read', 'clipboard-write'],
+            ...(control.phone ? { viewport: { width: 390, height: 800 }, hasTouch: true } : {}),
+          });
+          const cdp = await page.context().newCDPSession(page);
+          await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+          await tapAtFirstPaint(page, control.selector, control.typed ?? '');
+          await page.goto(`${site.url}/docs/guide/`);
+          await page.waitForFunction(() => 'tap' in window, undefined, { timeout: 20_000 });
+          const tap = await page.evaluate(() => (window as unknown as { tap: TapRecord }).tap);
+          // The tap came before the app had taken the page over, and showed at once that it was taken.
+          expect(tap, `load ${load + 1}`).toEqual({ hydrated: false, pressed: true });
+          await control.done(page);
+          await hydrated(page);
+          expect(await page.locator('[data-tap-kept]').count()).toBe(0);
+          expect(problems).toEqual([]);
+          await page.context().close();
+        }
+      });
+    }
+  }
+});
