@@ -18,6 +18,8 @@ const RANKS: Record<string, number> = {
   // Worker threads of the build, one compiled script each: the highlight and prerender threads use them.
   'threads.ts': 0,
   'webassembly.d.ts': 0,
+  // Writes a file aside and renames it into place: every cache, record and compiled file.
+  'write-aside.ts': 0,
   scan: 1,
   // The pages made of the OpenAPI documents `_site.yaml` names, joined to the scanned files.
   openapi: 2,
