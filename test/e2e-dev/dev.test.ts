@@ -22,6 +22,8 @@ describe('npm run dev in Chromium', () => {
   let page: Page;
   const problems: string[] = [];
   const requests: string[] = [];
+  /** When the session last logged: a rebuild, or the search data's update after an edit. */
+  let lastLogLine = Date.now();
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'docs-dev-e2e-'));
@@ -36,6 +38,7 @@ describe('npm run dev in Chromium', () => {
       cacheDir: path.join(projectRoot, 'node_modules/.cache', `docs-dev-e2e-${process.pid}`),
       outDir: path.join(root, 'out'),
       port: 0,
+      log: () => (lastLogLine = Date.now()),
     });
     browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -112,6 +115,9 @@ describe('npm run dev in Chromium', () => {
   it('shows every save of a page within a second, however the editor writes the file', async () => {
     await page.getByRole('link', { name: 'Guide', exact: true }).first().click();
     await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('The end.'));
+    // The search data is rebuilt once the writer pauses after an edit, and a save waits for that: the
+    // saves are timed once the earlier tests' edits have settled.
+    await expect.poll(() => Date.now() - lastLogLine, { timeout: 30_000 }).toBeGreaterThan(1_500);
     const full = path.join(content, 'guide.md');
     const original = await readFile(full, 'utf8');
     const saves: [string, (sentence: string) => Promise<void>][] = [
