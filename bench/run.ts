@@ -36,6 +36,7 @@ import {
   type Workspace,
 } from './builds';
 import { browserFigures, measureBrowser } from './browser';
+import { devFigures, measureDev } from './dev';
 import { importFigures, measureImport } from './import';
 import {
   CONTENT_SOURCE,
@@ -251,6 +252,19 @@ async function main(): Promise<void> {
       } else distDir = buildPaths(ws, 'content', content).out;
     }
 
+    // npm run dev on content/: the first answer, and save → shown in a tab.
+    const dev = smallOnes
+      ? await section('npm run dev content/', async () => {
+          const editable = await snapshotTree(ws, path.join(projectRoot, 'content'), 'content-dev');
+          return measureDev(editable, ROUTE, path.join(editable, 'limits/README.md'), SMALL_CAP_MS);
+        })
+      : undefined;
+    if (dev instanceof Error) figures.push(failedFigure('Dev', 'npm run dev content/', dev));
+    else if (dev) {
+      figures.push(...devFigures('Dev (content/)', dev));
+      details['devContent'] = dev;
+    }
+
     // 2. Bundle sizes of the content/ build.
     const assets = takeover
       ? distDir
@@ -346,6 +360,19 @@ async function main(): Promise<void> {
       figures.push(...treeFigures);
       if (treeFigures[0]) sectionsOf.set(tree.label, treeFigures[0].section);
       details[tree.label] = measured;
+      if (tree.pages === 10_000 && tree.source === real) {
+        // npm run dev on the same copy, as a writer who moved the real tree over starts it.
+        const paths = largeTreePaths(ws, tree);
+        const edit = path.join(paths.content, tree.source.edit);
+        const devMeasured = await section(`${tree.label}: npm run dev`, () =>
+          measureDev(paths.content, tree.source.route, edit, CAP_OVERRIDE_MS || LARGE_CAP_MS),
+        );
+        if (devMeasured instanceof Error) figures.push(failedFigure(tree.label, 'npm run dev', devMeasured));
+        else {
+          figures.push(...devFigures(treeFigures[0]?.section ?? tree.label, devMeasured));
+          details[`${tree.label}: npm run dev`] = devMeasured;
+        }
+      }
       if (tree.pages !== BIG_PAGES || tree.brokenLinks || tree.source !== CONTENT_SOURCE) continue;
       // The search data of the 2,000-page tree, timed in the worker its own build ships.
       const label = `${BIG_PAGES.toLocaleString('en')} pages`;

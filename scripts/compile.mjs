@@ -10,7 +10,9 @@ import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const compiled = new URL('../node_modules/.cache/docs-node/compile.mjs', import.meta.url);
-const compilerSources = ['./compile.ts', '../src/node/compiled.ts'].map((file) => new URL(file, import.meta.url));
+const compilerSources = ['./compile.ts', '../src/node/compiled.ts', '../src/node/write-aside.ts'].map(
+  (file) => new URL(file, import.meta.url),
+);
 const current =
   existsSync(compiled) && compilerSources.every((source) => statSync(source).mtimeMs < statSync(compiled).mtimeMs);
 if (current) {

@@ -7,7 +7,8 @@ import { BuildLock } from './output/build-lock';
 import { outputSite } from './output/output-site';
 import { BuildHighlighting } from './render/highlight/highlight-blocks';
 import { renderSite } from './render/render-pages';
-import { scanSite, type ScannedSite } from './scan/scan-site';
+import { withReferencePages, type ReferencedSite } from './openapi/reference-site';
+import { scanSite } from './scan/scan-site';
 import { assembleSite } from './site/assemble';
 
 export interface BuildOptions {
@@ -61,7 +62,7 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
   // Fragments and markdown wait here, on disk past a budget, until the output stage writes them.
   const texts = new TextStore(options.cacheDir);
   // What is still running when the build returns is awaited (or stopped) first, never left unheard.
-  let scanned: ScannedSite | undefined;
+  let scanned: ReferencedSite | undefined;
   let app: Promise<AppBundles> | undefined;
   let analyzed: AnalyzedSite | undefined;
   let highlighting: BuildHighlighting | undefined;
@@ -73,7 +74,9 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     return { ok, pages, rendered: analyzed?.analyzed ?? 0, diagnostics: reported, seconds };
   };
   try {
-    const scanning = scanSite(contentDir, diagnostics, options);
+    const scanning = scanSite(contentDir, diagnostics).then(
+      (read) => read && withReferencePages(read, diagnostics, options),
+    );
     // Code blocks are highlighted as the page pass finds them, on threads for a large site; the highlight
     // cache loads while the scan runs.
     const pages = scanning.then((site) => site?.files.length ?? 0);

@@ -5,8 +5,9 @@
  * `npm run compile` (scripts/compile.ts, started by scripts/compile.mjs) writes these files; the commands'
  * npm scripts run it first, and it does nothing when no source changed since.
  */
+import { writeAside } from './write-aside';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -102,13 +103,7 @@ export async function compile(projectRoot: string): Promise<boolean> {
     ...result.outputFiles.map((file) => ({ file: file.path, text: file.text })),
     { file: path.join(outDir, INPUTS_FILE), text: JSON.stringify(inputs) },
   ];
-  // Each written aside and renamed: a process starting meanwhile loads the old file or the new, never half.
-  await Promise.all(
-    files.map(async ({ file, text }) => {
-      const partial = `${file}.${process.pid}.partial`;
-      await writeFile(partial, text);
-      await rename(partial, file);
-    }),
-  );
+  // A process starting meanwhile loads the old file or the new, never half.
+  await Promise.all(files.map(({ file, text }) => writeAside(file, text)));
   return true;
 }

@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSite } from '../../src/node/import/import-site';
 import { startDevSession, type DevSession } from '../../src/node/dev/session';
 import { CHROMIUM_ARGS, ensureChromium } from '../e2e/chromium';
 
@@ -21,6 +22,8 @@ describe('npm run dev in Chromium', () => {
   let page: Page;
   const problems: string[] = [];
   const requests: string[] = [];
+  /** When the session last logged: a rebuild, or the search data's update after an edit. */
+  let lastLogLine = Date.now();
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'docs-dev-e2e-'));
@@ -35,6 +38,7 @@ describe('npm run dev in Chromium', () => {
       cacheDir: path.join(projectRoot, 'node_modules/.cache', `docs-dev-e2e-${process.pid}`),
       outDir: path.join(root, 'out'),
       port: 0,
+      log: () => (lastLogLine = Date.now()),
     });
     browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -85,12 +89,13 @@ describe('npm run dev in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows a content error with file:line over the last good page, and removes it when fixed', async () => {
+  it('shows a content error with file:line over the page, and removes it when fixed', async () => {
     await edit('guide.md', (t) => t.replace('The end.', 'The end. See [nowhere](/nowhere/).'));
     const overlay = page.locator('#docs-dev-overlay');
     await overlay.waitFor();
     await expect.poll(() => overlay.textContent()).toMatch(/guide\.md:\d+:\d+ broken link "\/nowhere\/"/);
-    // The last good page stays readable underneath.
+    // The page is shown as saved, with its problem over it.
+    await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('See nowhere'));
     expect(await page.locator('#page-content').textContent()).toContain('The new sentence.');
 
     await edit('guide.md', (t) => t.replace(' See [nowhere](/nowhere/).', ''));
@@ -104,6 +109,130 @@ describe('npm run dev in Chromium', () => {
     await page.getByRole('link', { name: 'Brand New Page' }).first().click();
     await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('Hello.'));
     expect(await page.evaluate(() => (window as unknown as { devMarker?: number }).devMarker)).toBe(42);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows every save of a page within a second, however the editor writes the file', async () => {
+    await page.getByRole('link', { name: 'Guide', exact: true }).first().click();
+    await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('The end.'));
+    // The search data is rebuilt once the writer pauses after an edit, and a save waits for that: the
+    // saves are timed once the earlier tests' edits have settled.
+    await expect.poll(() => Date.now() - lastLogLine, { timeout: 30_000 }).toBeGreaterThan(1_500);
+    const full = path.join(content, 'guide.md');
+    const original = await readFile(full, 'utf8');
+    const saves: [string, (sentence: string) => Promise<void>][] = [
+      ['rewritten', (sentence) => writeFile(full, `${original}\n${sentence}\n`)],
+      ['rewritten', (sentence) => writeFile(full, `${original}\n${sentence}\n`)],
+      ['rewritten', (sentence) => writeFile(full, `${original}\n${sentence}\n`)],
+      ['appended to', (sentence) => appendFile(full, `\n${sentence}\n`)],
+      // A new file renamed over the page, as editors that save atomically do: later saves must still be seen.
+      [
+        'renamed over',
+        async (sentence) => {
+          await writeFile(`${full}.new`, `${original}\n${sentence}\n`);
+          await rename(`${full}.new`, full);
+        },
+      ],
+      ['rewritten', (sentence) => writeFile(full, `${original}\n${sentence}\n`)],
+    ];
+    for (const [i, [how, save]] of saves.entries()) {
+      const sentence = `Save number ${i + 1} of the guide.`;
+      const saved = Date.now();
+      await save(sentence);
+      await page.waitForFunction(
+        (text) => document.getElementById('page-content')?.textContent?.includes(text),
+        sentence,
+        {
+          timeout: 5_000,
+        },
+      );
+      const ms = Date.now() - saved;
+      console.log(`dev e2e: save ${i + 1} (file ${how}) shown in ${ms} ms`);
+      expect(ms, `save ${i + 1}, the file ${how}`).toBeLessThan(1_000);
+    }
+    await writeFile(full, original);
+    await page.waitForFunction(() => !document.getElementById('page-content')?.textContent?.includes('Save number'));
+    expect(problems).toEqual([]);
+  });
+});
+
+/** A site just brought over by `npm run import`, with the links that were already broken in the old site. */
+describe('npm run dev on an imported tree with broken links, in Chromium', () => {
+  let root: string;
+  let content: string;
+  let session: DevSession;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'docs-dev-import-'));
+    const old = path.join(root, 'old');
+    await cp(path.join(projectRoot, 'test/fixtures/vuepress1'), old, { recursive: true });
+    await appendFile(path.join(old, 'limits.md'), '\nThe [retired quotas](./quotas.md) no longer apply.\n');
+    content = path.join(root, 'content');
+    await importSite({ source: old, out: content });
+    session = await startDevSession({
+      contentDir: content,
+      srcDir: path.join(projectRoot, 'src'),
+      cacheDir: path.join(projectRoot, 'node_modules/.cache', `docs-dev-import-${process.pid}`),
+      outDir: path.join(root, 'out'),
+      port: 0,
+    });
+    browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.on('pageerror', (e) => problems.push(e.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await session?.close();
+    await rm(root, { recursive: true, force: true });
+    await rm(path.join(projectRoot, 'node_modules/.cache', `docs-dev-import-${process.pid}`), {
+      recursive: true,
+      force: true,
+    });
+  }, 60_000);
+
+  it('shows the page with a broken link, the problem over it, and every save', async () => {
+    await page.goto(`${session.url}limits/`);
+    await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
+    expect(await page.locator('#page-content').textContent()).toContain('The retired quotas no longer apply.');
+    const overlay = page.locator('#docs-dev-overlay');
+    await expect.poll(() => overlay.textContent()).toMatch(/limits\.md:\d+:\d+ broken link "\.\/quotas\.md"/);
+
+    const full = path.join(content, 'limits.md');
+    const original = await readFile(full, 'utf8');
+    for (const i of [1, 2, 3]) {
+      const sentence = `Imported page, save number ${i}.`;
+      const saved = Date.now();
+      await writeFile(full, `${original}\n${sentence}\n`);
+      await page.waitForFunction(
+        (text) => document.getElementById('page-content')?.textContent?.includes(text),
+        sentence,
+        {
+          timeout: 5_000,
+        },
+      );
+      const ms = Date.now() - saved;
+      console.log(`dev e2e: imported tree, save ${i} shown in ${ms} ms`);
+      expect(ms).toBeLessThan(1_000);
+      expect(await overlay.textContent()).toMatch(/limits\.md:\d+:\d+ broken link "\.\/quotas\.md"/);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a page without problems without the overlay, and fixing the link removes it', async () => {
+    await page.goto(`${session.url}pricing/`);
+    await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
+    await page.waitForTimeout(300);
+    expect(await page.locator('#docs-dev-overlay').count()).toBe(0);
+
+    await page.goto(`${session.url}limits/`);
+    await page.locator('#docs-dev-overlay').waitFor();
+    const full = path.join(content, 'limits.md');
+    await writeFile(full, (await readFile(full, 'utf8')).replace('[retired quotas](./quotas.md)', 'retired quotas'));
+    await page.locator('#docs-dev-overlay').waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import type { AppRouter } from '../app/router';
  */
 export function showDevUpdate(queryClient: QueryClient, router: AppRouter, base: string): void {
   switchToNewDeployment(queryClient, base, new AbortController().signal)
-    .then(() => router.invalidate())
+    .then(() => router.invalidate({ forcePending: true }))
     .catch((error: unknown) => {
       console.warn('docs dev: could not apply the update, reloading', error);
       window.location.reload();

@@ -1,13 +1,24 @@
+import { writeAside } from '../write-aside';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { STORED_SEARCH_FORMAT, SearchTermNumbers, searchFromStored, storedSearch } from './stored-search';
+import { SearchTermNumbers, searchFromStored, storedSearch } from './stored-search';
 import type { CompletePage } from './page-record';
 import type { ContentFile } from '../scan/scan';
-import { fileDigest, sourceDigest } from '../content-hash';
+import { fileDigest } from '../content-hash';
 import { readBytes, readText, type StoredText } from './text-store';
+import { compact, mostlyDead, SegmentWriter, type TextPlace } from './cache-segment';
+import {
+  INDEX_FILE,
+  TERMS_FILE,
+  indexLines,
+  segmentsOf,
+  type CachedPage,
+  type IdentityLine,
+  type IndexLine,
+} from './cache-index';
 
 /**
  * The page pass's results kept between builds, in the build's cache folder: a page whose file is
@@ -27,39 +38,8 @@ import { readBytes, readText, type StoredText } from './text-store';
  * when there are many or they are mostly dead. A missing, unreadable or outdated cache only means pages
  * are rendered again: it never fails a build.
  */
-const INDEX_FILE = 'index.jsonl';
-const FORMAT = 5;
 /** Segments beyond this many, or holding more than twice the live texts, are merged into one. */
 const MAX_SEGMENTS = 8;
-
-/** Where a text is: its segment, its byte offset and its length in bytes. */
-type TextPlace = [segment: string, offset: number, bytes: number];
-
-/**
- * A page as the cache keeps it. Its record says what it was made from: the file's stamp (`source`), the
- * stamps of the files it copies (`analysis.assets`) and the files it names but did not copy
- * (`analysis.uncopied`).
- */
-interface CachedPage {
-  record: Omit<CompletePage, 'file' | 'html' | 'markdown' | 'search'>;
-  /** The problems the page pass reported in the page's file, in the order it reported them. */
-  problems: Omit<Diagnostic, 'file'>[];
-  html: TextPlace;
-  markdown: TextPlace;
-  search: TextPlace;
-  /** Keys of the page's highlighted code blocks, which the highlight cache keeps while the page is reused. */
-  code: string[];
-  /** The fragment's hash once its legacy links were pointed, and which links those were (`LinkedHashes`). */
-  linked?: [links: string, hash: string];
-}
-
-/** The index's first line: the identity of the builds it is for, and the file of its numbered search terms. */
-type IdentityLine = [identity: string, terms: string];
-
-/** An index line after the first: a page file's relative path and what the cache holds of it. */
-type IndexLine = [file: string, page: CachedPage];
-
-const TERMS_FILE = /^terms\.[0-9a-z.]+\.json$/;
 
 /** What a page the build rendered leaves in the cache: its record and its code blocks' keys. */
 export interface RenderedPage {
@@ -77,6 +57,8 @@ export interface LinkedHashes {
   get(file: string, links: string): string | undefined;
   set(file: string, links: string, hash: string): void;
 }
+
+export { renderIdentity } from './cache-index';
 
 export class RenderCache implements LinkedHashes {
   private readonly fds = new Map<string, number>();
@@ -193,17 +175,15 @@ export class RenderCache implements LinkedHashes {
       const live = Object.values(pages);
       const named = segmentsOf(live);
       // Merging moves the entries' texts (the entries change in place).
-      if (named.size > MAX_SEGMENTS || (await this.mostlyDead(named, live))) {
-        await this.compact(pages);
+      if (named.size > MAX_SEGMENTS || (await mostlyDead(this.dir, named, live))) {
+        await compact(this.dir, live, (place) => this.bytes(place));
         for (const entry of live) this.lines.delete(entry);
       }
       const keep = segmentsOf(live);
       await this.saveTerms();
       keep.add(this.termsFile);
-      // Written aside and renamed: a build that reads the cache meanwhile sees the old index or the new.
-      const partial = path.join(this.dir, `${INDEX_FILE}.${process.pid}.${randomBytes(4).toString('hex')}`);
-      await writeFile(partial, indexLines([this.identity, this.termsFile], pages, this.lines));
-      await rename(partial, path.join(this.dir, INDEX_FILE));
+      // A build that reads the cache meanwhile sees the old index or the new.
+      await writeAside(path.join(this.dir, INDEX_FILE), indexLines([this.identity, this.termsFile], pages, this.lines));
       for (const name of await readdir(this.dir)) {
         const dropped = (name.startsWith('segment.') || TERMS_FILE.test(name)) && !keep.has(name);
         if (dropped) await rm(path.join(this.dir, name), { force: true });
@@ -317,120 +297,4 @@ export class RenderCache implements LinkedHashes {
       await segment.close();
     }
   }
-
-  private async mostlyDead(segments: Set<string>, live: CachedPage[]): Promise<boolean> {
-    let total = 0;
-    for (const segment of segments) total += (await stat(path.join(this.dir, segment))).size;
-    const used = live.reduce((n, entry) => n + entry.html[2] + entry.markdown[2] + entry.search[2], 0);
-    return total > 2 * used;
-  }
-
-  /** Copies every live text into one new segment. */
-  private async compact(pages: Record<string, CachedPage>): Promise<void> {
-    const segment = await SegmentWriter.create(this.dir);
-    try {
-      const move = (place: TextPlace) => segment.put(this.bytes(place));
-      for (const entry of Object.values(pages)) {
-        entry.html = await move(entry.html);
-        entry.markdown = await move(entry.markdown);
-        entry.search = await move(entry.search);
-      }
-    } finally {
-      await segment.close();
-    }
-  }
-}
-
-/** A new segment file, written in batches of about a megabyte. */
-class SegmentWriter {
-  private offset = 0;
-  private written = 0;
-  private batch: Buffer[] = [];
-  private batchBytes = 0;
-
-  private constructor(
-    readonly name: string,
-    private readonly file: FileHandle,
-  ) {}
-
-  static async create(dir: string): Promise<SegmentWriter> {
-    const name = `segment.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}.bin`;
-    return new SegmentWriter(name, await open(path.join(dir, name), 'wx'));
-  }
-
-  /** Adds a text (or stored bytes); where it will be once the segment is closed. */
-  async put(text: string | Buffer): Promise<TextPlace> {
-    const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-    const place: TextPlace = [this.name, this.offset, data.length];
-    this.offset += data.length;
-    this.batch.push(data);
-    this.batchBytes += data.length;
-    if (this.batchBytes >= 1 << 20) await this.flush();
-    return place;
-  }
-
-  async close(): Promise<void> {
-    try {
-      await this.flush();
-    } finally {
-      await this.file.close();
-    }
-  }
-
-  private async flush(): Promise<void> {
-    const { batch } = this;
-    this.batch = [];
-    this.batchBytes = 0;
-    let buffers = batch;
-    while (buffers.length > 0) {
-      const { bytesWritten } = await this.file.writev(buffers, this.written);
-      this.written += bytesWritten;
-      buffers = remainder(buffers, bytesWritten);
-    }
-  }
-}
-
-/** What of `buffers` a write of `done` bytes left unwritten. */
-function remainder(buffers: Buffer[], done: number): Buffer[] {
-  const left: Buffer[] = [];
-  for (const buffer of buffers) {
-    if (done >= buffer.length) done -= buffer.length;
-    else {
-      left.push(done > 0 ? buffer.subarray(done) : buffer);
-      done = 0;
-    }
-  }
-  return left;
-}
-
-/** The segments some entries' texts are in. */
-function segmentsOf(entries: readonly CachedPage[]): Set<string> {
-  return new Set(entries.flatMap((entry) => [entry.html[0], entry.markdown[0], entry.search[0]]));
-}
-
-/** The index file's lines, in batches of about a megabyte. */
-function* indexLines(
-  identity: IdentityLine,
-  pages: Record<string, CachedPage>,
-  read: WeakMap<CachedPage, string>,
-): Generator<string> {
-  let batch = `${JSON.stringify(identity)}\n`;
-  for (const line of Object.entries(pages)) {
-    batch += `${read.get(line[1]) ?? JSON.stringify(line satisfies IndexLine)}\n`;
-    if (batch.length >= 1 << 20) {
-      yield batch;
-      batch = '';
-    }
-  }
-  yield batch;
-}
-
-/**
- * What a page's render depends on besides its file and its images: the cache's format, the content
- * folder, the site's settings, and the build's own code (the Node side of `src/` and the locked package
- * versions). Any change renders every page again.
- */
-export function renderIdentity(srcDir: string, contentDir: string, settings: unknown): string {
-  const preamble = `${FORMAT}.${STORED_SEARCH_FORMAT}\0${path.resolve(contentDir)}\0${JSON.stringify(settings)}`;
-  return sourceDigest(srcDir, ['node', 'shared', '../package-lock.json'], preamble);
 }

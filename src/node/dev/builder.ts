@@ -32,6 +32,7 @@ export interface DevBuilderOptions {
 }
 
 export interface DevResult {
+  /** No error: a result with errors may still have written the site, which then shows them. */
   ok: boolean;
   /** Errors and warnings of the whole site as it is now on disk, sorted. */
   diagnostics: Diagnostic[];
@@ -50,7 +51,8 @@ export interface DevResult {
  * (cheap: link checks and the sidebar), and writes the files of the site (output/site-files.ts) that
  * changed: the changed pages' files, the manifest, version.json, llms.txt; `updateSearch()` then writes
  * the search data and a manifest pointing to it. Nothing hashed is deleted, so open tabs never hit a
- * missing manifest or fragment.
+ * missing manifest or fragment. A page's problems do not stop the write: `npm run build` refuses the
+ * site, but the writer previews it, as the tabs show the problems over the pages they are in.
  *
  * Other pages' index.html are not re-rendered after an edit (their prerendered sidebar or prev/next can be
  * stale until the next full write); the app replaces that HTML with the current site data as soon as it
@@ -60,6 +62,8 @@ export class DevBuilder {
   private config!: SiteConfig;
   private configText = '';
   private configDiagnostics: Diagnostic[] = [];
+  /** Whether `_site.yaml` was read without a problem (else the config is the defaults). */
+  private configValid = true;
   /** The OpenAPI document each reference page is made from, where its problems are reported. */
   private generatedSources: GeneratedSources = new Map();
   private readonly pages: PageCache;
@@ -73,7 +77,7 @@ export class DevBuilder {
   private css!: { name: string; css: Uint8Array };
   /** The code colours the stylesheet has. */
   private colours = new Set<string>();
-  /** The search data the last manifest points to, and the last good site. */
+  /** The search data the last manifest points to, and the site last written. */
   private search: SearchFiles = { entry: '', shards: [] };
   private assembled: Site<PageSource> | undefined;
   /** The last manifest written: what the browser shows. */
@@ -103,8 +107,9 @@ export class DevBuilder {
     return this.options.strict ?? true;
   }
 
-  /** Everything from scratch: config, pages, bundles, and the whole output. Written even with errors when
-   * nothing was written before, so the writer has a page to look at while fixing them. */
+  /** Everything from scratch: config, pages, bundles, and the whole output. Written even with errors, so
+   * the writer sees the pages while fixing them (with an unreadable `_site.yaml`, only when nothing was
+   * written before). */
   async fullBuild(): Promise<DevResult> {
     const started = performance.now();
     this.pages.clear();
@@ -113,7 +118,7 @@ export class DevBuilder {
     await this.bundle();
     const { assembled, diagnostics } = this.assemble();
     const ok = !diagnostics.some((d) => d.severity === 'error');
-    if (!ok && this.manifest) return this.result(started, false, diagnostics, [], false);
+    if (!this.configValid && this.manifest) return this.result(started, false, diagnostics, [], false);
     const { manifest, written } = await this.write(assembled, 'all');
     await this.highlighter.save();
     return this.result(started, ok, diagnostics, written, true, manifest);
@@ -124,11 +129,10 @@ export class DevBuilder {
     const started = performance.now();
     await this.bundle();
     const { assembled, diagnostics } = this.assemble();
-    if (diagnostics.some((d) => d.severity === 'error') && this.manifest) {
-      return this.result(started, false, diagnostics, [], true);
-    }
+    const ok = !diagnostics.some((d) => d.severity === 'error');
+    if (!this.configValid && this.manifest) return this.result(started, false, diagnostics, [], true);
     const { manifest, written } = await this.write(assembled, 'all');
-    return this.result(started, true, diagnostics, written, true, manifest);
+    return this.result(started, ok, diagnostics, written, true, manifest);
   }
 
   /**
@@ -155,7 +159,10 @@ export class DevBuilder {
       await this.pages.rescan(reload, this.pageContext());
     } else await this.pages.reload(reload, this.pageContext());
     const { assembled, diagnostics } = this.assemble();
-    if (diagnostics.some((d) => d.severity === 'error')) return this.result(started, false, diagnostics, [], false);
+    const ok = !diagnostics.some((d) => d.severity === 'error');
+    // A page's problems leave the site showable: it is written, and the tabs show the problems over it.
+    // An unreadable `_site.yaml` would show the site with the defaults: the tabs keep the last good one.
+    if (!this.configValid) return this.result(started, false, diagnostics, [], false);
 
     // Only a page rendered again can bring a colour the stylesheet lacks.
     const colours = coloursOf(this.pages.rendered());
@@ -167,11 +174,11 @@ export class DevBuilder {
     }
     // The previous search data for now (the file is already written); updateSearch() catches up.
     const { manifest, written } = await this.write(assembled, restart ? 'all' : 'changed');
-    return this.result(started, true, diagnostics, written, restart, manifest);
+    return this.result(started, ok, diagnostics, written, restart, manifest);
   }
 
   /**
-   * Brings the search data up to date with the last good content. An edit is published first with the
+   * Brings the search data up to date with the site last written. An edit is published first with the
    * previous search data (building the index takes longer than the rest of a rebuild); the dev session
    * calls this when no other change is waiting, and publishes the manifest it returns.
    */
@@ -216,6 +223,7 @@ export class DevBuilder {
     this.config = reference.config;
     this.configText = site.configText;
     this.configDiagnostics = diagnostics.items;
+    this.configValid = site.valid;
   }
 
   private pageContext(): PageContext {

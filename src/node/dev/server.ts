@@ -3,11 +3,20 @@ import type { Diagnostic } from '../diagnostics';
 import { answerFailures } from '../serve/failures';
 import { createSiteServer } from '../serve/server';
 
-/** What the dev server tells the open tabs, one JSON object per Server-Sent Event. */
+/** A problem as the tabs get it: with the URL of the page whose file it is in, when it is a page's. */
+export interface DevProblem extends Diagnostic {
+  page?: string;
+}
+
+/**
+ * What the dev server tells the open tabs, one JSON object per Server-Sent Event. `problems` follows every
+ * rebuild: the site's errors and warnings while it has an error (none once fixed), and whether the site
+ * written shows them (`written`) or the tabs keep the last good one.
+ */
 export type DevMessage =
   | { type: 'content'; path: string[]; manifest: string }
   | { type: 'reload' }
-  | { type: 'error'; diagnostics: Diagnostic[] };
+  | { type: 'problems'; diagnostics: DevProblem[]; written: boolean };
 
 export const DEV_EVENTS_PATH = '/__dev/events';
 export const DEV_SCRIPT_PATH = '/__dev/live.js';
@@ -22,7 +31,7 @@ export interface DevServerOptions {
 
 export interface DevServer {
   server: http.Server;
-  /** Sends a message to every open tab; an 'error' is also replayed to tabs that connect later. */
+  /** Sends a message to every open tab; the last `problems` with any is also replayed to tabs that connect later. */
   broadcast(message: DevMessage): void;
   /** Re-creates the static handler, after the site configuration changed. */
   refresh(): void;
@@ -51,7 +60,7 @@ export function createDevServer(options: DevServerOptions): DevServer {
   };
   let site = siteHandler();
   const streams = new Set<http.ServerResponse>();
-  let lastError: DevMessage | undefined;
+  let lastProblems: DevMessage | undefined;
 
   const send = (res: http.ServerResponse, message: DevMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
 
@@ -66,7 +75,7 @@ export function createDevServer(options: DevServerOptions): DevServer {
       });
       res.write('retry: 500\n\n');
       streams.add(res);
-      if (lastError) send(res, lastError);
+      if (lastProblems) send(res, lastProblems);
       req.on('close', () => streams.delete(res));
       return;
     }
@@ -92,7 +101,7 @@ export function createDevServer(options: DevServerOptions): DevServer {
   return {
     server,
     broadcast(message) {
-      lastError = message.type === 'error' ? message : undefined;
+      if (message.type === 'problems') lastProblems = message.diagnostics.length > 0 ? message : undefined;
       for (const res of streams) send(res, message);
     },
     refresh() {

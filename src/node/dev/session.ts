@@ -1,10 +1,12 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { watch } from 'chokidar';
 import * as esbuild from 'esbuild';
+import { routeFromRelativePath } from '../../shared/paths';
 import { formatDiagnostic } from '../diagnostics';
+import { isPageFile } from '../scan/scan';
 import { DevBuilder, type DevResult } from './builder';
 import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
 
@@ -52,6 +54,28 @@ export async function bundleLiveClient(srcDir: string): Promise<string> {
 
 const toPosix = (p: string) => p.split(path.sep).join('/');
 
+/** An editor's swap, backup and temporary files: never a change of the site. */
+const isEditorFile = (name: string) => {
+  const base = path.basename(name);
+  return base.startsWith('.#') || base.endsWith('~') || /\.(swp|swx|tmp)$/.test(base) || /^\d+$/.test(base);
+};
+
+/**
+ * Calls `changed` with the path (relative to `folder`, `/`-separated) of each file or folder added, changed
+ * or removed under it. A watcher of each folder, not Node's recursive `fs.watch`: on Linux that one watches
+ * each file, and loses a file an editor saves by renaming a new one over it (every later save of it goes
+ * unseen). A folder's watcher names every entry that changes in it, however it was written.
+ */
+function watchFolder(folder: string, changed: (relativePath: string) => void) {
+  const watcher = watch(folder, { ignoreInitial: true, ignored: (file) => isEditorFile(file) });
+  watcher.on('all', (_event, file) => changed(toPosix(path.relative(folder, file))));
+  return watcher;
+}
+
+/** The URL of the page a problem's file makes, for the tab that shows it; none for `_site.yaml` and the like. */
+const pageOf = (file: string, base: string): { page?: string } =>
+  isPageFile(file) ? { page: base + routeFromRelativePath(file).slice(1) } : {};
+
 /**
  * `npm run dev`: one full build into the dev output, then the dev server and two watchers. A change under
  * the content folder re-renders only what changed; a change under src/ rebundles and reloads the tabs.
@@ -81,13 +105,22 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     analytics: Boolean(builder.manifest?.site.analyticsId),
     liveScript: () => liveScript,
   });
-  if (!first.ok) dev.broadcast({ type: 'error', diagnostics: first.diagnostics });
+  // A tab that connects gets the problems the server replays.
+  sendProblems(first);
 
   function report(result: DevResult, what: string): void {
     for (const d of result.diagnostics) log(formatDiagnostic(d), d.severity === 'error');
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    if (!result.ok) log(`✗ ${errors} error${errors === 1 ? '' : 's'}: the browser keeps the last good page`, true);
-    else log(`✓ ${what} in ${Math.round(result.ms)} ms`);
+    const s = errors === 1 ? '' : 's';
+    if (result.ok) log(`✓ ${what} in ${Math.round(result.ms)} ms`);
+    else if (result.manifest) log(`✗ ${what} with ${errors} error${s}: the pages show them in the browser`, true);
+    else log(`✗ ${errors} error${s}: the browser keeps the last good site`, true);
+  }
+
+  /** Tells the tabs the site's problems after a rebuild: none (the overlay goes) when it has no error. */
+  function sendProblems(result: DevResult): void {
+    const diagnostics = result.ok ? [] : result.diagnostics.map((d) => ({ ...d, ...pageOf(d.file, base) }));
+    dev.broadcast({ type: 'problems', diagnostics, written: result.manifest !== undefined });
   }
 
   // ---- the rebuild queue
@@ -109,8 +142,8 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
           liveScript = await bundleLiveClient(options.srcDir);
           const result = await builder.sourceChanged();
           report(result, 'rebuilt the app bundle');
-          if (result.ok) dev.broadcast({ type: 'reload' });
-          else dev.broadcast({ type: 'error', diagnostics: result.diagnostics });
+          sendProblems(result);
+          if (result.manifest) dev.broadcast({ type: 'reload' });
           for (const listener of listeners) listener(result, 'src');
         } else {
           const result = await builder.contentChanged(changed);
@@ -118,14 +151,14 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
             ? `rebuilt ${result.written.length === 1 ? result.written[0] : `${result.written.length} pages`}`
             : `rebuilt (${changed.join(', ')})`;
           report(result, what);
-          if (!result.ok) dev.broadcast({ type: 'error', diagnostics: result.diagnostics });
-          else if (result.reload) {
+          if (result.manifest && result.reload) {
             dev.refresh();
             dev.broadcast({ type: 'reload' });
           } else if (result.manifest) {
             dev.broadcast({ type: 'content', path: result.written, manifest: result.manifest });
             scheduleSearch();
           }
+          sendProblems(result);
           for (const listener of listeners) listener(result, 'content');
         }
       } catch (error) {
@@ -169,27 +202,20 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     }, options.searchDelayMs ?? 800);
   };
 
-  const ignored = (name: string) => {
-    const base = path.basename(name);
-    return base.startsWith('.#') || base.endsWith('~') || /\.(swp|swx|tmp)$/.test(base) || /^\d+$/.test(base);
-  };
-  const watchers: FSWatcher[] = [
-    watch(options.contentDir, { recursive: true }, (_event, name) => {
-      if (name && ignored(String(name))) return;
-      pendingContent.add(name ? toPosix(String(name)) : '');
-      schedule();
-    }),
-    watch(options.srcDir, { recursive: true }, (_event, name) => {
-      const file = name ? toPosix(String(name)) : '';
-      if (ignored(file)) return;
-      if (file.startsWith('node/')) {
-        log(`src/${file} changed: the build code is loaded once, restart "npm run dev" to use it`);
-        return;
-      }
-      pendingSrc = true;
-      schedule();
-    }),
-  ];
+  const contentWatcher = watchFolder(options.contentDir, (name) => {
+    pendingContent.add(name);
+    schedule();
+  });
+  const srcWatcher = watchFolder(options.srcDir, (file) => {
+    if (file.startsWith('node/')) {
+      log(`src/${file} changed: the build code is loaded once, restart "npm run dev" to use it`);
+      return;
+    }
+    pendingSrc = true;
+    schedule();
+  });
+  const watchers = [contentWatcher, srcWatcher];
+  await Promise.all(watchers.map((watcher) => new Promise<void>((resolve) => watcher.once('ready', () => resolve()))));
   await new Promise<void>((resolve, reject) => {
     dev.server.once('error', reject);
     dev.server.listen(options.port ?? 5173, options.host ?? '127.0.0.1', () => resolve());
@@ -208,7 +234,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       closed = true;
       if (timer) clearTimeout(timer);
       if (searchTimer) clearTimeout(searchTimer);
-      for (const watcher of watchers) watcher.close();
+      await Promise.all(watchers.map((watcher) => watcher.close()));
       await running;
       builder.close();
       await dev.close();

@@ -1,5 +1,6 @@
+import { writeAside } from '../write-aside';
 import { statSync } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { contentHash } from '../content-hash';
 
@@ -68,11 +69,9 @@ export class OutputLedger {
   /** Saves what this build wrote, once its folder is up to date; a failure only costs the next build time. */
   async save(): Promise<void> {
     const saved: LedgerFile = { target: this.target, files: Object.fromEntries(this.next) };
-    const partial = `${this.file}.${process.pid}`;
     try {
       await mkdir(path.dirname(this.file), { recursive: true });
-      await writeFile(partial, JSON.stringify(saved));
-      await rename(partial, this.file);
+      await writeAside(this.file, JSON.stringify(saved));
     } catch {
       // The next build makes every file again.
     }

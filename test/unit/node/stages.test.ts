@@ -18,19 +18,21 @@ const RANKS: Record<string, number> = {
   // Worker threads of the build, one compiled script each: the highlight and prerender threads use them.
   'threads.ts': 0,
   'webassembly.d.ts': 0,
+  // Writes a file aside and renames it into place: every cache, record and compiled file.
+  'write-aside.ts': 0,
   scan: 1,
-  // The pages the scan makes of the OpenAPI documents `_site.yaml` names: part of the scan stage.
-  openapi: 1,
-  analyze: 2,
-  site: 3,
-  render: 4,
-  output: 5,
-  'build.ts': 6,
+  // The pages made of the OpenAPI documents `_site.yaml` names, joined to the scanned files.
+  openapi: 2,
+  analyze: 3,
+  site: 4,
+  render: 5,
+  output: 6,
+  'build.ts': 7,
   // The page-analysis thread: the analyze stage with the render stage's code blocks, put together as the build does.
-  'analyze-worker.ts': 6,
-  serve: 7,
-  dev: 8,
-  import: 8,
+  'analyze-worker.ts': 7,
+  serve: 8,
+  dev: 9,
+  import: 9,
 };
 
 const node = path.join(projectRoot, 'src/node');
@@ -75,5 +77,25 @@ describe('the build stages', () => {
       }
     }
     expect(backwards).toEqual([]);
+  });
+
+  it('form no cycle: no folder or top-level file imports, even through others, one that imports it', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const entry of Object.keys(RANKS)) {
+      const targets = new Set<string>();
+      for (const file of filesOf(entry).filter((f) => f.endsWith('.ts'))) {
+        for (const specifier of importsOf(file)) {
+          const target = entryOf(path.relative(node, path.resolve(path.dirname(path.join(node, file)), specifier)));
+          if (target !== undefined && target !== entry) targets.add(target);
+        }
+      }
+      edges.set(entry, targets);
+    }
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+      [...(edges.get(from) ?? [])].some(
+        (next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))),
+      );
+    const cycles = Object.keys(RANKS).filter((entry) => reaches(entry, entry));
+    expect(cycles).toEqual([]);
   });
 });

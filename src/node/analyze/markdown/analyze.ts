@@ -12,6 +12,7 @@ import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { collectSection, type SearchSection } from './sections';
 import { closest } from './suggest';
 import { childTokens, plainText } from './tokens';
+import { explicitId, isClosedFence, locate } from './token-source';
 
 export type { PageAsset } from './assets';
 export type { LinkReference } from './link-targets';
@@ -84,22 +85,6 @@ export function emptyAnalysis(): PageAnalysis {
  * than this is always shown scaled down, so a click on it shows it at full size.
  */
 const ARTICLE_WIDTH = 780;
-
-/**
- * `## Title {#custom-id}`, as VitePress writes a heading's own id (the API reference pages give each
- * operation one): the id, taken out of the heading's text.
- */
-function explicitId(heading: Tokens.Heading): string | undefined {
-  const last = heading.tokens.at(-1);
-  if (last?.type !== 'text') return undefined;
-  const text = last as Tokens.Text;
-  const match = /\s*\{#([A-Za-z][\w-]*)\}\s*$/.exec(text.text);
-  if (!match) return undefined;
-  text.text = text.text.slice(0, match.index);
-  text.raw = text.raw.slice(0, text.raw.length - match[0].length);
-  if (text.tokens) text.tokens = [{ type: 'text', raw: text.raw, text: text.text }];
-  return match[1];
-}
 
 /**
  * The one walk over a page's tokens: gives every token its position, annotates the tokens the renderer
@@ -307,31 +292,4 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   for (const toc of tocTokens) toc['headers'] = result.headers;
   result.sections = result.sections.filter((s, i) => i > 0 || s.text !== '');
   return result;
-}
-
-/** Offset of a token's raw text in the body, searched from the cursor within its parent. */
-function locate(body: string, raw: string, from: number, to: number): number {
-  if (!raw) return from;
-  const exact = startBefore(body, raw, from, to);
-  if (exact >= 0) return exact;
-  const firstLine = raw.split('\n')[0]?.trim() ?? '';
-  const partial = firstLine ? startBefore(body, firstLine, from, to) : -1;
-  return partial >= 0 ? partial : from;
-}
-
-/**
- * The first offset in [from, to) where `text` starts in `body`, or -1. Searched within that range only: a
- * nested list item's text is not in the body as written (its indentation is gone), and searching on to
- * the end of the page for each one made a page of many lists cost the square of its length.
- */
-function startBefore(body: string, text: string, from: number, to: number): number {
-  const found = body.slice(from, to - 1 + text.length).indexOf(text);
-  return found < 0 ? -1 : from + found;
-}
-
-function isClosedFence(raw: string): boolean {
-  const lines = raw.trimEnd().split('\n');
-  const open = /^\s*(`{3,}|~{3,})/.exec(lines[0] ?? '')?.[1] ?? '```';
-  const last = lines.length > 1 ? (lines[lines.length - 1] ?? '').trim() : '';
-  return last.startsWith(open) && /^(`+|~+)$/.test(last);
 }

@@ -1,6 +1,7 @@
+import { writeAside } from '../../write-aside';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { HIGHLIGHT_HTML_FORMAT, THEMES } from './themes';
@@ -40,8 +41,6 @@ interface CacheFile {
   identity: string;
   entries: Record<string, string>;
 }
-
-let saves = 0;
 
 /**
  * Highlighted code blocks by content hash, kept between builds in one JSON file. Only the entries a build
@@ -95,10 +94,8 @@ export class HighlightCache {
     if (!this.file) return;
     if (this.used.size === this.stored.size && [...this.used.keys()].every((key) => this.stored.has(key))) return;
     await mkdir(path.dirname(this.file), { recursive: true });
-    // Written aside and renamed, so concurrent builds never read a half-written cache.
-    const partial = `${this.file}.${process.pid}.${++saves}`;
+    // Concurrent builds never read a half-written cache.
     const contents: CacheFile = { identity: CACHE_IDENTITY, entries: Object.fromEntries(this.used) };
-    await writeFile(partial, JSON.stringify(contents));
-    await rename(partial, this.file);
+    await writeAside(this.file, JSON.stringify(contents));
   }
 }

@@ -161,26 +161,27 @@ describe('the dev builder', () => {
     expect(sidebarLinks()).not.toContain('/guide/more/');
   });
 
-  it('reports a content error with file and line and keeps the last good output', async () => {
-    const good = pointer();
-    const before = fragments();
+  it('reports a content error with file and line, and writes the site so the page shows it', async () => {
     await writeFile(file('guide/setup.md'), '# Setup\n\nSet it up.\n\nSee [nowhere](/nowhere/).\n');
     const broken = await builder.contentChanged(['guide/setup.md']);
     expect(broken.ok).toBe(false);
-    expect(broken.manifest).toBeUndefined();
     expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
       expect.stringMatching(/^guide\/setup\.md:5:5 broken link "\/nowhere\/": no page at \/nowhere\//),
     ]);
-    expect(pointer()).toEqual(good);
-    expect(fragments()).toEqual(before);
+    // The writer previews the page as saved: `npm run build` would refuse the site, `npm run dev` shows it.
+    expect(broken.manifest).toBe(pointer().manifest);
+    expect(broken.written).toEqual(['/guide/setup/']);
+    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain(
+      '<p>See <a href="/docs/nowhere/">nowhere</a>.</p>',
+    );
 
-    // Deleting a page that others link to is an error in the linking page.
+    // Deleting a page that others link to is an error in the linking page; the site goes on without it.
     await rm(file('guide/README.md'));
     const dangling = await builder.contentChanged(['guide/README.md']);
     expect(dangling.diagnostics.map(formatDiagnostic)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^README\.md:\d+:\d+ broken link "\/guide\/"/)]),
     );
-    expect(pointer()).toEqual(good);
+    expect(pages().map((p) => p.path)).toEqual(['/', '/guide/setup/']);
 
     await writeFile(file('guide/README.md'), TREE['guide/README.md']);
     await writeFile(file('guide/setup.md'), '# Setup\n\nSet it up, fixed.\n');
@@ -189,6 +190,26 @@ describe('the dev builder', () => {
     expect(fixed.ok).toBe(true);
     expect(fixed.manifest).toBe(pointer().manifest);
     expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, fixed.');
+  });
+
+  it('keeps the last good site while _site.yaml cannot be read', async () => {
+    const good = pointer();
+    const before = fragments();
+    await writeFile(file('_site.yaml'), 'title: [unclosed\n');
+    await writeFile(file('guide/setup.md'), '# Setup\n\nSet it up, again.\n');
+    const broken = await builder.contentChanged(['_site.yaml', 'guide/setup.md']);
+    expect(broken.ok).toBe(false);
+    expect(broken.manifest).toBeUndefined();
+    expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(/^_site\.yaml:1:\d+ invalid YAML/),
+    ]);
+    expect(pointer()).toEqual(good);
+    expect(fragments()).toEqual(before);
+
+    await rm(file('_site.yaml'));
+    const fixed = await builder.contentChanged(['_site.yaml']);
+    expect(fixed.ok).toBe(true);
+    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, again.');
   });
 });
 
