@@ -1,5 +1,6 @@
 import type { DiagnosticList } from '../diagnostics';
 import { withApiReference, type GeneratedSources } from '../openapi/api-reference';
+import type { UnmadeReference } from '../openapi/unmade-references';
 import { lastCommitDates } from './page-history';
 import { scanContent, type ContentFile } from './scan';
 import { readSiteConfig, type SiteConfig } from './site-config';
@@ -16,6 +17,8 @@ export interface ScannedSite {
   history: Promise<ReadonlyMap<string, string> | undefined>;
   /** The pages made from the OpenAPI documents `_site.yaml` names, by the file each was written to. */
   generated: GeneratedSources;
+  /** The API references whose document has an error: links into them are not checked. */
+  unmade: readonly UnmadeReference[];
 }
 
 export interface ScanOptions {
@@ -47,7 +50,7 @@ export async function scanSite(
     cacheDir,
     diagnostics,
   });
-  const { files, config, sources: generated } = reference;
+  const { files, config, sources: generated, unmade } = reference;
   const history = config.lastUpdated ? lastCommitDates(contentDir) : Promise.resolve(undefined);
-  return { contentDir, files, config, configText, history, generated };
+  return { contentDir, files, config, configText, history, generated, unmade };
 }
