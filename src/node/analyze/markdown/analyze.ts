@@ -8,6 +8,7 @@ import { parseLineRanges } from './line-ranges';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
 import { LegacySlugger } from './heading-aliases';
 import { linkTargets, type LinkReference } from './link-targets';
+import { ARTICLE_WIDTH } from './image-box';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { collectSection, type SearchSection } from './sections';
 import { closest } from './suggest';
@@ -78,12 +79,6 @@ export function emptyAnalysis(): PageAnalysis {
     twinEdits: [],
   };
 }
-
-/**
- * The article column at its widest, in CSS pixels (`.article` in src/client/styles/app.css): an image wider
- * than this is always shown scaled down, so a click on it shows it at full size.
- */
-const ARTICLE_WIDTH = 780;
 
 /**
  * `## Title {#custom-id}`, as VitePress writes a heading's own id (the API reference pages give each
