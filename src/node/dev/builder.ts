@@ -223,8 +223,9 @@ export class DevBuilder {
   }
 
   private pageContext(): PageContext {
-    const { base, constants, embeds } = this.config;
-    return { base, constants, embeds, highlighter: this.highlighter, texts: this.texts, strict: this.strict };
+    const { base, constants, embeds, lineNumbers } = this.config;
+    const { highlighter, texts, strict } = this;
+    return { base, constants, embeds, lineNumbers, highlighter, texts, strict };
   }
 
   private assemble(): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {

@@ -4,7 +4,7 @@ import type { PageHeader } from '../../../shared/types';
 import { lineLocator, type DiagnosticList } from '../../diagnostics';
 import type { ImageDimensions, PageAsset } from './assets';
 import type { BlockHighlighter } from './code-blocks';
-import { parseLineRanges } from './line-ranges';
+import { annotateCode } from './code-fence';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
 import { LegacySlugger } from './heading-aliases';
 import { linkTargets, type LinkReference } from './link-targets';
@@ -35,6 +35,8 @@ export interface PageContext {
   diagnostics: DiagnosticList;
   /** Domains whose iframes the page keeps; the default list when not given. */
   embeds?: readonly string[];
+  /** Whether code blocks number their lines unless their fence says otherwise (`lineNumbers` of `_site.yaml`). */
+  lineNumbers?: boolean;
 }
 
 export interface PageAnalysis {
@@ -120,6 +122,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     const { line, column } = lines(offset);
     return { line: line + ctx.lineOffset, column };
   };
+  const lineNumbers = ctx.lineNumbers ?? false;
   const report = (offset: number, message: string, severity: 'error' | 'warning' | 'problem') => {
     const { line, column } = at(offset);
     if (severity === 'warning') ctx.diagnostics.warn(ctx.file, line, column, message);
@@ -146,7 +149,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
         return;
       }
       case 'code':
-        annotateCode(token as Tokens.Code & Annotated, offset);
+        annotateCode(token as Tokens.Code, offset, { highlighter: ctx.highlighter, lineNumbers, report });
         return;
       case 'link':
         // An autolink in a link's text (`[see <https://x.y>](/a/)`) would print <a> in <a>, which HTML
@@ -213,30 +216,12 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   }
 
   type Annotated = {
-    html?: string;
-    label?: string;
     resolved?: string | null;
     external?: boolean;
     dimensions?: ImageDimensions;
     eager?: boolean;
     zoom?: boolean;
   };
-
-  function annotateCode(code: Tokens.Code & Annotated, offset: number): void {
-    // `js {1,3}` and `js{1,3}` alike: the language ends at the first space or brace.
-    const [, lang = '', rest = ''] = /^([^\s{]*)\s*([\s\S]*)$/.exec((code.lang ?? '').trim()) ?? [];
-    const lines = parseLineRanges(rest.replace(/\s+/g, '')) ?? new Set<number>();
-    if (/^(```|~~~)/.test(code.raw.trimStart()) && !isClosedFence(code.raw)) {
-      report(offset, 'code fence is never closed: add a closing ``` line', 'error');
-    }
-    let language = lang;
-    if (lang && !ctx.highlighter.knows(lang)) {
-      report(offset, `unknown code language "${lang}", shown as plain text`, 'warning');
-      language = 'text';
-    }
-    code.label = lang || 'text';
-    code.html = ctx.highlighter.highlight(code.text, language || 'text', lines);
-  }
 
   function annotateLink(link: (Tokens.Link | Tokens.Image) & Annotated, offset: number): void {
     if (link.type === 'image') {
@@ -322,11 +307,4 @@ function locate(body: string, raw: string, from: number, to: number): number {
 function startBefore(body: string, text: string, from: number, to: number): number {
   const found = body.slice(from, to - 1 + text.length).indexOf(text);
   return found < 0 ? -1 : from + found;
-}
-
-function isClosedFence(raw: string): boolean {
-  const lines = raw.trimEnd().split('\n');
-  const open = /^\s*(`{3,}|~{3,})/.exec(lines[0] ?? '')?.[1] ?? '```';
-  const last = lines.length > 1 ? (lines[lines.length - 1] ?? '').trim() : '';
-  return last.startsWith(open) && /^(`+|~+)$/.test(last);
 }
