@@ -29,7 +29,9 @@ export const renderer: RendererObject = {
     return `<h${token.depth} id="${id}" tabindex="-1">${old}${inner}<a class="header-anchor" href="#${id}" aria-label="Permalink to this section">#</a></h${token.depth}>\n`;
   },
   code(token) {
-    const { html = escapeHtml(token.text), label = 'text', numbers } = token as Tokens.Code & CodeAnnotation;
+    const { html = escapeHtml(token.text), label = 'text', numbers, diagram } = token as Tokens.Code & CodeAnnotation;
+    // A region a keyboard can scroll sideways, as a wide diagram does on a phone; the drawing names itself.
+    if (diagram) return `<figure class="diagram" tabindex="0" role="group" aria-label="Diagram">${diagram}</figure>\n`;
     // The numbers are a column of their own beside the code, out of `<code>`: copying the code leaves them.
     const pre = `<pre class="shiki" tabindex="0"><code>${html}</code></pre>`;
     const body = numbers ? `<div class="code-body">${lineNumbersHtml(numbers.start, numbers.count)}${pre}</div>` : pre;
