@@ -30,7 +30,7 @@ export async function schemaDialectProblems(document: Record<string, unknown>): 
   const schemas = schemasOf(document);
   if (schemas.length === 0) return [];
   // Loaded here, not with the build: a site without an API reference never pays for the validator.
-  const { default: Ajv2020 } = await import('ajv/dist/2020');
+  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
   // Not strict: OpenAPI adds its own keywords (`discriminator`, `xml`, `example`) to a schema.
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
   const problems: SchemaProblem[] = [];
