@@ -9,6 +9,7 @@ import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
 import { LegacySlugger } from './heading-aliases';
 import { linkTargets, type LinkReference } from './link-targets';
 import { ARTICLE_WIDTH } from './image-box';
+import { renderMath, type MathToken } from './math';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { collectSection, type SearchSection } from './sections';
 import { closest } from './suggest';
@@ -191,6 +192,9 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       }
       case 'toc':
         tocTokens.push(token as Tokens.Generic);
+        return;
+      case 'math':
+        renderMath(token as MathToken, (at, message) => report(offset + at, message, 'error'));
         return;
       case 'codeGroup': {
         const group = token as Tokens.Generic;
