@@ -89,7 +89,7 @@ describe('the highlighter', () => {
       ({ code, lang }) => highlighter.highlight(code, lang, new Set()) !== reference(code, lang),
     );
     expect(differing.map(({ lang, code }) => `${lang}: ${code.slice(0, 60)}`)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('tokenizes a line it has seen again when it comes in another grammar state', async () => {
     const reference = await shikiReference();
