@@ -51,6 +51,7 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
     constants: config.constants,
     strict: options.strict,
     embeds: config.embeds,
+    lineNumbers: config.lineNumbers,
   };
   const identity = renderIdentity(options.srcDir, scanned.contentDir, settings);
   const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);

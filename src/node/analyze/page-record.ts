@@ -79,7 +79,7 @@ export function toPageMeta(page: PageSource, base: string): PageMeta {
     title: page.title,
     frontmatter: page.frontmatter,
     regularPath: page.route,
-    relativePath: page.file.relativePath,
+    relativePath: page.file.madeFrom ?? page.file.relativePath,
     key: page.key,
     path: page.route,
     headers: page.analysis.headers,

@@ -7,6 +7,7 @@ import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageFrontmatter } from '../../shared/types';
 import { emptyAnalysis, type PageAnalysis } from './markdown/analyze';
 import type { BlockHighlighter } from './markdown/code-blocks';
+import { fenceLanguages } from './markdown/code-info';
 import { resolveLink } from './markdown/links';
 import { renderMarkdown } from './markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
@@ -23,6 +24,8 @@ export interface PageSettings {
   strict: boolean;
   /** Domains whose iframes pages keep (`embeds` of `_site.yaml`); the default list when not given. */
   embeds?: readonly string[];
+  /** Whether code blocks number their lines unless their fence says otherwise (`lineNumbers` of `_site.yaml`). */
+  lineNumbers?: boolean;
 }
 
 export interface SiteContext extends PageSettings {
@@ -67,6 +70,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     const page = redirectPage(file, route, frontmatter, redirect, at, bodyLineOffset, diagnostics);
     return page && { ...page, source };
   }
+  await site.highlighter.prepare?.(fenceLanguages(body));
   const rendered = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),
@@ -78,6 +82,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     highlighter: site.highlighter,
     strict: site.strict,
     ...(site.embeds ? { embeds: site.embeds } : {}),
+    ...(site.lineNumbers ? { lineNumbers: true } : {}),
     diagnostics,
   });
   if (!rendered) return undefined;

@@ -12,6 +12,7 @@ import { splitForBrowser } from '../output/browser-data';
 import { siteCss, type ClientAssets } from '../output/bundle';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
 import { assembleSite, type Site } from '../site/assemble';
+import type { UnmadeReference } from '../openapi/unmade-references';
 import { renderCompleteSite } from '../render/render-pages';
 import { createManifest } from '../output/manifest';
 import { buildSearchFiles, type SearchFiles } from '../site/search-files';
@@ -66,6 +67,8 @@ export class DevBuilder {
   private configValid = true;
   /** The OpenAPI document each reference page is made from, where its problems are reported. */
   private generatedSources: GeneratedSources = new Map();
+  /** The API references whose document has an error: links into them are not checked. */
+  private unmadeReferences: readonly UnmadeReference[] = [];
   private readonly pages: PageCache;
   /** The pages' fragments and markdown, for the whole session. */
   private readonly texts: TextStore;
@@ -217,9 +220,10 @@ export class DevBuilder {
     const { contentDir, cacheDir, srcDir } = this.options;
     const reference = site.valid
       ? await withApiReference([], site.config, site.configText, { contentDir, srcDir, cacheDir, diagnostics })
-      : { files: [], config: site.config, sources: new Map() };
+      : { files: [], config: site.config, sources: new Map(), unmade: [] };
     this.pages.generated = reference.files;
     this.generatedSources = reference.sources;
+    this.unmadeReferences = reference.unmade;
     this.config = reference.config;
     this.configText = site.configText;
     this.configDiagnostics = diagnostics.items;
@@ -227,13 +231,21 @@ export class DevBuilder {
   }
 
   private pageContext(): PageContext {
-    const { base, constants, embeds } = this.config;
-    return { base, constants, embeds, highlighter: this.highlighter, texts: this.texts, strict: this.strict };
+    const { base, constants, embeds, lineNumbers } = this.config;
+    const { highlighter, texts, strict } = this;
+    return { base, constants, embeds, lineNumbers, highlighter, texts, strict };
   }
 
   private assemble(): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const analyzed = assembleSite(this.pages.loaded(), this.config, this.configText, this.strict, site);
+    const analyzed = assembleSite(
+      this.pages.loaded(),
+      this.config,
+      this.configText,
+      this.strict,
+      site,
+      this.unmadeReferences,
+    );
     const assembled = renderCompleteSite(analyzed, (page) => page);
     site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: inSourceDocuments(site, this.generatedSources) };

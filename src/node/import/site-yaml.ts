@@ -19,6 +19,8 @@ export interface SiteYaml {
   sidebar?: SidebarGroupOut[];
   editLink?: { pattern: string };
   lastUpdated?: boolean;
+  /** `markdown.lineNumbers` of the old config: every code block numbered unless its fence says otherwise. */
+  lineNumbers?: boolean;
   embeds: string[];
   redirects?: Record<string, string>;
   /** Reference pages from the OpenAPI documents of the old public folder (openapi-documents.ts). */
@@ -114,6 +116,8 @@ export function siteYaml(input: SiteYamlInput): SiteYaml {
   const editLink = editPattern(input.tool, theme);
   if (editLink) out.editLink = { pattern: editLink };
   if (theme['lastUpdated'] || config['lastUpdated']) out.lastUpdated = true;
+  // A fence's own `:line-numbers` or `:no-line-numbers` is carried over as written: the build reads it.
+  if ((config['markdown'] as { lineNumbers?: unknown } | undefined)?.lineNumbers === true) out.lineNumbers = true;
   if (Object.keys(input.redirects).length > 0) out.redirects = input.redirects;
 
   out.constants = siteConstants(config, title).constants;

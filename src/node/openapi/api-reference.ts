@@ -9,6 +9,7 @@ import { positionAt, type Diagnostic, type DiagnosticList } from '../diagnostics
 import { isInside } from '../scan/scan';
 import { loadApiDocument } from './load-document';
 import { referencePages } from './reference-pages';
+import type { UnmadeReference } from './unmade-references';
 
 export interface ApiReferenceOptions {
   contentDir: string;
@@ -31,13 +32,13 @@ export async function withApiReference(
   config: SiteConfig,
   configText: string,
   options: ApiReferenceOptions,
-): Promise<{ files: ContentFile[]; config: SiteConfig; sources: GeneratedSources }> {
+): Promise<{ files: ContentFile[]; config: SiteConfig; sources: GeneratedSources; unmade: UnmadeReference[] }> {
   const { contentDir, diagnostics } = options;
   const generatedDir = path.join(options.cacheDir, 'openapi');
   if (config.apiReference.length === 0) {
     // The pages of a reference since removed from `_site.yaml`: nothing reads them any more.
     await rm(generatedDir, { recursive: true, force: true });
-    return { files, config, sources: new Map() };
+    return { files, config, sources: new Map(), unmade: [] };
   }
   // What the pages are made by: this module and the libraries it uses.
   const code = sourceDigest(options.srcDir, ['node/openapi', '../package-lock.json'], '');
@@ -45,6 +46,7 @@ export async function withApiReference(
   const record: Record<string, MadeFrom> = {};
   const generated: ContentFile[] = [];
   const sources = new Map<string, { spec: string; text: string }>();
+  const unmade: UnmadeReference[] = [];
   let sidebar = config.sidebar;
   for (const [index, reference] of config.apiReference.entries()) {
     const spec = path.posix.normalize(reference.spec);
@@ -54,14 +56,20 @@ export async function withApiReference(
       const problem =
         spec.startsWith('../') || existsOutside(file) ? 'is outside the content folder' : 'does not exist';
       diagnostics.error(SITE_CONFIG_FILE, line, column, `OpenAPI document "${reference.spec}" ${problem}`);
+      unmade.push({ route: reference.route, file: SITE_CONFIG_FILE, line, column });
       continue;
     }
     const key = `${spec} ${reference.route}`;
     const inputs = digestOfAll([code, JSON.stringify(config.constants), key]);
     let made = await unchanged(previous[key], inputs, generatedDir);
     if (!made) {
+      const reported = diagnostics.items.length;
       const loaded = await loadApiDocument(contentDir, spec, config.constants, diagnostics);
-      if (!loaded) continue;
+      if (!loaded) {
+        const { line, column } = diagnostics.items[reported] ?? { line: 1, column: 1 };
+        unmade.push({ route: reference.route, file: spec, line, column });
+        continue;
+      }
       const pages = referencePages(loaded.api, reference.route);
       for (const page of pages) await writeIfChanged(path.join(generatedDir, page.relativePath), page.markdown);
       const read = await Promise.all(loaded.files.map(async (place) => ({ place, digest: await digestOf(place) })));
@@ -75,7 +83,8 @@ export async function withApiReference(
     record[key] = made;
     const specText = await readFile(file, 'utf8');
     for (const page of made.pages) {
-      generated.push({ absolutePath: path.join(generatedDir, page.relativePath), relativePath: page.relativePath });
+      const absolutePath = path.join(generatedDir, page.relativePath);
+      generated.push({ absolutePath, relativePath: page.relativePath, madeFrom: spec });
       sources.set(page.relativePath, { spec, text: specText });
     }
     if (sidebar) sidebar = withPagesInSidebar(sidebar, made.pages, made.title);
@@ -84,7 +93,7 @@ export async function withApiReference(
   const keep = new Set([path.join(generatedDir, RECORD_FILE), ...generated.map((file) => file.absolutePath)]);
   await removeOthers(generatedDir, keep);
   const site = sidebar ? { ...config, sidebar } : config;
-  return { files: [...files, ...generated], config: site, sources };
+  return { files: [...files, ...generated], config: site, sources, unmade };
 }
 
 /**

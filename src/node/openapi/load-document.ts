@@ -4,6 +4,7 @@ import { isNode, isScalar, parseDocument, visit, type Document } from 'yaml';
 import { documentValue, yamlErrorPosition } from '../scan/schema-errors';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { ApiDocument } from './document';
+import { schemaDialectProblems } from './schema-dialect';
 
 /** Reports a problem at a line and column of the OpenAPI document. */
 type Report = (line: number, column: number, message: string) => void;
@@ -16,7 +17,8 @@ type Report = (line: number, column: number, message: string) => void;
  *
  * The text is parsed here, with the same YAML library as the rest of the build, so that a problem the
  * validator finds by its JSON pointer can be given the line of the value it names. `{{ NAME }}` in a
- * server URL takes the value of the site's constant, as it would in a page.
+ * server URL takes the value of the site's constant, as it would in a page. A 3.1 document's schemas are
+ * checked against JSON Schema 2020-12 as well (schema-dialect.ts), which OpenAPI's own schema leaves open.
  */
 export async function loadApiDocument(
   contentDir: string,
@@ -59,6 +61,13 @@ export async function loadApiDocument(
   } catch (error) {
     reportValidationError(error, yaml, text, report);
     return undefined;
+  }
+  if (version.startsWith('3.1.')) {
+    const details = await schemaDialectProblems(value as Record<string, unknown>);
+    if (details.length > 0) {
+      reportValidationError({ details }, yaml, text, report);
+      return undefined;
+    }
   }
   const resolved = withServerConstants(api, constants, at, report);
   return resolved && { api: resolved, files: [...new Set([file, ...read])] };

@@ -1,11 +1,14 @@
 import type { DiagnosticList } from '../diagnostics';
 import type { ScannedSite } from '../scan/scan-site';
 import { withApiReference, type GeneratedSources } from './api-reference';
+import type { UnmadeReference } from './unmade-references';
 
 /** The scanned site with the pages of its API reference among its files. */
 export interface ReferencedSite extends ScannedSite {
   /** The pages made from the OpenAPI documents `_site.yaml` names, by the file each was written to. */
   generated: GeneratedSources;
+  /** The API references whose document has an error: links into them are not checked. */
+  unmade: readonly UnmadeReference[];
 }
 
 export interface ReferenceOptions {
@@ -27,5 +30,11 @@ export async function withReferencePages(
   const { contentDir } = scanned;
   const options = { contentDir, srcDir, cacheDir, diagnostics };
   const reference = await withApiReference(scanned.files, scanned.config, scanned.configText, options);
-  return { ...scanned, files: reference.files, config: reference.config, generated: reference.sources };
+  return {
+    ...scanned,
+    files: reference.files,
+    config: reference.config,
+    generated: reference.sources,
+    unmade: reference.unmade,
+  };
 }

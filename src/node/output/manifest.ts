@@ -59,7 +59,7 @@ export function createManifest(
     searchWorker: `${base}assets/js/${client.worker}`,
     pages: assembled.pages.map((page) => {
       const meta = toPageMeta(page, base);
-      const date = lastUpdated.get(page.file.relativePath);
+      const date = lastUpdated.get(meta.relativePath);
       return {
         ...meta,
         ...(date ? { lastUpdated: date } : {}),

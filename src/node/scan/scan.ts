@@ -9,6 +9,11 @@ export interface ContentFile {
   absolutePath: string;
   /** Path relative to the content folder, with forward slashes. */
   relativePath: string;
+  /**
+   * For a page the build makes from another file (an API reference page, written to the cache folder):
+   * that file, relative to the content folder. The page's record names it, as do its edit link and date.
+   */
+  madeFrom?: string;
 }
 
 /** `_partials/`, `.drafts/`, `_site.yaml`: names starting with `_` or `.` are never pages. */

@@ -46,6 +46,8 @@ export const siteConfigSchema = z.strictObject({
   editLink: z
     .strictObject({ pattern: z.string().regex(/^https?:\/\/.*:path/, 'must be an http(s) URL containing ":path"') })
     .optional(),
+  /** Number the lines of every code block whose fence does not say otherwise (`ts:no-line-numbers`). */
+  lineNumbers: z.boolean().default(false),
   /** "Last updated" under every page, from the git history of its file when the site is built. */
   lastUpdated: z.boolean().default(false),
   /** Domains whose iframes pages keep (see src/node/scan/embeds.ts). */

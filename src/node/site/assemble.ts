@@ -6,6 +6,7 @@ import { SITE_CONFIG_FILE } from '../scan/site-config';
 import type { PageDraft } from '../analyze/page-record';
 import type { DiagnosticList } from '../diagnostics';
 import type { LinkReference } from '../analyze/markdown/analyze';
+import { UncheckedLinks, type UnmadeReference } from '../openapi/unmade-references';
 
 /** What the site stage reads of a page: never its texts. */
 export type SitePage = Pick<PageDraft, 'file' | 'route' | 'title' | 'analysis' | 'neighbours' | 'redirect'>;
@@ -44,7 +45,10 @@ export function assembleSite<Page extends SitePage>(
   configText: string,
   strict: boolean,
   diagnostics: DiagnosticList,
+  /** API references whose document has an error: links into them are not checked (unmade-references.ts). */
+  unmade: readonly UnmadeReference[] = [],
 ): AssembledSite<Page> {
+  const unchecked = new UncheckedLinks(unmade);
   const byRoute = new Map<string, Page>();
   const redirectFiles = loaded.filter((page) => page.redirect);
   for (const page of loaded) {
@@ -69,6 +73,7 @@ export function assembleSite<Page extends SitePage>(
     for (const link of page.analysis.links) {
       const target = byRoute.get(link.route);
       const where = [page.file.relativePath, link.line, link.column] as const;
+      if (!target && unchecked.skips(link.route)) continue;
       if (!target) {
         diagnostics.problem(
           strict,
@@ -147,6 +152,7 @@ export function assembleSite<Page extends SitePage>(
       text: group.text,
       items: group.items.flatMap((item) => {
         const page = byRoute.get(canonicalRoute(item));
+        if (!page && unchecked.skips(canonicalRoute(item))) return [];
         if (!page) {
           diagnostics.problem(
             strict,
@@ -174,6 +180,7 @@ export function assembleSite<Page extends SitePage>(
       `announcement link ${announced} is not a page${closest(announced, routes)}`,
     );
   }
+  unchecked.report(diagnostics);
   return { pages, sidebar, redirects, keys, legacyLinks };
 }
 

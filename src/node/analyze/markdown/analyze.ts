@@ -4,15 +4,17 @@ import type { PageHeader } from '../../../shared/types';
 import { lineLocator, type DiagnosticList } from '../../diagnostics';
 import type { ImageDimensions, PageAsset } from './assets';
 import type { BlockHighlighter } from './code-blocks';
-import { parseLineRanges } from './line-ranges';
+import { annotateCode } from './code-fence';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
 import { LegacySlugger } from './heading-aliases';
 import { linkTargets, type LinkReference } from './link-targets';
+import { ARTICLE_WIDTH } from './image-box';
+import { renderMath, type MathToken } from './math';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { collectSection, type SearchSection } from './sections';
 import { closest } from './suggest';
 import { childTokens, plainText } from './tokens';
-import { explicitId, isClosedFence, locate } from './token-source';
+import { explicitId, locate } from './token-source';
 
 export type { PageAsset } from './assets';
 export type { LinkReference } from './link-targets';
@@ -35,6 +37,8 @@ export interface PageContext {
   diagnostics: DiagnosticList;
   /** Domains whose iframes the page keeps; the default list when not given. */
   embeds?: readonly string[];
+  /** Whether code blocks number their lines unless their fence says otherwise (`lineNumbers` of `_site.yaml`). */
+  lineNumbers?: boolean;
 }
 
 export interface PageAnalysis {
@@ -81,12 +85,6 @@ export function emptyAnalysis(): PageAnalysis {
 }
 
 /**
- * The article column at its widest, in CSS pixels (`.article` in src/client/styles/app.css): an image wider
- * than this is always shown scaled down, so a click on it shows it at full size.
- */
-const ARTICLE_WIDTH = 780;
-
-/**
  * The one walk over a page's tokens: gives every token its position, annotates the tokens the renderer
  * needs (slugs, resolved links, highlighted code, constant values) and collects the page's metadata and
  * search sections. Rendering afterwards reads only the annotations.
@@ -110,6 +108,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     const { line, column } = lines(offset);
     return { line: line + ctx.lineOffset, column };
   };
+  const lineNumbers = ctx.lineNumbers ?? false;
   const report = (offset: number, message: string, severity: 'error' | 'warning' | 'problem') => {
     const { line, column } = at(offset);
     if (severity === 'warning') ctx.diagnostics.warn(ctx.file, line, column, message);
@@ -136,7 +135,7 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
         return;
       }
       case 'code':
-        annotateCode(token as Tokens.Code & Annotated, offset);
+        annotateCode(token as Tokens.Code, offset, { highlighter: ctx.highlighter, lineNumbers, report });
         return;
       case 'link':
         // An autolink in a link's text (`[see <https://x.y>](/a/)`) would print <a> in <a>, which HTML
@@ -179,6 +178,9 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
       case 'toc':
         tocTokens.push(token as Tokens.Generic);
         return;
+      case 'math':
+        renderMath(token as MathToken, (at, message) => report(offset + at, message, 'error'));
+        return;
       case 'codeGroup': {
         const group = token as Tokens.Generic;
         group['index'] = codeGroups++;
@@ -203,30 +205,12 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
   }
 
   type Annotated = {
-    html?: string;
-    label?: string;
     resolved?: string | null;
     external?: boolean;
     dimensions?: ImageDimensions;
     eager?: boolean;
     zoom?: boolean;
   };
-
-  function annotateCode(code: Tokens.Code & Annotated, offset: number): void {
-    // `js {1,3}` and `js{1,3}` alike: the language ends at the first space or brace.
-    const [, lang = '', rest = ''] = /^([^\s{]*)\s*([\s\S]*)$/.exec((code.lang ?? '').trim()) ?? [];
-    const lines = parseLineRanges(rest.replace(/\s+/g, '')) ?? new Set<number>();
-    if (/^(```|~~~)/.test(code.raw.trimStart()) && !isClosedFence(code.raw)) {
-      report(offset, 'code fence is never closed: add a closing ``` line', 'error');
-    }
-    let language = lang;
-    if (lang && !ctx.highlighter.knows(lang)) {
-      report(offset, `unknown code language "${lang}", shown as plain text`, 'warning');
-      language = 'text';
-    }
-    code.label = lang || 'text';
-    code.html = ctx.highlighter.highlight(code.text, language || 'text', lines);
-  }
 
   function annotateLink(link: (Tokens.Link | Tokens.Image) & Annotated, offset: number): void {
     if (link.type === 'image') {

@@ -8,6 +8,11 @@ export interface BlockHighlighter {
    * warns about any other, which is shown as plain text. The highlighter knows, as it loads the grammars.
    */
   knows(lang: string): boolean;
+  /**
+   * Readies the highlighter for a page whose fences name these languages, before the page pass: one that
+   * highlights at once (`npm run dev`) loads their grammars here. A deferred one needs nothing.
+   */
+  prepare?(languages: readonly string[]): Promise<void>;
   /** The inner HTML of `<code>` (or, for a deferred highlighter, a marker it replaces later). */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
 }

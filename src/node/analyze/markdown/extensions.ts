@@ -17,7 +17,7 @@ const DEFAULT_TITLES: Record<ContainerKind, string> = {
  * paragraph, up to its blank line, which ends it anyway. Searching the whole rest of the page, as marked
  * asks for each paragraph, made a page's reading grow with the square of its number of paragraphs.
  */
-function startInParagraph(src: string, pattern: RegExp): number | undefined {
+export function startInParagraph(src: string, pattern: RegExp): number | undefined {
   const blank = /\n[ \t]*\n/.exec(src);
   return (blank ? src.slice(0, blank.index + 1) : src).match(pattern)?.index;
 }
@@ -137,7 +137,7 @@ export const tocExtension: TokenizerAndRendererExtension = {
  * Where a piece of inline text ends in marked's text rule whatever follows: before a character that may
  * start other markup, a hard line break, an e-mail address or a URL.
  */
-const TEXT_STOP = /[\\<![`*~_@]| {2,}\n|https?|ftp:\/\/|www\./i;
+export const TEXT_STOP = /[\\<![`*~_@]| {2,}\n|https?|ftp:\/\/|www\./i;
 
 /** `{{ NAME }}` in prose; the analysis walk resolves the value (or reports an unknown name). */
 export const constantExtension: TokenizerAndRendererExtension = {

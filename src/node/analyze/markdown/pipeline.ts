@@ -3,6 +3,7 @@ import { DEFAULT_EMBED_DOMAINS } from '../../scan/embeds';
 import { analyzeTokens, type PageAnalysis, type PageContext } from './analyze';
 import { codeGroupExtension, constantExtension, containerExtension, tocExtension } from './extensions';
 import { EmphasisMeter, EmphasisOverrun, pageShape, type BoundProblem } from './page-bounds';
+import { blockMathExtension, inlineMathExtension } from './math';
 import { renderer } from './renderer';
 import { sanitizeFragment } from './sanitize';
 import { lineLocator } from '../../diagnostics';
@@ -18,7 +19,14 @@ const emphasis = new EmphasisMeter();
 const markdown = new Marked({
   gfm: true,
   renderer,
-  extensions: [codeGroupExtension, containerExtension, tocExtension, constantExtension],
+  extensions: [
+    codeGroupExtension,
+    containerExtension,
+    tocExtension,
+    blockMathExtension,
+    constantExtension,
+    inlineMathExtension,
+  ],
   hooks: { emStrongMask: emphasis.hook },
 });
 

@@ -1,5 +1,6 @@
 import type { AssetKind, ImageDimensions } from './assets';
 import { escapeHtml } from './escape';
+import { imageBox } from './image-box';
 import { openingTags, type RawAttribute, type RawTag } from './html-tags';
 import { droppedAttribute, droppedElement } from './sanitize';
 
@@ -69,8 +70,7 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
       if (href !== undefined)
         edits.push({ start: attribute.valueStart, end: attribute.valueEnd, text: `"${escapeHtml(href)}"` });
       if (href !== undefined && tag.name === 'img' && attribute.name === 'src') {
-        const added = imageAttributes(tag, hooks.image(href));
-        if (added) edits.push({ start: attribute.valueEnd, end: attribute.valueEnd, text: added });
+        edits.push(...imageAttributes(tag, attribute.valueEnd, hooks.image(href)));
       }
       const named = attribute.name === 'id' || (tag.name === 'a' && attribute.name === 'name');
       if (!dropped && named && attribute.value !== '') hooks.anchor(attribute.value);
@@ -78,25 +78,36 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
   }
   // In the order written and apart: no tag stands inside a removed element.
   let text = html;
-  for (const edit of edits.reverse()) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+  for (const edit of edits.sort((a, b) => a.start - b.start).reverse())
+    text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
   if (removed) hooks.warn(offset, '<script> and <style> elements are not allowed in pages and were removed');
   return text;
 }
 
 /**
  * What a local `<img>` gets, as a markdown image does: its size, so that the page keeps its place while
- * it loads, `decoding="async"`, and `loading="lazy"` unless it may be on the first screen. What the writer
- * wrote stays: a tag with its own width or height keeps both as written.
+ * it loads (a writer's lone `width` or `height` gets the other side that keeps its proportions, image-box.ts),
+ * `decoding="async"`, and `loading="lazy"` unless it may be on the first screen. The edits go after `src`.
  */
-function imageAttributes(tag: RawTag, image: { dimensions?: ImageDimensions; eager: boolean }): string {
-  const has = (name: string) => tag.attributes.some((attribute) => attribute.name === name);
+function imageAttributes(
+  tag: RawTag,
+  after: number,
+  image: { dimensions?: ImageDimensions; eager: boolean },
+): { start: number; end: number; text: string }[] {
+  const attribute = (name: string) => tag.attributes.find((written) => written.name === name);
+  const has = (name: string) => attribute(name) !== undefined;
+  const [width, height] = [attribute('width'), attribute('height')];
+  const box = imageBox(width?.value, height?.value, image.dimensions);
+  const edits: { start: number; end: number; text: string }[] = [];
   let added = '';
-  if (image.dimensions && !has('width') && !has('height')) {
-    added += ` width="${image.dimensions.width}" height="${image.dimensions.height}"`;
+  for (const [name, written] of [['width', width] as const, ['height', height] as const]) {
+    if (!box) break;
+    if (written) edits.push({ start: written.valueStart, end: written.valueEnd, text: `"${box[name]}"` });
+    else added += ` ${name}="${box[name]}"`;
   }
   if (!has('decoding')) added += ' decoding="async"';
   if (!image.eager && !has('loading')) added += ' loading="lazy"';
-  return added;
+  return added ? [...edits, { start: after, end: after, text: added }] : edits;
 }
 
 /** The new URL of a raw HTML attribute, or undefined to leave it as written. */

@@ -1,11 +1,16 @@
 import type { RendererObject, Tokens } from 'marked';
+import type { CodeAnnotation } from './code-fence';
 import { escapeHtml } from './escape';
+
+/** A code block's line numbers, one a line from `start`, hidden from assistive technology as from copying. */
+function lineNumbersHtml(start: number, count: number): string {
+  const numbers = Array.from({ length: count }, (_, i) => start + i).join('\n');
+  return `<pre class="line-numbers" aria-hidden="true">${numbers}</pre>`;
+}
 
 type Annotated = {
   slug?: string;
   aliases?: string[];
-  html?: string;
-  label?: string;
   resolved?: string | null;
   external?: boolean;
   dimensions?: { width: number; height: number };
@@ -24,11 +29,15 @@ export const renderer: RendererObject = {
     return `<h${token.depth} id="${id}" tabindex="-1">${old}${inner}<a class="header-anchor" href="#${id}" aria-label="Permalink to this section">#</a></h${token.depth}>\n`;
   },
   code(token) {
-    const { html = escapeHtml(token.text), label = 'text' } = token as Tokens.Code & Annotated;
+    const { html = escapeHtml(token.text), label = 'text', numbers, diagram } = token as Tokens.Code & CodeAnnotation;
+    // A region a keyboard can scroll sideways, as a wide diagram does on a phone; the drawing names itself.
+    if (diagram) return `<figure class="diagram" tabindex="0" role="group" aria-label="Diagram">${diagram}</figure>\n`;
+    // The numbers are a column of their own beside the code, out of `<code>`: copying the code leaves them.
+    const pre = `<pre class="shiki" tabindex="0"><code>${html}</code></pre>`;
+    const body = numbers ? `<div class="code-body">${lineNumbersHtml(numbers.start, numbers.count)}${pre}</div>` : pre;
     return (
       `<div class="code-block"><div class="code-head"><span class="code-lang">${escapeHtml(label)}</span>` +
-      `<button type="button" class="copy-code" aria-label="Copy code">Copy</button></div>` +
-      `<pre class="shiki" tabindex="0"><code>${html}</code></pre></div>\n`
+      `<button type="button" class="copy-code" aria-label="Copy code">Copy</button></div>${body}</div>\n`
     );
   },
   link(token) {

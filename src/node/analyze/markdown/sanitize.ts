@@ -1,6 +1,8 @@
 import sanitizeHtml from 'sanitize-html';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
 import { HTML_PARSER_OPTIONS } from './html-tags';
+import { MATHML_ATTRIBUTES, MATHML_TAGS } from './mathml-allowlist';
+import { SVG_ATTRIBUTES, SVG_TAGS } from './svg-allowlist';
 
 /**
  * Run only on pages with raw HTML: keeps the markup writers may use and what the renderer emits, and
@@ -32,6 +34,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'sub',
     'sup',
     'iframe',
+    ...SVG_TAGS,
+    ...MATHML_TAGS,
   ],
   allowedAttributes: {
     '*': ['class', 'id', 'title', 'role', 'tabindex', 'lang', 'dir', 'aria-*', 'data-*'],
@@ -49,6 +53,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     th: ['align', 'colspan', 'rowspan', 'scope'],
     ol: ['start'],
     iframe: ['src', 'title', 'loading', 'allowfullscreen', 'allow', 'referrerpolicy'],
+    ...SVG_ATTRIBUTES,
+    ...MATHML_ATTRIBUTES,
   },
   // The schemes links may use (links.ts): a markdown ftp: link on a page with raw HTML must survive too.
   allowedSchemes: ['http', 'https', 'mailto', 'tel', 'ftp'],

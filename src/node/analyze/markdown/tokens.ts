@@ -30,9 +30,12 @@ function rawText(tokens: readonly Token[]): string {
   let out = '';
   for (const token of tokens) {
     switch (token.type) {
-      case 'code':
-        out += `${(token as Tokens.Code).text}\n`;
+      case 'code': {
+        // A diagram is searched by its labels, not its mermaid source (code-fence.ts).
+        const labels = (token as Tokens.Code & { labels?: string[] }).labels;
+        out += `${labels ? labels.join(' ') : (token as Tokens.Code).text}\n`;
         break;
+      }
       case 'codespan':
       case 'escape':
         out += decodeEntities((token as Tokens.Codespan).text);

@@ -109,10 +109,13 @@ export class CodeHighlighter implements BlockHighlighter {
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
     // Plain text costs nothing to render again: it never takes room in the cache.
     if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);
-    if (!this.cache) return this.render(code, lang, highlightedLines);
-    const key = highlightKey(code, lang, highlightedLines);
-    const html = this.cache.get(key) ?? this.render(code, lang, highlightedLines);
-    this.cache.record(key, html);
+    const key = this.cache && highlightKey(code, lang, highlightedLines);
+    const cached = key && this.cache?.get(key);
+    // A grammar `loadLanguages` was not given first: plain for now, and not cached, rather than a failure.
+    const loaded = this.shiki.getLoadedLanguages().includes(lang.toLowerCase());
+    const html = cached ?? (loaded ? this.render(code, lang, highlightedLines) : undefined);
+    if (html === undefined) return plainCodeHtml(code, highlightedLines);
+    if (key) this.cache?.record(key, html);
     return html;
   }
 

@@ -80,6 +80,8 @@ async function highlightHere(
     let html = cache.get(key);
     if (html === undefined) {
       highlighter ??= CodeHighlighter.create();
+      // A grammar is loaded when the first block of its language comes.
+      await (await highlighter).loadLanguages([lang]);
       html = (await highlighter).highlight(code, lang, new Set(lines));
     }
     cache.record(key, html);
@@ -206,6 +208,7 @@ export async function liveHighlighter(cacheDir: string): Promise<LiveHighlighter
   const highlighter = await CodeHighlighter.create(cache);
   return {
     knows: (lang) => highlighter.knows(lang),
+    prepare: (languages) => highlighter.loadLanguages(languages),
     highlight: (code, lang, highlightedLines) => highlighter.highlight(code, lang, highlightedLines),
     save: () => cache.save(),
   };

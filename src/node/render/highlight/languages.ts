@@ -1,6 +1,9 @@
 import { bundledLanguagesInfo } from 'shiki';
 
-/** Languages loaded once per build; anything else is shown as plain text with a warning. */
+/**
+ * The grammars `npm run dev` loads as it starts, the languages documentation uses most. Every other
+ * language shiki bundles is highlighted too, its grammar loaded when a page first uses it.
+ */
 export const HIGHLIGHT_LANGUAGES = [
   'javascript',
   'typescript',
@@ -30,13 +33,9 @@ export const HIGHLIGHT_LANGUAGES = [
 
 const PLAIN_LANGUAGES = new Set(['', 'text', 'txt', 'plain', 'plaintext']);
 
-/** The language names shiki knows once HIGHLIGHT_LANGUAGES are loaded: their ids and their aliases. */
+/** Every language name shiki bundles a grammar for: their ids and their aliases (`vue`, `nginx`, `sh`). */
 export const LANGUAGE_NAMES: ReadonlySet<string> = new Set(
-  bundledLanguagesInfo
-    .filter((info) =>
-      [info.id, ...(info.aliases ?? [])].some((name) => (HIGHLIGHT_LANGUAGES as readonly string[]).includes(name)),
-    )
-    .flatMap((info) => [info.id, ...(info.aliases ?? [])]),
+  bundledLanguagesInfo.flatMap((info) => [info.id, ...(info.aliases ?? [])]),
 );
 
 /** True when the language (or alias) is highlighted; plain-text names count as known. */
@@ -45,7 +44,7 @@ export function isKnownLanguage(lang: string): boolean {
   return PLAIN_LANGUAGES.has(l) || LANGUAGE_NAMES.has(l);
 }
 
-/** True for plain-text names and for languages not highlighted (shown as plain text). */
+/** True for plain-text names and for names shiki does not know (shown as plain text). */
 export function isPlainLanguage(lang: string): boolean {
   return !LANGUAGE_NAMES.has(lang.toLowerCase());
 }

@@ -45,7 +45,7 @@ function tree(): Record<string, string | Uint8Array> {
       `plain ${i} <b>`,
       '```',
       '',
-      '```cobol',
+      '```klingon',
       'DISPLAY "HELLO".',
       '```',
       '',
@@ -66,7 +66,7 @@ describe('the page pass on page-analysis threads', () => {
     expect(messages(twoThreads)).toEqual(
       expect.arrayContaining([
         'latin1.md:1:6 warning: file is not valid UTF-8: save it with UTF-8 encoding',
-        'page-5.md:18:1 warning: unknown code language "cobol", shown as plain text',
+        'page-5.md:18:1 warning: unknown code language "klingon", shown as plain text',
         'untitled.md:1:1 warning: page has no title: "Untitled", from its file name, is used',
       ]),
     );

@@ -52,6 +52,30 @@ describe('npm run import of a VitePress site, then a strict build', () => {
   }, 60_000);
 });
 
+describe('npm run import of a VitePress site with numbered code', () => {
+  it("keeps each fence's line numbers and the site-wide default, and the build reads them without a warning", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'docs-import-'));
+    const source = path.join(root, 'docs');
+    await cp(VITEPRESS, source, { recursive: true });
+    const config = path.join(source, '.vitepress/config.mts');
+    await writeFile(
+      config,
+      readFileSync(config, 'utf8').replace('lastUpdated: true,', 'markdown: { lineNumbers: true },'),
+    );
+    const fences = '```ts:line-numbers=2\nconst a = 1;\nconst b = 2;\n```\n\n```sh:no-line-numbers\nnpm ci\n```\n';
+    await writeFile(path.join(source, 'guide/code.md'), `# Code\n\n${fences}`);
+    await importSite({ source, out: path.join(root, 'content') });
+    expect(readFileSync(path.join(root, 'content/_site.yaml'), 'utf8')).toMatch(/^lineNumbers: true$/m);
+    expect(readFileSync(path.join(root, 'content/guide/code.md'), 'utf8')).toContain(fences);
+    const built = await buildTree(root);
+    expect(messages(built).filter((line) => line.includes('code'))).toEqual([]);
+    const html = readFileSync(path.join(root, 'dist/guide/code/index.html'), 'utf8');
+    expect([...html.matchAll(/<pre class="line-numbers" aria-hidden="true">([^<]*)<\/pre>/g)].map((m) => m[1])).toEqual(
+      ['2\n3'],
+    );
+  }, 60_000);
+});
+
 describe('npm run import refuses what it cannot do', () => {
   it('names an unreadable source, a folder that is no old site and an output folder in use', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'docs-import-'));

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -103,6 +104,31 @@ describe('API reference pages in a build', () => {
     expect(page()).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
   });
 
+  it('name the document as their source: the record, the edit link and the date are those of the document', async () => {
+    const root = await makeTree({
+      '_site.yaml': site('editLink: { pattern: "https://example.com/edit/:path" }\nlastUpdated: true\n'),
+      'api/openapi.yaml': SPEC,
+      ...PAGES,
+    });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: root,
+        env: { ...process.env, GIT_COMMITTER_DATE: '2025-03-04T05:06:07Z', GIT_AUTHOR_DATE: '2025-03-04T05:06:07Z' },
+      });
+    git('init', '-q');
+    git('-c', 'user.name=Writer', '-c', 'user.email=w@example.com', 'add', '.');
+    git('-c', 'user.name=Writer', '-c', 'user.email=w@example.com', 'commit', '-q', '-m', 'Reference');
+    expect(messages(await buildTree(root))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(root, 'manifest/manifest.json'), 'utf8')) as Manifest;
+    for (const page of manifest.pages) expect(existsSync(path.join(root, 'content', page.relativePath))).toBe(true);
+    const users = manifest.pages.find((page) => page.path === '/api/reference/users/');
+    expect(users).toMatchObject({
+      relativePath: 'api/openapi.yaml',
+      editLink: 'https://example.com/edit/api/openapi.yaml',
+      lastUpdated: '2025-03-04T05:06:07+00:00',
+    });
+  });
+
   it('fails on a broken document with its file and line, and checks links to operations like any anchor', async () => {
     const broken = SPEC.replace('          description: The user.\n', '');
     const root = await makeTree({
@@ -128,5 +154,21 @@ describe('API reference pages in a build', () => {
       ),
     ]);
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
+  });
+
+  it('reports a misspelt 3.1 schema type once, and says once that links into its reference were not checked', async () => {
+    const links = Array.from({ length: 30 }, (_, i) => `[user ${i}](/api/reference/users/#getCurrentUser)`);
+    const root = await makeTree({
+      '_site.yaml': site(),
+      'api/openapi.yaml': SPEC.replace('name: { type: string, example: ada }', 'name: { type: strnig }'),
+      ...PAGES,
+      'guide/README.md': `# Guide\n\n${links.join('\n\n')}\n`,
+    });
+    const result = await buildTree(root);
+    expect(result.ok).toBe(false);
+    expect(messages(result)).toEqual([
+      'api/openapi.yaml:25:33 invalid OpenAPI document: "paths./users/me.get.responses.200.content.application/json.schema.properties.name.type" must be equal to one of the allowed values: "array", "boolean", "integer", "null", "number", "object", "string"',
+      'api/openapi.yaml:25:33 warning: 31 links and sidebar entries into /api/reference/ not checked: its pages are made once this is fixed',
+    ]);
   });
 });

@@ -92,6 +92,26 @@ describe('loadApiDocument', () => {
     ]);
   });
 
+  it('checks a 3.1 schema against JSON Schema 2020-12, at the line of the misspelt value', async () => {
+    const broken = VALID.replace('name: { type: string }', 'name: { type: strnig }');
+    const { api, messages } = await load({ 'api/openapi.yaml': broken });
+    expect(api).toBeUndefined();
+    expect(messages).toEqual([
+      'api/openapi.yaml:28:23 invalid OpenAPI document: "components.schemas.User.properties.name.type" must be equal to one of the allowed values: "array", "boolean", "integer", "null", "number", "object", "string"',
+    ]);
+  });
+
+  it('checks the schemas of parameters and bodies in 3.1, not the example data beside them', async () => {
+    const broken = VALID.replace('schema: { type: string }', 'schema: { type: string, minLength: -1 }').replace(
+      '          description: The user.\n',
+      '          description: The user.\n          x-sample: { schema: { type: 7 } }\n',
+    );
+    const { messages } = await load({ 'api/openapi.yaml': broken });
+    expect(messages).toEqual([
+      'api/openapi.yaml:15:46 invalid OpenAPI document: "paths./users/{id}.get.parameters.0.schema.minLength" must be >= 0',
+    ]);
+  });
+
   it('reports a $ref that names nothing at the line of the $ref', async () => {
     const broken = VALID.replace('#/components/schemas/User', '#/components/schemas/Usr');
     const { api, messages } = await load({ 'api/openapi.yaml': broken });

@@ -48,9 +48,28 @@ describe('raw HTML images', () => {
       /^<img src="\/docs\/assets\/img\/small\.[0-9a-f]+\.png" width="40" height="30" decoding="async" alt="first" ?\/?>$/,
     );
     expect(images[1]).toMatch(/ width="1200" height="600" decoding="async" loading="lazy"/);
-    expect(images[2]).not.toContain('height=');
-    expect(images[2]).toContain('width="20"');
+    // A writer's lone width gets the height that keeps the image's proportions (40 × 30).
+    expect(images[2]).toMatch(/ height="15" decoding="async" width="20" alt="sized by the writer" loading="eager"/);
     expect(images[2]).toContain('loading="eager"');
     expect(images[3]).toBe('<img src="https://example.com/remote.png" alt="remote" />');
+  });
+
+  it('with only a width or a height, in pixels or a share of the column, get the other side in proportion', async () => {
+    const contentDir = await mkdtemp(path.join(tmpdir(), 'docs-raw-img-'));
+    await mkdir(path.join(contentDir, 'guide'));
+    await writeFile(path.join(contentDir, 'guide/photo.png'), pngImage(1000, 500));
+    const sized = (attributes: string) => {
+      const { page, messages } = render(`# Page\n\n<img alt="x" ${attributes} src="./photo.png">\n`, contentDir);
+      expect(messages).toEqual([]);
+      return /<img [^>]*>/.exec(page?.html ?? '')?.[0].replace(/ src="[^"]+"/, '');
+    };
+    expect(sized('width="300"')).toBe('<img alt="x" width="300" height="150" decoding="async" />');
+    expect(sized('width="300px"')).toBe('<img alt="x" width="300" height="150" decoding="async" />');
+    // 50 % of the 780 px column at its widest; the stylesheet scales it down with the column.
+    expect(sized('width="50%"')).toBe('<img alt="x" width="390" height="195" decoding="async" />');
+    expect(sized('height="100"')).toBe('<img alt="x" height="100" width="200" decoding="async" />');
+    // Both sides given, or a length this cannot read: the writer's tag stays as written.
+    expect(sized('width="300" height="20"')).toBe('<img alt="x" width="300" height="20" decoding="async" />');
+    expect(sized('width="auto"')).toBe('<img alt="x" width="auto" decoding="async" />');
   });
 });

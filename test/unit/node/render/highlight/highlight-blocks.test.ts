@@ -33,7 +33,7 @@ function pages(): Record<string, string> {
       'export default { run() { return 1; } };',
       '```',
       '',
-      `\`\`\`cobol`,
+      `\`\`\`klingon`,
       'DISPLAY "HELLO".',
       '```',
       '',
@@ -79,7 +79,7 @@ describe('highlighting the code blocks of the page pass', () => {
     expect(here.pages).toHaveLength(45);
     expect(here.pages[0]?.html).toMatch(/<span class="line c-[0-9a-f]+-[0-9a-f]+ hl">/);
     expect(here.pages[0]?.html).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
-    expect(here.diagnostics.filter((d) => d.includes('unknown code language "cobol"'))).toHaveLength(45);
+    expect(here.diagnostics.filter((d) => d.includes('unknown code language "klingon"'))).toHaveLength(45);
     // One entry per distinct highlighted block: plain text is not cached, and the block every page
     // shares is highlighted once.
     const plainBlocks =

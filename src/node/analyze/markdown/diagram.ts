@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { renderMermaidSVG } from 'beautiful-mermaid';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import { escapeHtml } from './escape';
+
+/** The diagram types beautiful-mermaid draws, by the keyword a block starts with. */
+const SUPPORTED = [
+  ['flowchart', /^(graph|flowchart)\b/i],
+  ['sequenceDiagram', /^sequenceDiagram\b/],
+  ['stateDiagram-v2', /^stateDiagram(-v2)?\b/],
+  ['classDiagram', /^classDiagram\b/],
+  ['erDiagram', /^erDiagram\b/],
+  ['xychart-beta', /^xychart(-beta)?\b/],
+] as const;
+
+/** A drawn diagram, or what is wrong with its block and on which of its lines (0 for the first). */
+export type Diagram = { svg: string; labels: string[] } | { problem: string; line: number };
+
+/**
+ * A ```` ```mermaid ```` block drawn at build time as inline SVG, so no diagram code reaches the browser.
+ * Its colours are the site's CSS variables (diagrams.css gives the variables the drawing uses), so the
+ * light and dark themes share one drawing. What the drawing would set itself has no place under the
+ * site's Content-Security-Policy and is left out: its `<style>` (with a web font from another site) and
+ * its inline `style`. Its ids are made unique to the block, as a page may hold several diagrams. It is an
+ * image named by its `accTitle` and `accDescr`, else by its labels, which are also what search indexes.
+ */
+export function drawDiagram(source: string): Diagram {
+  const lines = source.split('\n');
+  const first = lines.findIndex((line) => line.trim() !== '' && !line.trim().startsWith('%%'));
+  const header = lines[first]?.trim() ?? '';
+  if (!SUPPORTED.some(([, pattern]) => pattern.test(header))) {
+    const type = header.split(/\s/)[0] || 'an empty block';
+    const names = SUPPORTED.map(([name]) => name).join(', ');
+    return {
+      problem: `mermaid diagram type "${type}" is not supported: use one of ${names}`,
+      line: Math.max(0, first),
+    };
+  }
+  const { title, description, rest } = accessibleText(lines);
+  let svg: string;
+  try {
+    svg = renderMermaidSVG(rest.join('\n'), { bg: 'var(--bg)', fg: 'var(--text)', transparent: true });
+  } catch (error) {
+    return { problem: `mermaid diagram does not parse: ${(error as Error).message}`, line: first };
+  }
+  const texts = DomUtils.findAll((el) => el.name === 'text', parseDocument(svg, { xmlMode: true }).children);
+  const labels = texts.map((text) => DomUtils.textContent(text).trim());
+  const name = [title, description].filter(Boolean).join(': ') || `Diagram: ${[...new Set(labels)].join(', ')}`;
+  return { svg: withoutOwnStyles(svg, idPrefix(source), name), labels: [title, description, ...labels].filter(isText) };
+}
+
+function isText(text: string | undefined): text is string {
+  return text !== undefined && text !== '';
+}
+
+/** `accTitle: …` and `accDescr: …` (mermaid's accessible title and description), taken out of the source. */
+function accessibleText(lines: string[]): { title?: string; description?: string; rest: string[] } {
+  const found: { title?: string; description?: string } = {};
+  const rest = lines.filter((line) => {
+    const match = /^\s*acc(Title|Descr)\s*:\s*(.*)$/.exec(line);
+    if (!match) return true;
+    found[match[1] === 'Title' ? 'title' : 'description'] = match[2]!.trim();
+    return false;
+  });
+  return { ...found, rest };
+}
+
+function idPrefix(source: string): string {
+  return `mermaid-${createHash('sha256').update(source).digest('hex').slice(0, 8)}-`;
+}
+
+/** The drawing without its `<style>` and inline `style`, its ids prefixed, named as an image. */
+function withoutOwnStyles(svg: string, prefix: string, name: string): string {
+  let out = svg.replace(/<style>[\s\S]*?<\/style>\s*/g, '').replace(/^<svg([^>]*?) style="[^"]*"/, '<svg$1');
+  const ids = [...out.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!);
+  for (const id of new Set(ids)) {
+    out = out.split(` id="${id}"`).join(` id="${prefix}${id}"`).split(`url(#${id})`).join(`url(#${prefix}${id})`);
+  }
+  return out.replace(/^<svg/, `<svg role="img" aria-label="${escapeHtml(name)}"`);
+}

@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildTree, makeTree, messages } from '../../../../helpers/tree';
+
+const FLOWCHART = [
+  '```mermaid',
+  'flowchart LR',
+  '  accTitle: The path of an event',
+  '  source[Event source] --> workflow{Workflow}',
+  '  workflow --> steps[Steps]',
+  '  steps --> destinations[(Destinations)]',
+  '```',
+].join('\n');
+
+const SEQUENCE = [
+  '```mermaid',
+  'sequenceDiagram',
+  '  participant Client',
+  '  participant Stream',
+  '  Client->>Stream: GET /events',
+  '  Stream-->>Client: event: ping',
+  '```',
+].join('\n');
+
+const PAGE = `# Diagrams\n\nAn event's path.\n\n${FLOWCHART}\n\n## Streams\n\n<kbd>Raw HTML</kbd> on the page too.\n\n${SEQUENCE}\n`;
+
+describe('mermaid diagrams', () => {
+  it('are drawn at build time as inline SVG in the site colours, searchable, and kept as source in the twin', async () => {
+    const root = await makeTree({ '_site.yaml': 'title: Docs\n', 'README.md': PAGE });
+    expect(messages(await buildTree(root))).toEqual([]);
+    const html = readFileSync(path.join(root, 'dist/index.html'), 'utf8');
+    const figures = [...html.matchAll(/<figure class="diagram"[^>]*>([\s\S]*?)<\/figure>/g)].map((m) => m[1]!);
+    expect(figures).toHaveLength(2);
+    // Named as an image: by its accessible title, else by its labels.
+    expect(figures[0]).toMatch(/^<svg role="img" aria-label="The path of an event"/);
+    expect(figures[1]).toMatch(/^<svg role="img" aria-label="Diagram: [^"]*Client[^"]*Stream/);
+    for (const svg of figures) {
+      // Colours come from CSS variables; nothing the site's CSP would block, no font from elsewhere.
+      expect(svg).toContain('fill="var(--_node-fill)"');
+      expect(svg).not.toMatch(/<style| style="|googleapis/);
+    }
+    expect(figures[0]).toContain('>Destinations</text>');
+    // Ids are the block's own: two diagrams on a page never share one.
+    const ids = figures.flatMap((svg) => [...svg.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
+    expect(new Set(ids).size).toBe(ids.length);
+    const twin = readFileSync(path.join(root, 'dist/index.md'), 'utf8');
+    expect(twin).toContain(FLOWCHART);
+    expect(twin).toContain(SEQUENCE);
+    const search = readdirSync(path.join(root, 'manifest/search'))
+      .map((file) => readFileSync(path.join(root, 'manifest/search', file), 'utf8'))
+      .join('\n');
+    // The labels are indexed (as the index stems them), the mermaid syntax is not.
+    const words = /"w":"([^"]*)"/.exec(search)?.[1]?.split(' ') ?? [];
+    expect(words).toEqual(expect.arrayContaining(['destination', 'workflow', 'client', 'stream']));
+    expect(words.filter((word) => /flowchart|acctitle|participant|sequencediagram/.test(word))).toEqual([]);
+    const scripts = readdirSync(path.join(root, 'dist/assets/js'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => readFileSync(path.join(root, 'dist/assets/js', file), 'utf8'));
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((text) => /mermaid|elkjs|sequenceDiagram/i.test(text))).toEqual([]);
+  });
+
+  it('fail the build at the line of a diagram that does not parse, or of a type that is not drawn', async () => {
+    const page = [
+      '# Broken',
+      '',
+      '```mermaid',
+      'flowchart sideways',
+      '  a --> b',
+      '```',
+      '',
+      '```mermaid',
+      '%% a comment first',
+      'pie title Pets',
+      '  "Dogs" : 3',
+      '```',
+      '',
+    ].join('\n');
+    const root = await makeTree({ '_site.yaml': 'title: Docs\n', 'README.md': page });
+    const result = await buildTree(root);
+    expect(result.ok).toBe(false);
+    expect(messages(result)).toEqual([
+      'README.md:4:1 mermaid diagram does not parse: Invalid mermaid header: "flowchart sideways". Expected "graph TD", "flowchart LR", "stateDiagram-v2", etc.',
+      'README.md:10:1 mermaid diagram type "pie" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
+    ]);
+  });
+});
