@@ -3,6 +3,8 @@
  * is the list of figures it has, and every pointer must be for one of them.
  */
 
+import { decodeEntities, proseBlocks } from './prose';
+
 /**
  * A kind of limit a sentence may send the reader to the limits page for. `mention` finds it in a sentence,
  * `row` finds the summary-table row that states it. A `qualified` topic is about one thing among several
@@ -52,30 +54,6 @@ interface LimitRow {
   value: string;
 }
 
-/** A block of prose (paragraph, list item, table cell) with each link written after its text as ⟦href⟧. */
-function proseBlocks(html: string): string[] {
-  const body = html.replace(/<pre\b[\s\S]*?<\/pre>/g, ' ').replace(/<h[1-6]\b[\s\S]*?<\/h[1-6]>/g, ' ');
-  return [...body.matchAll(/<(p|li|td)\b[^>]*>([\s\S]*?)<\/\1>/g)].map((m) =>
-    decode(
-      (m[2] ?? '')
-        .replace(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g, '$2⟦$1⟧')
-        .replace(/<[^>]+>/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim(),
-    ),
-  );
-}
-
-function decode(text: string): string {
-  return text
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
 /** Does this sentence send the reader to the limits page (a link to it, or its name)? */
 function pointsAtLimits(sentence: string, base: string): boolean {
   return sentence.includes(`⟦${base}limits/`) || /\blimits page\b/i.test(sentence);
@@ -91,7 +69,7 @@ export function limitRows(limitsHtml: string): LimitRow[] {
 }
 
 function strip(html: string): string {
-  return decode(
+  return decodeEntities(
     html
       .replace(/<[^>]+>/g, ' ')
       .replace(/\s+/g, ' ')

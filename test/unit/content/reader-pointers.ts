@@ -4,30 +4,7 @@
  * documentation does not publish in place of saying what a reader can do.
  */
 
-/** A block of prose (paragraph, list item, table cell) with each link written after its text as ⟦href⟧. */
-function proseBlocks(html: string): string[] {
-  const body = html.replace(/<pre\b[\s\S]*?<\/pre>/g, ' ').replace(/<h[1-6]\b[\s\S]*?<\/h[1-6]>/g, ' ');
-  return [...body.matchAll(/<(p|li|td)\b[^>]*>([\s\S]*?)<\/\1>/g)].map((m) =>
-    decode(
-      (m[2] ?? '')
-        .replace(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g, '$2⟦$1⟧')
-        .replace(/<\/?strong>/g, '**')
-        .replace(/<[^>]+>/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim(),
-    ),
-  );
-}
-
-function decode(text: string): string {
-  return text
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
+import { decodeEntities, proseBlocks } from '../../helpers/prose';
 
 const sentencesOf = (block: string) => block.split(/(?<=[.!?])\s+(?=[A-Z[`(])/);
 
@@ -48,7 +25,7 @@ export function sectionPointersWithoutSection(
 ): string[] {
   const problems: string[] = [];
   for (const [route, html] of Object.entries(pages)) {
-    for (const block of proseBlocks(html)) {
+    for (const block of proseBlocks(html, '**')) {
       for (const sentence of sentencesOf(block)) {
         for (const match of sentence.matchAll(PART_OF_A_PAGE)) {
           const [, name = '', , , , href = ''] = match;
@@ -81,7 +58,7 @@ export function examplesPromisedButMissing(pages: Record<string, string>): strin
   const problems: string[] = [];
   for (const [route, html] of Object.entries(pages)) {
     for (const paragraph of html.matchAll(/<p\b[^>]*>([\s\S]*?)<\/p>/g)) {
-      const text = decode((paragraph[1] ?? '').replace(/<[^>]+>/g, ''));
+      const text = decodeEntities((paragraph[1] ?? '').replace(/<[^>]+>/g, ''));
       if (!PROMISE.test(text)) continue;
       const next = html.slice(paragraph.index + paragraph[0].length).trimStart();
       if (/^<(pre|div|ul|ol|table|blockquote|details)\b/.test(next)) continue;
@@ -104,7 +81,7 @@ const UNPUBLISHED = [
 export function unpublishedRemarks(pages: Record<string, string>): string[] {
   const problems: string[] = [];
   for (const [route, html] of Object.entries(pages)) {
-    for (const block of proseBlocks(html)) {
+    for (const block of proseBlocks(html, '**')) {
       for (const sentence of sentencesOf(block.replace(/⟦[^⟧]*⟧|\*\*/g, ''))) {
         if (UNPUBLISHED.some((re) => re.test(sentence))) problems.push(`${route}: "${sentence}"`);
       }

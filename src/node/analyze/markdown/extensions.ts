@@ -137,18 +137,25 @@ export const tocExtension: TokenizerAndRendererExtension = {
  * Where a piece of inline text ends in marked's text rule whatever follows: before a character that may
  * start other markup, a hard line break, an e-mail address or a URL.
  */
-export const TEXT_STOP = /[\\<![`*~_@]| {2,}\n|https?|ftp:\/\/|www\./i;
+const TEXT_STOP = /[\\<![`*~_@]| {2,}\n|https?|ftp:\/\/|www\./i;
+
+/**
+ * Where an inline extension's `marker` starts, searched only up to where marked's text rule stops by
+ * itself: marked asks before every piece of text, and searching the whole rest of a paragraph each time
+ * made a long one cost the square of its length.
+ */
+export function inlineStart(src: string, marker: string): number | undefined {
+  const stop = TEXT_STOP.exec(src);
+  const at = (stop ? src.slice(0, stop.index + 1) : src).indexOf(marker);
+  return at >= 0 ? at : undefined;
+}
 
 /** `{{ NAME }}` in prose; the analysis walk resolves the value (or reports an unknown name). */
 export const constantExtension: TokenizerAndRendererExtension = {
   name: 'constant',
   level: 'inline',
   start(src) {
-    // Searched only up to where marked's text rule stops by itself: it asks before every piece of text,
-    // and searching the whole rest of a paragraph each time made a long one cost the square of its length.
-    const stop = TEXT_STOP.exec(src);
-    const at = (stop ? src.slice(0, stop.index + 1) : src).indexOf('{{');
-    return at >= 0 ? at : undefined;
+    return inlineStart(src, '{{');
   },
   tokenizer(src) {
     const match = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/.exec(src);

@@ -1,7 +1,7 @@
 import katex from 'katex';
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { escapeHtml } from './escape';
-import { startInParagraph, TEXT_STOP } from './extensions';
+import { inlineStart, startInParagraph } from './extensions';
 
 /** A formula as the page pass leaves it: its TeX, whether it is a display, and its markup once rendered. */
 export interface MathToken extends Tokens.Generic {
@@ -24,10 +24,7 @@ export const inlineMathExtension: TokenizerAndRendererExtension = {
   name: 'math',
   level: 'inline',
   start(src) {
-    // Only up to where marked's text rule stops by itself, as for constants (extensions.ts).
-    const stop = TEXT_STOP.exec(src);
-    const at = (stop ? src.slice(0, stop.index + 1) : src).indexOf('$');
-    return at >= 0 ? at : undefined;
+    return inlineStart(src, '$');
   },
   tokenizer(src) {
     const match = INLINE.exec(src);
