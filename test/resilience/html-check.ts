@@ -63,6 +63,14 @@ const UNSAFE_ELEMENTS = new Set([
   'xmp',
 ]);
 
+/**
+ * SVG and MathML the build drew (a mermaid diagram in its figure, a KaTeX formula in its span): the
+ * sanitizer keeps no other (src/node/analyze/markdown/drawn-markup.ts).
+ */
+function isDrawn(tag: string, parent: string | undefined): boolean {
+  return (tag === 'svg' && parent === 'figure.diagram') || (tag === 'math' && parent === 'span.katex');
+}
+
 /** Attributes a browser loads or navigates to (`srcset` holds a list of them). */
 const URL_ATTRIBUTES = new Set([
   'action',
@@ -186,6 +194,8 @@ function attributeProblems(tag: string, attributes: Record<string, string>): str
 export function htmlProblems(html: string): HtmlProblems {
   const found: HtmlProblems = { balance: [], safety: [], restructuring: [] };
   const stack: string[] = [];
+  // Each open element as `tag.class`, beside the stack: where a drawing or a formula sits.
+  const openElements: string[] = [];
 
   const parser = new (class extends Parser {
     // The tokenizer's explicit end tags; htmlparser2's own stack would hide the unmatched ones.
@@ -198,11 +208,14 @@ export function htmlProblems(html: string): HtmlProblems {
       onopentag(name, attributes, isImplied) {
         // Implied opens come from a stray </p> or </br>, already reported by closeTag.
         if (isImplied) return;
-        if (UNSAFE_ELEMENTS.has(name)) found.safety.push(`<${name}> element`);
+        if (UNSAFE_ELEMENTS.has(name) && !isDrawn(name, openElements.at(-1))) found.safety.push(`<${name}> element`);
         found.safety.push(...attributeProblems(name, attributes));
         const why = restructuring(stack, name);
         if (why) found.restructuring.push(why);
-        if (!VOID.has(name)) stack.push(name);
+        if (!VOID.has(name)) {
+          stack.push(name);
+          openElements.push(`${name}.${attributes['class'] ?? ''}`);
+        }
       },
       ontext(text) {
         const top = stack[stack.length - 1];
@@ -221,6 +234,7 @@ export function htmlProblems(html: string): HtmlProblems {
     }
     if (stack[stack.length - 1] === name) {
       stack.pop();
+      openElements.pop();
       return;
     }
     const at = stack.lastIndexOf(name);
@@ -230,6 +244,7 @@ export function htmlProblems(html: string): HtmlProblems {
     }
     found.balance.push(`</${name}> closes <${name}> while <${stack.slice(at + 1).join('>, <')}> are still open`);
     stack.length = at;
+    openElements.length = at;
   }
 
   parser.parseComplete(html);

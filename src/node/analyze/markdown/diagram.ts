@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { renderMermaidSVG } from 'beautiful-mermaid';
 import { DomUtils, parseDocument } from 'htmlparser2';
+import { markDrawn } from './drawn-markup';
 import { escapeHtml } from './escape';
 
 /** The diagram types beautiful-mermaid draws, by the keyword a block starts with. */
@@ -76,5 +77,5 @@ function withoutOwnStyles(svg: string, prefix: string, name: string): string {
   for (const id of new Set(ids)) {
     out = out.split(` id="${id}"`).join(` id="${prefix}${id}"`).split(`url(#${id})`).join(`url(#${prefix}${id})`);
   }
-  return out.replace(/^<svg/, `<svg role="img" aria-label="${escapeHtml(name)}"`);
+  return markDrawn(out.replace(/^<svg/, `<svg role="img" aria-label="${escapeHtml(name)}"`));
 }

@@ -1,5 +1,6 @@
 import katex from 'katex';
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
+import { markDrawn } from './drawn-markup';
 import { escapeHtml } from './escape';
 import { inlineStart, startInParagraph } from './extensions';
 
@@ -61,7 +62,8 @@ export function renderMath(token: MathToken, report: (offsetInToken: number, mes
       strict: 'ignore',
       trust: false,
     });
-    token.html = token.display ? `<div class="math-display" tabindex="0">${html}</div>\n` : html;
+    const drawn = markDrawn(html);
+    token.html = token.display ? `<div class="math-display" tabindex="0">${drawn}</div>\n` : drawn;
   } catch (error) {
     if (!(error instanceof katex.ParseError)) throw error;
     const position = (error as { position?: number }).position ?? 0;

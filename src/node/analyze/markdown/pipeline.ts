@@ -5,6 +5,7 @@ import { codeGroupExtension, constantExtension, containerExtension, tocExtension
 import { EmphasisMeter, EmphasisOverrun, pageShape, type BoundProblem } from './page-bounds';
 import { blockMathExtension, inlineMathExtension } from './math';
 import { renderer } from './renderer';
+import { withoutDrawnMarks } from './drawn-markup';
 import { sanitizeFragment } from './sanitize';
 import { lineLocator } from '../../diagnostics';
 
@@ -57,7 +58,7 @@ export function renderMarkdown(body: string, ctx: PageContext): RenderedPage | u
     .replace(/<table>/g, '<div class="table-wrap" role="region" aria-label="Table" tabindex="0"><table>')
     .replace(/<\/table>/g, '</table></div>');
   if (analysis.hasRawHtml) html = sanitizeFragment(html, ctx.embeds ?? DEFAULT_EMBED_DOMAINS);
-  return { html, analysis };
+  return { html: withoutDrawnMarks(html), analysis };
 }
 
 function refuse(problem: BoundProblem, source: string, ctx: PageContext): undefined {

@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
+import { FOREIGN_ROOTS, isUndrawnForeignRoot } from './drawn-markup';
 import { HTML_PARSER_OPTIONS } from './html-tags';
 import { MATHML_ATTRIBUTES, MATHML_TAGS } from './mathml-allowlist';
 import { SVG_ATTRIBUTES, SVG_TAGS } from './svg-allowlist';
@@ -60,6 +61,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'tel', 'ftp'],
   allowProtocolRelative: true,
   disallowedTagsMode: 'discard',
+  // SVG and MathML only as the build drew them (drawn-markup.ts): a writer's own go, with what they hold.
+  exclusiveFilter: (frame) => isUndrawnForeignRoot(frame.tag, frame.attribs),
   // The parser the raw HTML check reads each snippet with (raw-html.ts), so that both read the same tags.
   parser: { ...HTML_PARSER_OPTIONS },
   // The void elements among the allowed tags: any other tag gets an end tag, and `</source>` is not HTML.
@@ -119,7 +122,9 @@ const ALLOWED_ATTRIBUTES = new Map(
  * undefined when the element is kept. The analysis walk reports it where the element was written.
  */
 export function droppedElement(tag: string): string | undefined {
-  return ALLOWED_TAGS.has(tag) ? undefined : `<${tag}> is not allowed in pages and was removed`;
+  return ALLOWED_TAGS.has(tag) && !FOREIGN_ROOTS.has(tag)
+    ? undefined
+    : `<${tag}> is not allowed in pages and was removed`;
 }
 
 /** The same for one attribute of an element the sanitizer keeps. */

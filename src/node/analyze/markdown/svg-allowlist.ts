@@ -1,7 +1,9 @@
 /**
  * The SVG the sanitizer keeps: the shapes and text a diagram is drawn with (diagram.ts makes them from a
  * mermaid block, and a writer may write them in raw HTML), with their geometry and paint. Nothing that
- * loads or runs anything: no `<use>`, `<image>`, `<foreignObject>`, `<style>`, animation or `style`.
+ * loads or runs anything: no `<use>`, `<image>`, `<foreignObject>`, `<style>`, animation or `style`; no `<title>`
+ * or `<desc>` either, as the allowlist holds for every element and HTML reads a `<title>`'s content as text
+ * (a drawing is named by its `aria-label`).
  * Attribute names as the parser reads them, lower-cased; a browser gives an SVG attribute its case back.
  */
 export const SVG_TAGS = [
@@ -18,8 +20,6 @@ export const SVG_TAGS = [
   'path',
   'text',
   'tspan',
-  'title',
-  'desc',
 ];
 
 const GEOMETRY = ['x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'dx', 'dy', 'width', 'height'];

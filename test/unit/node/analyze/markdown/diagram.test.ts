@@ -85,4 +85,22 @@ describe('mermaid diagrams', () => {
       'README.md:10:1 mermaid diagram type "pie" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
     ]);
   });
+
+  it('are the only SVG and MathML kept: what a writer types, even with a mark like a drawing, is dropped', async () => {
+    const forged = '<svg data-drawn="0"><circle r="1"></circle></svg>';
+    const page = `# Drawn\n\n${FLOWCHART}\n\n${forged}\n\n<math><mi>x</mi></math> and $y$.\n`;
+    const root = await makeTree({ '_site.yaml': 'title: Docs\n', 'README.md': page });
+    const result = await buildTree(root, { strict: false });
+    expect(messages(result)).toEqual([
+      'README.md:11:1 warning: <svg> is not allowed in pages and was removed',
+      'README.md:13:1 warning: <math> is not allowed in pages and was removed',
+    ]);
+    const html = readFileSync(path.join(root, 'dist/index.html'), 'utf8');
+    expect(html.match(/<svg\b/g)).toHaveLength(1);
+    expect(html).toContain('<svg role="img" aria-label="The path of an event"');
+    expect(html).not.toContain('<circle r="1"');
+    expect(html).not.toContain('<mi>x</mi>');
+    expect(html).toMatch(/<math [^>]*><semantics><mrow><mi>y<\/mi>/);
+    expect(html).not.toContain('data-drawn');
+  });
 });
