@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { IN_VIEW_DWELL_MS } from '../../src/client/app/viewport-prefetch';
-import { hydrated, lazyChunk, searchDialogChunk, useBrowser, type OpenedPage } from './browser';
+import { hydrated, searchDialogChunk, useBrowser, type OpenedPage } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -118,35 +118,6 @@ describe('links in view are prefetched', () => {
     await hovered;
     expect(fetched(opened, '/docs/pricing/')).toBe(false);
     expect(fetched(opened, '/docs/errors/')).toBe(false);
-  });
-});
-
-describe('a link pointed at before navigation has loaded', () => {
-  it('has its page fetched while navigation is still on its way, and the click shows it', async () => {
-    const opened = await open('/docs/limits/');
-    const { page, problems } = opened;
-    const chunk = await lazyChunk(page, 'navigation');
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.href === chunk,
-      async (route) => {
-        await released;
-        await route.continue();
-      },
-    );
-    await page.reload();
-    await hydrated(page);
-    await page.hover('nav#sidebar a[href="/docs/orgs/"]');
-    // Navigation is held back, and yet the page's fragment is asked for.
-    await fetchedSoon(opened, '/docs/orgs/');
-    release();
-    await page.click('nav#sidebar a[href="/docs/orgs/"]');
-    await page.waitForFunction(() =>
-      /Organizations/.test(document.querySelector('#main-content h1')?.textContent ?? ''),
-    );
-    expect(new URL(page.url()).pathname).toBe('/docs/orgs/');
-    expect(problems).toEqual([]);
   });
 });
 

@@ -1,6 +1,4 @@
-import { routesAt, withBase } from '../../shared/paths';
-import { fetchFragment } from '../data/files';
-import { plainFiles, readRouteData } from '../data/route-data';
+import { withBase } from '../../shared/paths';
 import { useUi } from '../data/store';
 import { DEV_CONTENT_EVENT } from '../dev/events';
 import { retryableChunk } from './lazy-chunk';
@@ -117,31 +115,10 @@ export function navigate(route: string): void {
 export function linkIntent(anchor: HTMLAnchorElement): void {
   if (ready) return ready.prefetch(anchor);
   if (failed) return;
-  fetchPageAhead(anchor.pathname);
   loadNavigation().then(
     (navigation) => navigation.prefetch(anchor),
     () => {},
   );
-}
-
-/** Pages whose files were fetched ahead of navigation, each once. */
-const fetchedAhead = new Set<string>();
-
-/**
- * Before navigation is there, a link's page files (its route shard, its fragment) are fetched while the
- * chunk loads, rather than after it has started: they are named by their hash and cached by the browser,
- * so navigation's own fetch of them, a moment later, is answered from the cache. A failure is navigation's
- * to report when the reader follows the link.
- */
-function fetchPageAhead(pathname: string): void {
-  if (!start || fetchedAhead.has(pathname) || pathname === window.location.pathname) return;
-  fetchedAhead.add(pathname);
-  const { deployment } = start.screen.getState();
-  // The site core is the one the app started with: not asked for again.
-  const { site } = start.files;
-  readRouteData({ ...plainFiles, site: () => Promise.resolve(site) }, deployment, routesAt(start.base, pathname))
-    .then(({ records }) => Promise.all([...records.values()].map((page) => fetchFragment(page, undefined))))
-    .catch(() => fetchedAhead.delete(pathname));
 }
 
 /**
