@@ -14,11 +14,42 @@ const TREE: Record<string, string> = {
   'guide.md': `# Guide\n\nThe old sentence.\n\n## Install\n\n${filler}\n## Use\n\nThe end.\n`,
 };
 
+/** A dev session over `contentDir` and one Chromium tab, whose page errors go to `problems`. */
+interface DevTab {
+  session: DevSession;
+  browser: Browser;
+  page: Page;
+}
+
+const devCache = (name: string) => path.join(projectRoot, 'node_modules/.cache', `docs-dev-${name}-${process.pid}`);
+
+async function openDevTab(root: string, contentDir: string, name: string, problems: string[], log?: () => void) {
+  const session = await startDevSession({
+    contentDir,
+    srcDir: path.join(projectRoot, 'src'),
+    cacheDir: devCache(name),
+    outDir: path.join(root, 'out'),
+    port: 0,
+    ...(log ? { log } : {}),
+  });
+  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page.on('pageerror', (e) => problems.push(e.message));
+  return { session, browser, page };
+}
+
+async function closeDevTab(tab: DevTab | undefined, root: string, name: string): Promise<void> {
+  await tab?.browser.close();
+  await tab?.session.close();
+  await rm(root, { recursive: true, force: true });
+  await rm(devCache(name), { recursive: true, force: true });
+}
+
 describe('npm run dev in Chromium', () => {
   let root: string;
   let content: string;
   let session: DevSession;
-  let browser: Browser;
+  let tab: DevTab | undefined;
   let page: Page;
   const problems: string[] = [];
   const requests: string[] = [];
@@ -32,30 +63,13 @@ describe('npm run dev in Chromium', () => {
       await mkdir(path.dirname(path.join(content, name)), { recursive: true });
       await writeFile(path.join(content, name), text);
     }
-    session = await startDevSession({
-      contentDir: content,
-      srcDir: path.join(projectRoot, 'src'),
-      cacheDir: path.join(projectRoot, 'node_modules/.cache', `docs-dev-e2e-${process.pid}`),
-      outDir: path.join(root, 'out'),
-      port: 0,
-      log: () => (lastLogLine = Date.now()),
-    });
-    browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (e) => problems.push(e.message));
+    tab = await openDevTab(root, content, 'e2e', problems, () => (lastLogLine = Date.now()));
+    ({ session, page } = tab);
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     page.on('request', (r) => requests.push(r.url()));
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await session?.close();
-    await rm(root, { recursive: true, force: true });
-    await rm(path.join(projectRoot, 'node_modules/.cache', `docs-dev-e2e-${process.pid}`), {
-      recursive: true,
-      force: true,
-    });
-  }, 60_000);
+  afterAll(() => closeDevTab(tab, root, 'e2e'), 60_000);
 
   const edit = async (file: string, change: (text: string) => string) => {
     const full = path.join(content, file);
@@ -161,7 +175,7 @@ describe('npm run dev on an imported tree with broken links, in Chromium', () =>
   let root: string;
   let content: string;
   let session: DevSession;
-  let browser: Browser;
+  let tab: DevTab | undefined;
   let page: Page;
   const problems: string[] = [];
 
@@ -172,27 +186,11 @@ describe('npm run dev on an imported tree with broken links, in Chromium', () =>
     await appendFile(path.join(old, 'limits.md'), '\nThe [retired quotas](./quotas.md) no longer apply.\n');
     content = path.join(root, 'content');
     await importSite({ source: old, out: content });
-    session = await startDevSession({
-      contentDir: content,
-      srcDir: path.join(projectRoot, 'src'),
-      cacheDir: path.join(projectRoot, 'node_modules/.cache', `docs-dev-import-${process.pid}`),
-      outDir: path.join(root, 'out'),
-      port: 0,
-    });
-    browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (e) => problems.push(e.message));
+    tab = await openDevTab(root, content, 'import', problems);
+    ({ session, page } = tab);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await session?.close();
-    await rm(root, { recursive: true, force: true });
-    await rm(path.join(projectRoot, 'node_modules/.cache', `docs-dev-import-${process.pid}`), {
-      recursive: true,
-      force: true,
-    });
-  }, 60_000);
+  afterAll(() => closeDevTab(tab, root, 'import'), 60_000);
 
   it('shows the page with a broken link, the problem over it, and every save', async () => {
     await page.goto(`${session.url}limits/`);
