@@ -12,7 +12,6 @@ import { useServedTree } from './preview';
  * it is and four times slower (CDP Emulation.setCPUThrottlingRate), where the takeover takes longest.
  */
 const feedback: string[] = [];
-
 const endpoint = createServer((request, response) => {
   response.setHeader('Access-Control-Allow-Origin', '*');
   response.setHeader('Access-Control-Allow-Headers', 'content-type');
@@ -74,11 +73,6 @@ interface Control {
   /** Keys typed right after the tap, before the app is there. */
   typed?: string;
   phone?: boolean;
-  /**
-   * Whether its check reads something one browser or this file shares between pages (the clipboard, the
-   * feedback endpoint's log): such a control's loads are not run beside another's.
-   */
-  shared?: boolean;
   /** Waits until the page shows that the tap did what it says. */
   done: (page: Page) => Promise<void>;
 }
@@ -133,7 +127,6 @@ const CONTROLS: Control[] = [
   {
     name: 'copy page as Markdown',
     selector: 'button.copy-markdown',
-    shared: true,
     done: async (page) => {
       await poll(page, () => document.querySelector('.copy-markdown')?.textContent === 'Copied');
       expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('The guide to the greeting step.');
@@ -142,7 +135,6 @@ const CONTROLS: Control[] = [
   {
     name: 'a code block copy button',
     selector: '.code-block button.copy-code',
-    shared: true,
     done: async (page) => {
       await poll(page, () => document.querySelector('.code-block .copy-code')?.textContent === 'Copied');
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CODE);
@@ -151,7 +143,6 @@ const CONTROLS: Control[] = [
   {
     name: 'the feedback answer',
     selector: '.feedback-ask button',
-    shared: true,
     done: async (page) => {
       await page.getByLabel('Anything we should add or fix? (optional)').waitFor({ timeout: 20_000 });
       await expect.poll(() => feedback.some((body) => body.includes('"answer":"yes"'))).toBe(true);
@@ -193,46 +184,31 @@ async function tapAtFirstPaint(page: Page, selector: string, typed: string): Pro
   );
 }
 
-// The loads wait on the browser (its CPU slowed down by pauses) far more than they use the cores, so the
-// controls whose checks share nothing are tapped side by side, each load in a browser context of its own.
-for (const shared of [false, true]) {
-  describe(
-    shared ? 'a tap at the first paint, one load at a time' : 'a tap at the first paint',
-    { concurrent: !shared },
-    () => {
-      for (const cpu of [1, 4]) {
-        for (const control of CONTROLS.filter((c) => (c.shared ?? false) === shared)) {
-          it(`works on ${control.name}, CPU ${cpu}× slower, three loads in a row`, async () => {
-            for (let load = 0; load < 3; load++) {
-              feedback.splice(0);
-              const { page, problems } = await open(
-                undefined,
-                {
-                  permissions: ['clipboard-read', 'clipboard-write'],
-                  ...(control.phone ? { viewport: { width: 390, height: 800 }, hasTouch: true } : {}),
-                },
-                'caller',
-              );
-              try {
-                const cdp = await page.context().newCDPSession(page);
-                await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
-                await tapAtFirstPaint(page, control.selector, control.typed ?? '');
-                await page.goto(`${site.url}/docs/guide/`);
-                await page.waitForFunction(() => 'tap' in window, undefined, { timeout: 20_000 });
-                const tap = await page.evaluate(() => (window as unknown as { tap: TapRecord }).tap);
-                // The tap came before the app had taken the page over, and showed at once that it was taken.
-                expect(tap, `load ${load + 1}`).toEqual({ hydrated: false, pressed: true });
-                await control.done(page);
-                await hydrated(page);
-                expect(await page.locator('[data-tap-kept]').count()).toBe(0);
-                expect(problems).toEqual([]);
-              } finally {
-                await page.context().close();
-              }
-            }
+describe('a tap at the first paint', () => {
+  for (const cpu of [1, 4]) {
+    for (const control of CONTROLS) {
+      it(`works on ${control.name}, CPU ${cpu}× slower, three loads in a row`, async () => {
+        for (let load = 0; load < 3; load++) {
+          feedback.splice(0);
+          const { page, problems } = await open(undefined, {
+            permissions: ['clipboard-read', 'clipboard-write'],
+            ...(control.phone ? { viewport: { width: 390, height: 800 }, hasTouch: true } : {}),
           });
+          const cdp = await page.context().newCDPSession(page);
+          await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+          await tapAtFirstPaint(page, control.selector, control.typed ?? '');
+          await page.goto(`${site.url}/docs/guide/`);
+          await page.waitForFunction(() => 'tap' in window, undefined, { timeout: 20_000 });
+          const tap = await page.evaluate(() => (window as unknown as { tap: TapRecord }).tap);
+          // The tap came before the app had taken the page over, and showed at once that it was taken.
+          expect(tap, `load ${load + 1}`).toEqual({ hydrated: false, pressed: true });
+          await control.done(page);
+          await hydrated(page);
+          expect(await page.locator('[data-tap-kept]').count()).toBe(0);
+          expect(problems).toEqual([]);
+          await page.context().close();
         }
-      }
-    },
-  );
-}
+      });
+    }
+  }
+});
