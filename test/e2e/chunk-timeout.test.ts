@@ -21,7 +21,9 @@ describe('a script chunk that never arrives', () => {
       return undefined;
     });
     await page.keyboard.press('/');
-    await expect.poll(() => held).toBe(true);
+    // The shortcut opens the dialog, whose render asks for the chunk: on a busy machine that takes more
+    // than the poll's default second.
+    await expect.poll(() => held, { timeout: 15_000 }).toBe(true);
 
     await page.clock.runFor(119_000);
     expect(await page.locator('.chunk-error').count()).toBe(0);
