@@ -53,9 +53,9 @@ export default tseslint.config(
     },
   },
   {
-    // How code is highlighted is decided behind one boundary: the rest of the build hands blocks in
-    // (highlight/blocks.ts), gets HTML out (highlight/highlight-blocks.ts) and the colour classes
-    // (highlight/css.ts); the cache, shiki, the threads and how many stay inside src/node/render/highlight/.
+    // How code is highlighted is decided behind one boundary: the rest of the build highlights a page's
+    // blocks through highlight/page-highlighter.ts and gets the colour classes' CSS from highlight/css.ts;
+    // the cache and shiki stay inside src/node/render/highlight/.
     // This rule replaces the one above for these files, so it repeats shiki's internals.
     files: ['src/node/**/*.ts', 'build.ts', 'scripts/**/*.ts'],
     ignores: ['src/node/render/highlight/**'],
@@ -69,9 +69,9 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              regex: '/highlight/(?!(blocks|highlight-blocks|css)$)[^/]+$',
+              regex: '/highlight/(?!(page-highlighter|css)$)[^/]+$',
               message:
-                'highlight through src/node/render/highlight/highlight-blocks.ts (or blocks.ts, css.ts): the rest is its inside.',
+                'highlight through src/node/render/highlight/page-highlighter.ts (or css.ts): the rest is its inside.',
             },
           ],
         },

@@ -5,7 +5,7 @@ import { inSourceDocuments } from './openapi/api-reference';
 import { appBundles, type AppBundles } from './output/app-bundles';
 import { BuildLock } from './output/build-lock';
 import { outputSite } from './output/output-site';
-import { BuildHighlighting } from './render/highlight/highlight-blocks';
+import { PageHighlighter } from './render/highlight/page-highlighter';
 import { renderSite } from './render/render-pages';
 import { withReferencePages, type ReferencedSite } from './openapi/reference-site';
 import { scanSite } from './scan/scan-site';
@@ -20,9 +20,7 @@ export interface BuildOptions {
   cacheDir: string;
   /** The project's `src/`, for the app's bundles (made once per state of it: output/app-bundles.ts). */
   srcDir: string;
-  /** Highlight threads (0: none); by default as many as the tree is large enough to pay for. */
-  highlightThreads?: number;
-  /** Page-analysis threads (0: none); by default as many as the pages to analyze are enough to pay for. */
+  /** Page threads (0: none); by default as many as the pages to make are enough to pay for. */
   analyzeThreads?: number;
   /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
   prerenderThreads?: number;
@@ -65,7 +63,6 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
   let scanned: ReferencedSite | undefined;
   let app: Promise<AppBundles> | undefined;
   let analyzed: AnalyzedSite | undefined;
-  let highlighting: BuildHighlighting | undefined;
   let saving: Promise<void> | undefined;
   const finish = (ok: boolean, pages: number): BuildResult => {
     const seconds = (performance.now() - started) / 1000;
@@ -77,31 +74,29 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     const scanning = scanSite(contentDir, diagnostics).then(
       (read) => read && withReferencePages(read, diagnostics, options),
     );
-    // Code blocks are highlighted as the page pass finds them, on threads for a large site; the highlight
-    // cache loads while the scan runs.
-    const pages = scanning.then((site) => site?.files.length ?? 0);
-    highlighting = new BuildHighlighting(options.cacheDir, pages, options.highlightThreads);
+    // Code blocks are highlighted as the page pass finds them; the highlight cache loads while the scan runs.
+    const highlighting = PageHighlighter.load(options.cacheDir);
+    highlighting.catch(() => undefined);
     scanned = await scanning;
     if (!scanned) return finish(false, 0);
+    const highlighter = await highlighting;
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
-    analyzed = await analyzeSite(scanned, { ...options, highlighter: highlighting.highlighter, texts, diagnostics });
+    analyzed = await analyzeSite(scanned, { ...options, highlighter, texts, diagnostics });
     const site = assembleSite(analyzed.pages, scanned.config, scanned.configText, strict, diagnostics, scanned.unmade);
-    // A page's error or a broken link fails the build: code still being highlighted would only delay that.
-    const failed = diagnostics.errors.length > 0;
-    const code = failed ? highlighting.stopped() : highlighting.done(analyzed.reusedCode);
-    const rendered = renderSite(analyzed.pages, site, await code, analyzed.cache);
-    // The render cache keeps the pages without errors, even of a build the site's problems fail.
-    saving = analyzed.cache.save(rendered.rendered, analyzed.problems);
+    const rendered = renderSite(site, analyzed.cache);
+    // The caches keep the pages without errors, even of a build the site's problems fail.
+    saving = Promise.all([analyzed.cache.save(analyzed.made, analyzed.problems), highlighter.save()]).then(
+      () => undefined,
+    );
     const ok = diagnostics.errors.length === 0;
     const textsVersion = analyzed.identity;
     const { prerenderThreads } = options;
-    if (ok)
-      await outputSite(options, { scanned, site: rendered.site, app: await app, textsVersion, prerenderThreads, log });
-    return finish(ok, rendered.site.pages.length);
+    if (ok) await outputSite(options, { scanned, site: rendered, app: await app, textsVersion, prerenderThreads, log });
+    return finish(ok, rendered.pages.length);
   } finally {
-    await Promise.allSettled([highlighting?.stopped(), saving, app, scanned?.history]);
+    await Promise.allSettled([saving, app, scanned?.history]);
     texts.close();
     analyzed?.cache.close();
   }

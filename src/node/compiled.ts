@@ -1,6 +1,6 @@
 /**
  * The build's own TypeScript, compiled once to plain JavaScript that Node runs without a loader. A loader
- * (tsx, vitest) transforms every module a process imports: the highlight threads and the app's prerender
+ * (tsx, vitest) transforms every module a process imports: the page threads and the app's prerender
  * bundle would pay for that on every build, so the commands run compiled and the threads always do.
  * `npm run compile` (scripts/compile.ts, started by scripts/compile.mjs) writes these files; the commands'
  * npm scripts run it first, and it does nothing when no source changed since.
@@ -25,9 +25,7 @@ const ENTRIES = {
   build: 'build.ts',
   /** `npm run dev`. */
   dev: 'scripts/dev.ts',
-  /** The build's highlight thread (src/node/render/highlight/pool.ts starts it). */
-  'highlight-worker': 'src/node/render/highlight/worker.ts',
-  /** The build's page-analysis thread (src/node/analyze/analyze-threads.ts starts it). */
+  /** The build's page thread (src/node/analyze/analyze-threads.ts starts it). */
   'analyze-worker': 'src/node/analyze-worker.ts',
   /** The build's prerender thread (src/node/output/prerender-threads.ts starts it). */
   'prerender-worker': 'src/node/output/prerender-worker.ts',

@@ -23,7 +23,7 @@ export function formatDiagnostic(d: Diagnostic): string {
 export class DiagnosticList {
   readonly items: Diagnostic[] = [];
 
-  /** `strict`: whether content problems are errors (see above); a page-analysis thread's lists copy it. */
+  /** `strict`: whether content problems are errors (see above); a page thread's lists copy it. */
   constructor(readonly strict = true) {}
 
   error(file: string, line: number, column: number, message: string): void {

@@ -1,10 +1,20 @@
 import path from 'node:path';
 import { renderMarkdown } from '../../src/node/analyze/markdown/pipeline';
-import type { BlockHighlighter } from '../../src/node/analyze/markdown/code-blocks';
+import type { BlockHighlighter, BuildHighlighting } from '../../src/node/analyze/markdown/code-blocks';
 import { DiagnosticList, formatDiagnostic } from '../../src/node/diagnostics';
 
 /** Code left as it is: for tests of what the page pass makes around the code. */
 export const PLAIN_CODE: BlockHighlighter = { knows: () => true, highlight: (code) => code };
+
+/** The same for the page pass of a build (`analyzePages`), on the build's own thread only. */
+export const PLAIN_BUILD_CODE: BuildHighlighting = {
+  cold: false,
+  knows: () => true,
+  prepare: async () => undefined,
+  block: (code) => ({ html: code }),
+  keep: () => undefined,
+  forThreads: () => Promise.reject(new Error('this highlighting has no page threads')),
+};
 
 export interface GuidePageOptions {
   /** The content folder the page is in (its images and links resolve there). */

@@ -1,7 +1,7 @@
 import type { DiagnosticList } from '../diagnostics';
-import type { BlockHighlighter } from './markdown/code-blocks';
+import type { BuildHighlighting } from './markdown/code-blocks';
 import { progressLog } from '../progress';
-import type { PageDraft } from './page-record';
+import type { RenderedPage } from './render-cache';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
@@ -10,8 +10,8 @@ import { AnalyzeThreads, analyzeThreadCount } from './analyze-threads';
 
 export interface AnalyzePagesOptions {
   settings: PageSettings;
-  /** Where each page's code blocks go: their HTML, or a marker a later stage fills in. */
-  highlighter: BlockHighlighter;
+  /** What each page's code blocks are highlighted with, on this thread (the page threads have their own). */
+  highlighter: BuildHighlighting;
   /** Where the pages' fragments and markdown go. */
   texts: TextStore;
   diagnostics: DiagnosticList;
@@ -31,15 +31,20 @@ const FILES_PER_THREAD = 16;
 const FILES_AT_ONCE_WITH_THREADS = 4;
 
 /**
- * The page pass: renders every page file, on this thread and, for a large site, on page-analysis threads
- * too, each taking the next file as it is done with one. Files with errors are left out (their problems
- * are reported). The pages and the problems come in the order of the files, whichever thread had them.
+ * The page pass: makes every page file into a finished page, on this thread and, for a large site, on page
+ * threads too, each taking the next file as it is done with one. Files with errors are left out (their
+ * problems are reported). The pages, with their code blocks' keys, and the problems come in the order of
+ * the files, whichever thread had them.
  */
-export async function analyzePages(files: ContentFile[], options: AnalyzePagesOptions): Promise<PageDraft[]> {
+export async function analyzePages(files: ContentFile[], options: AnalyzePagesOptions): Promise<RenderedPage[]> {
   const { settings, highlighter, texts, diagnostics } = options;
-  const count = options.threads ?? analyzeThreadCount(files.length);
-  const workerData = { settings, strict: diagnostics.strict };
-  const threads = count > 0 ? await AnalyzeThreads.start(count, workerData, highlighter, texts) : undefined;
+  const count = options.threads ?? analyzeThreadCount(files.length, highlighter.cold);
+  const workerData = async () => ({
+    settings,
+    strict: diagnostics.strict,
+    highlighting: await highlighter.forThreads(),
+  });
+  const threads = count > 0 ? await AnalyzeThreads.start(count, workerData(), highlighter, texts) : undefined;
   const analyzed: AnalyzedFile[] = [];
   const progress = progressLog('rendered', files.length, options.log);
   let next = 0;
@@ -69,10 +74,10 @@ export async function analyzePages(files: ContentFile[], options: AnalyzePagesOp
     // The threads end with the pass: their memory is the build's until then.
     await threads?.stop();
   }
-  const pages: PageDraft[] = [];
-  for (const { page, problems } of analyzed) {
+  const pages: RenderedPage[] = [];
+  for (const { page, problems, code } of analyzed) {
     diagnostics.items.push(...problems);
-    if (page) pages.push(page);
+    if (page) pages.push({ page, code });
   }
   return pages;
 }

@@ -1,21 +1,21 @@
-/** The messages between the page pass and its page-analysis threads (analyze-threads.ts ↔ ../analyze-worker.ts). */
+/** The messages between the page pass and its page threads (analyze-threads.ts ↔ ../analyze-worker.ts). */
 import type { Diagnostic } from '../diagnostics';
 import type { ContentFile } from '../scan/scan';
-import type { FoundBlocks } from './markdown/code-blocks';
+import type { ThreadHighlighting } from './markdown/code-blocks';
 import type { LoadedPage, PageSettings } from './page-source';
 
-/** What every thread starts with: the site's settings, and whether content problems are errors. */
+/** What every thread starts with: the site's settings, whether content problems are errors, its highlighting. */
 export interface AnalyzeWorkerData {
   settings: PageSettings;
   strict: boolean;
+  highlighting: ThreadHighlighting;
 }
 
-/** A page file to analyze. */
+/** A page file to make into a page. */
 export type AnalyzeRequest = ContentFile;
 
 /** A page as a thread sends it: its texts as they are, for the page pass to put in the build's store. */
 export type SentPage = Omit<LoadedPage, 'html' | 'markdown' | 'search'> & {
-  /** The fragment, with markers of the thread's code blocks. */
   html: string;
   markdown: string;
   /** The search terms as JSON. */
@@ -25,6 +25,8 @@ export type SentPage = Omit<LoadedPage, 'html' | 'markdown' | 'search'> & {
 export interface AnalyzeAnswer {
   page: SentPage | undefined;
   problems: Diagnostic[];
-  /** The code blocks the thread found since its last answer, which this fragment's markers may name. */
-  blocks: FoundBlocks;
+  /** The cache keys of the page's code blocks. */
+  code: string[];
+  /** The highlight cache entries the thread made for them and has not sent before. */
+  made: [key: string, html: string][];
 }

@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { Diagnostic, DiagnosticList } from '../diagnostics';
 import type { ScannedSite } from '../scan/scan-site';
 import { analyzePages } from './analyze-pages';
-import type { BlockSink } from './markdown/code-blocks';
-import type { AnalyzedPage } from './page-record';
+import type { BuildHighlighting } from './markdown/code-blocks';
+import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
-import { RenderCache, renderIdentity } from './render-cache';
+import { RenderCache, renderIdentity, type RenderedPage } from './render-cache';
 import type { TextStore } from './text-store';
 
 export interface AnalyzeOptions {
@@ -14,8 +14,8 @@ export interface AnalyzeOptions {
   /** The build's cache folder: the render cache is in its `pages/`. */
   cacheDir: string;
   strict: boolean;
-  /** Where each code block goes; closed once the page pass has found them all. */
-  highlighter: BlockSink;
+  /** What code blocks are highlighted with; it keeps those of the pages reused from the render cache too. */
+  highlighter: BuildHighlighting;
   texts: TextStore;
   diagnostics: DiagnosticList;
   /** Page-analysis threads (0: none); by default as many as the pages to analyze are enough to pay for. */
@@ -25,12 +25,12 @@ export interface AnalyzeOptions {
 
 /** What the analyze stage hands on. */
 export interface AnalyzedSite {
-  /** Every page in the scan's order: a draft of the page pass, or a complete page from the render cache. */
-  pages: AnalyzedPage[];
+  /** Every page in the scan's order: made by the page pass, or from the render cache. */
+  pages: CompletePage[];
+  /** The pages the page pass made, with their code blocks' keys, for the render cache. */
+  made: RenderedPage[];
   /** The page files the page pass analyzed; the others came from the render cache. */
   analyzed: number;
-  /** The code blocks' keys of the pages reused from the render cache, which the highlight cache keeps. */
-  reusedCode: string[];
   /** The problems the page pass reported, which the render cache keeps with the pages. */
   problems: Diagnostic[];
   cache: RenderCache;
@@ -39,9 +39,9 @@ export interface AnalyzedSite {
 }
 
 /**
- * The analyze stage: one lex of every page file the render cache cannot vouch for (its headings, links
- * and code blocks, which go to the highlighter as they are found); the pages the cache holds come from
- * it, with the problems they had.
+ * The analyze stage: every page file the render cache cannot vouch for made into a finished page (one lex:
+ * its headings, links and code, highlighted as it is found); the pages the cache holds come from it, with
+ * the problems they had.
  */
 export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions): Promise<AnalyzedSite> {
   const { files, config } = scanned;
@@ -57,23 +57,21 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
   const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);
   try {
     const reuse = cache.reuse(files);
+    highlighter.keep(reuse.code);
     if (reuse.reused.length > 0)
       log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
     diagnostics.items.push(...reuse.problems);
     const problemsBefore = diagnostics.items.length;
     const texts = options.texts;
     const threads = options.analyzeThreads;
-    const drafts = await analyzePages(reuse.render, {
-      settings,
-      highlighter,
-      texts,
-      diagnostics,
-      threads,
-      log,
-    }).finally(() => highlighter.close());
+    const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log });
     const problems = diagnostics.items.slice(problemsBefore);
-    const pages = inScanOrder(files, reuse.reused, drafts);
-    return { pages, analyzed: reuse.render.length, reusedCode: reuse.code, problems, cache, identity };
+    const pages = inScanOrder(
+      files,
+      reuse.reused,
+      made.map(({ page }) => page),
+    );
+    return { pages, made, analyzed: reuse.render.length, problems, cache, identity };
   } catch (error) {
     cache.close();
     throw error;
@@ -81,7 +79,7 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
 }
 
 /** The pages of the scan, reused or analyzed, in the scan's order (which is the site's page order). */
-function inScanOrder(files: readonly { relativePath: string }[], ...lists: AnalyzedPage[][]): AnalyzedPage[] {
+function inScanOrder(files: readonly { relativePath: string }[], ...lists: CompletePage[][]): CompletePage[] {
   const byFile = new Map(lists.flat().map((page) => [page.file.relativePath, page]));
   return files.flatMap((file) => byFile.get(file.relativePath) ?? []);
 }

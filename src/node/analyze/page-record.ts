@@ -21,7 +21,7 @@ export interface SourceStamp {
 
 /**
  * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by the
- * render stage (src/node/render/render-pages.ts), and never changed.
+ * render stage (src/node/render/render-pages.ts) from the page pass's `CompletePage`, and never changed.
  */
 export interface PageSource {
   readonly file: ContentFile;
@@ -52,19 +52,18 @@ export interface PageSource {
 }
 
 /**
- * A page as the page pass leaves it: its fragment may still hold markers where highlighted code goes
- * (see `BlockHighlighter`), so it has no content hash yet; the site gives it its key.
- */
-export type PageDraft = Omit<PageSource, 'key' | 'hash' | 'codeColours'>;
-
-/**
- * A page whose fragment is complete (its code highlighted), before the site gives it its key and points
- * its links at renamed headings: what the render cache keeps, as neither depends on the page alone.
+ * A page as the page pass makes it (its fragment complete, its code highlighted), before the site gives
+ * it its key and points its links at renamed headings: what the render cache keeps, as neither depends
+ * on the page alone.
  */
 export type CompletePage = Omit<PageSource, 'key'>;
 
-/** A page as the analyze stage hands it on: just analyzed, or complete from the render cache. */
-export type AnalyzedPage = PageDraft | CompletePage;
+/** The code colours a fragment uses, as `light-dark` pairs: one per `c-LIGHT-DARK` class the highlighter writes. */
+export function codeColours(html: string): string[] {
+  const pairs = new Set<string>();
+  for (const m of html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) pairs.add(`${m[1]}-${m[2]}`);
+  return [...pairs];
+}
 
 /** The code colours of some pages' fragments together. */
 export function coloursOf(pages: Iterable<Pick<PageSource, 'codeColours'>>): Set<string> {

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { routeFromRelativePath } from '../../shared/paths';
-import { fileDigest } from '../content-hash';
+import { contentHash, fileDigest } from '../content-hash';
 import { excerpt } from '../excerpt';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import type { PageFrontmatter } from '../../shared/types';
@@ -13,7 +13,7 @@ import { renderMarkdown } from './markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
 import { pageSearch, type PageSearch } from './page-search';
-import type { PageDraft, SourceStamp } from './page-record';
+import { codeColours, type CompletePage, type SourceStamp } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { heldText, parsedJson, storedJson, type StoredJson, type TextSink } from './text-store';
 
@@ -29,21 +29,26 @@ export interface PageSettings {
 }
 
 export interface SiteContext extends PageSettings {
-  highlighter: BlockHighlighter;
+  /** Highlights each code block as the page pass meets it, once `prepare` has loaded the page's languages. */
+  highlighter: BlockHighlighter & { prepare(languages: readonly string[]): Promise<void> };
   /** Where the page's fragment and markdown go until its files are written. */
   texts: TextSink;
   diagnostics: DiagnosticList;
 }
 
-/** A page as `loadPage` makes it: its search terms are kept as JSON, which a page-analysis thread sends as it is. */
-export interface LoadedPage extends PageDraft {
+/** A page as `loadPage` makes it: its search terms are kept as JSON, which a page thread sends as it is. */
+export interface LoadedPage extends CompletePage {
   readonly search: StoredJson<PageSearch>;
 }
 
 /** Pages larger than this are refused: a writer's file of this size is a mistake, not a page. */
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
-/** Reads one markdown file into a page; problems go to the diagnostics, never thrown. */
+/**
+ * Reads one markdown file into a finished page: front matter, markdown, its code highlighted as it goes,
+ * the fragment and its hash, search terms and the markdown twin. Problems go to the diagnostics, never
+ * thrown.
+ */
 export async function loadPage(file: ContentFile, site: SiteContext): Promise<LoadedPage | undefined> {
   const { diagnostics } = site;
   const { size, mtimeMs } = await stat(file.absolutePath);
@@ -70,7 +75,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     const page = redirectPage(file, route, frontmatter, redirect, at, bodyLineOffset, diagnostics);
     return page && { ...page, source };
   }
-  await site.highlighter.prepare?.(fenceLanguages(body));
+  await site.highlighter.prepare(fenceLanguages(body));
   const rendered = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),
@@ -108,6 +113,8 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     route,
     ...kept,
     html: site.texts.put(html),
+    hash: contentHash(html),
+    codeColours: codeColours(html),
     markdown: site.texts.put(pageMarkdown(title, body, analysis)),
     search: storedJson(site.texts, pageSearch(title, route, description, sections)),
   };
@@ -150,6 +157,8 @@ function redirectPage(
     title: route,
     description: '',
     html: heldText(''),
+    hash: contentHash(''),
+    codeColours: [],
     markdown: heldText(''),
     analysis,
     search: parsedJson(heldText(JSON.stringify(pageSearch(route, route, '', sections)))),

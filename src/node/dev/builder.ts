@@ -6,14 +6,14 @@ import { TextStore } from '../analyze/text-store';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../scan/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { inSourceDocuments, withApiReference, type GeneratedSources } from '../openapi/api-reference';
-import { liveHighlighter, type LiveHighlighter } from '../render/highlight/highlight-blocks';
+import { PageHighlighter } from '../render/highlight/page-highlighter';
 import { appBundles } from '../output/app-bundles';
 import { splitForBrowser } from '../output/browser-data';
 import { siteCss, type ClientAssets } from '../output/bundle';
 import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
 import { assembleSite, type Site } from '../site/assemble';
 import type { UnmadeReference } from '../openapi/unmade-references';
-import { renderCompleteSite } from '../render/render-pages';
+import { renderSite } from '../render/render-pages';
 import { createManifest } from '../output/manifest';
 import { buildSearchFiles, type SearchFiles } from '../site/search-files';
 import { ChangedFilesWriter } from './changed-files';
@@ -88,7 +88,7 @@ export class DevBuilder {
 
   private constructor(
     private readonly options: DevBuilderOptions,
-    private readonly highlighter: LiveHighlighter,
+    private readonly highlighter: PageHighlighter,
   ) {
     this.pages = new PageCache(options.contentDir);
     this.texts = new TextStore(options.cacheDir);
@@ -98,7 +98,7 @@ export class DevBuilder {
   static async create(options: DevBuilderOptions): Promise<DevBuilder> {
     await mkdir(options.cacheDir, { recursive: true });
     await mkdir(options.outDir, { recursive: true });
-    return new DevBuilder(options, await liveHighlighter(options.cacheDir));
+    return new DevBuilder(options, await PageHighlighter.load(options.cacheDir));
   }
 
   /** Lets go of what the session holds on disk; the builder is not used after. */
@@ -246,7 +246,7 @@ export class DevBuilder {
       site,
       this.unmadeReferences,
     );
-    const assembled = renderCompleteSite(analyzed, (page) => page);
+    const assembled = renderSite(analyzed);
     site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: inSourceDocuments(site, this.generatedSources) };
   }

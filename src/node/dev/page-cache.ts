@@ -1,13 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadPage, type SiteContext } from '../analyze/page-source';
+import { analyzeFile, type PageMaking } from '../analyze/analyze-file';
 import type { CompletePage } from '../analyze/page-record';
 import { isPageFile, scanContent, type ContentFile } from '../scan/scan';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { completePage } from '../render/render-pages';
 
-/** How pages are rendered: the site's settings and the highlighter (each page gets its own diagnostics). */
-export type PageContext = Omit<SiteContext, 'diagnostics'>;
+/** How pages are made: the site's settings and the highlighter (each page gets its own diagnostics). */
+export type PageContext = PageMaking;
 
 /**
  * The content tree's pages, rendered and kept between edits, in the order of the scan (the order the
@@ -110,15 +109,14 @@ export class PageCache {
   }
 
   private async loadOne(file: ContentFile, context: PageContext): Promise<CompletePage | undefined> {
-    const diagnostics = new DiagnosticList();
-    const draft = await loadPage(file, { ...context, diagnostics }).catch((error: unknown) => {
+    const made = await analyzeFile(file, context, context.strict).catch((error: unknown) => {
       // A file removed between the scan and the read: the next event rescans.
-      diagnostics.error(file.relativePath, 1, 1, `could not read the file: ${(error as Error).message}`);
-      return undefined;
+      const diagnostics = new DiagnosticList();
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : (error as Error);
+      diagnostics.error(file.relativePath, 1, 1, `could not read the file: ${cause.message}`);
+      return { page: undefined, problems: diagnostics.items };
     });
-    this.pageDiagnostics.set(file.relativePath, diagnostics.items);
-    // The dev highlighter puts the HTML in at once: the draft's fragment is complete.
-    if (!draft) return undefined;
-    return completePage(draft, draft.html.read(), draft.html);
+    this.pageDiagnostics.set(file.relativePath, made.problems);
+    return made.page;
   }
 }

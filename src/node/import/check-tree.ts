@@ -21,8 +21,6 @@ export async function strictBuildErrors(contentDir: string): Promise<Diagnostic[
       cacheDir: path.join(scratch, 'cache'),
       srcDir: path.join(projectRootOf(import.meta.url), 'src'),
       strict: true,
-      // One build of a tree the size of an old docs site: threads would cost more than they save.
-      highlightThreads: 0,
     });
     return result.diagnostics.filter((d) => d.severity === 'error');
   } finally {

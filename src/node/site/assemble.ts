@@ -3,13 +3,13 @@ import type { SidebarGroup } from '../../shared/types';
 import { closest, closestRoute } from '../analyze/markdown/suggest';
 import type { SiteConfig } from '../scan/site-config';
 import { SITE_CONFIG_FILE } from '../scan/site-config';
-import type { PageDraft } from '../analyze/page-record';
+import type { CompletePage } from '../analyze/page-record';
 import type { DiagnosticList } from '../diagnostics';
 import type { LinkReference } from '../analyze/markdown/analyze';
 import { UncheckedLinks, type UnmadeReference } from '../openapi/unmade-references';
 
 /** What the site stage reads of a page: never its texts. */
-export type SitePage = Pick<PageDraft, 'file' | 'route' | 'title' | 'analysis' | 'neighbours' | 'redirect'>;
+export type SitePage = Pick<CompletePage, 'file' | 'route' | 'title' | 'analysis' | 'neighbours' | 'redirect'>;
 
 /** The site's pages in order, its sidebar and its redirects. */
 export interface Site<Page> {

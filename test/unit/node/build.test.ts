@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexManifest } from '../../../src/shared/resolve';
 import { neighboursOf } from '../../../src/shared/navigation';
 import type { Manifest } from '../../../src/shared/types';
@@ -312,55 +312,19 @@ describe('build', () => {
     expect(snapshot(path.join(root, 'dist2'))).toEqual(first);
   });
 
-  it('produces the same output whether code is highlighted on threads or on its own thread', async () => {
-    // On threads, a fragment holds a marker per block until the threads are done.
+  it('builds the same site with its pages made on threads as on its own thread, code highlighted', async () => {
     const root = await makeTree({ ...GOOD, ...codePages() });
-    const here = await buildTree(root, { highlightThreads: 0 });
+    const here = await buildTree(root, { analyzeThreads: 0 });
     expect(messages(here)).toEqual([]);
     const onThreads = await buildTree(root, {
-      highlightThreads: 2,
-      outDir: path.join(root, 'dist2'),
-      manifestDir: path.join(root, 'manifest2'),
-      cacheDir: path.join(root, '.cache2'),
-    });
-    expect(messages(onThreads)).toEqual([]);
-    const dist = snapshot(path.join(root, 'dist'));
-    expect(snapshot(path.join(root, 'dist2'))).toEqual(dist);
-    expect(snapshot(path.join(root, 'manifest2'))).toEqual(snapshot(path.join(root, 'manifest')));
-    const page = readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8');
-    expect(page).toMatch(
-      /<span class="line c-[0-9a-f]+-[0-9a-f]+ hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
-    );
-    expect(page).not.toMatch(/hl-[0-9a-f]{12}-\d+-hl/);
-  });
-
-  it('reports a content error without waiting for the code still to be highlighted', async () => {
-    // A highlight thread that never answers: the build returns only if it stops waiting for it.
-    const root = await makeTree({ ...GOOD, ...codePages(), 'broken.md': '# Broken\n\n[nowhere](/nowhere/)\n' });
-    const stuck = path.join(root, 'stuck-worker.mjs');
-    await writeFile(stuck, 'setInterval(() => undefined, 1000);\n');
-    process.env['DOCS_BUILD_TEST_HIGHLIGHT_WORKER'] = stuck;
-    onTestFinished(() => {
-      delete process.env['DOCS_BUILD_TEST_HIGHLIGHT_WORKER'];
-    });
-    const result = await buildTree(root, { highlightThreads: 1 });
-    expect(result.ok).toBe(false);
-    expect(messages(result).join('\n')).toContain('broken.md:3:1');
-    expect(existsSync(path.join(root, 'dist'))).toBe(false);
-  }, 30_000);
-
-  it('builds the same site with its code highlighted on threads as on its own thread', async () => {
-    const root = await makeTree({ ...GOOD, ...codePages() });
-    const here = await buildTree(root, { highlightThreads: 0 });
-    expect(messages(here)).toEqual([]);
-    const onThreads = await buildTree(root, {
-      highlightThreads: 2,
+      analyzeThreads: 2,
       outDir: path.join(root, 'dist2'),
       manifestDir: path.join(root, 'manifest2'),
       cacheDir: path.join(root, '.cache2'),
     });
     expect(messages(onThreads)).toEqual([]);
     expect(snapshot(path.join(root, 'dist2'))).toEqual(snapshot(path.join(root, 'dist')));
+    expect(snapshot(path.join(root, 'manifest2'))).toEqual(snapshot(path.join(root, 'manifest')));
     expect(readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8')).toMatch(
       /<span class="line c-[0-9a-f]+-[0-9a-f]+ hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
     );

@@ -17,7 +17,7 @@ describe('the compiled build', () => {
   });
 
   it('is not compiled again when no source changed since the test set-up compiled it', async () => {
-    for (const entry of ['build', 'dev', 'highlight-worker', 'prerender-worker', 'bench-build-once'] as const) {
+    for (const entry of ['build', 'dev', 'analyze-worker', 'prerender-worker', 'bench-build-once'] as const) {
       expect(existsSync(compiledFile(projectRoot, entry))).toBe(true);
     }
     expect(await compile(projectRoot)).toBe(false);
@@ -25,8 +25,8 @@ describe('the compiled build', () => {
 });
 
 describe('the compiled command', () => {
-  it('builds in plain Node, as npm run build runs it: its highlight threads and the prerender too', async () => {
-    // Enough pages for the build to highlight on threads.
+  it('builds in plain Node, as npm run build runs it: its page threads and the prerender too', async () => {
+    // Enough pages, their code not highlighted before, for the build to make them on threads.
     const pages = Object.fromEntries(
       Array.from({ length: 48 }, (_, i) => [`p${i}.md`, `# Page ${i}\n\n\`\`\`js\nconst page = ${i};\n\`\`\`\n`]),
     );

@@ -15,7 +15,7 @@ const RANKS: Record<string, number> = {
   'diagnostics.ts': 0,
   'excerpt.ts': 0,
   'progress.ts': 0,
-  // Worker threads of the build, one compiled script each: the highlight and prerender threads use them.
+  // Worker threads of the build, one compiled script each: the page and prerender threads use them.
   'threads.ts': 0,
   'webassembly.d.ts': 0,
   // Writes a file aside and renames it into place: every cache, record and compiled file.
@@ -28,7 +28,7 @@ const RANKS: Record<string, number> = {
   render: 5,
   output: 6,
   'build.ts': 7,
-  // The page-analysis thread: the analyze stage with the render stage's code blocks, put together as the build does.
+  // The page thread: the analyze stage with the render stage's highlighter, put together as the build does.
   'analyze-worker.ts': 7,
   serve: 8,
   dev: 9,

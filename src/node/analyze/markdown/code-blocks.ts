@@ -1,6 +1,6 @@
 /**
- * What the page pass hands each code block to: the highlight stage (src/node/render/highlight) implements it,
- * here and now or with a marker it fills in later.
+ * What the page pass hands each code block to: the highlighter (src/node/render/highlight implements it),
+ * which gives the block's HTML at once.
  */
 export interface BlockHighlighter {
   /**
@@ -8,47 +8,41 @@ export interface BlockHighlighter {
    * warns about any other, which is shown as plain text. The highlighter knows, as it loads the grammars.
    */
   knows(lang: string): boolean;
-  /**
-   * Readies the highlighter for a page whose fences name these languages, before the page pass: one that
-   * highlights at once (`npm run dev`) loads their grammars here. A deferred one needs nothing.
-   */
-  prepare?(languages: readonly string[]): Promise<void>;
-  /** The inner HTML of `<code>` (or, for a deferred highlighter, a marker it replaces later). */
+  /** The inner HTML of `<code>`. */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
 }
 
-/** A highlighter the page pass tells when it has handed in every block. */
-export interface BlockSink extends BlockHighlighter {
-  close(): void;
+/** A code block highlighted: its HTML, and the key the highlight cache keeps it by (none for plain text). */
+export interface HighlightedBlock {
+  html: string;
+  key?: string;
 }
 
 /**
- * Where a deferred highlighter's block goes in a fragment until its HTML is put in: plain ASCII text with
- * a random part (`nonce`, one per highlighter), so that it passes the sanitizer as text, and a fragment
- * holding one stays a one-byte string (half the memory of a two-byte one) until it is filled in.
+ * The highlighter a page is made with: its grammars loaded for the languages the page's fences name
+ * before the page pass, and each block's cache key given with its HTML, so the caches know which blocks a
+ * page uses.
  */
-export function blockMarker(nonce: string, id: number): string {
-  return `hl-${nonce}-${id}-hl`;
-}
-
-/** Every marker of the highlighter with this nonce in a text, the block's id captured. */
-export function blockMarkers(nonce: string): RegExp {
-  return new RegExp(`hl-${nonce}-(\\d+)-hl`, 'g');
-}
-
-/** A code block as the page pass hands it in: the code, its language and its marked lines. */
-export interface FoundBlock {
-  code: string;
-  lang: string;
-  lines: number[];
+export interface CodeHighlighting {
+  knows(lang: string): boolean;
+  prepare(languages: readonly string[]): Promise<void>;
+  block(code: string, lang: string, highlightedLines: ReadonlySet<number>): HighlightedBlock;
 }
 
 /**
- * The blocks a deferred highlighter on another thread (a page-analysis thread) found from its `from`-th
- * block on, and the nonce of its markers: what that thread sends with a page.
+ * The build's highlighting, which keeps the blocks of the pages made on other threads or reused from the
+ * render cache (with the entries another thread made) in the highlight cache it saves.
  */
-export interface FoundBlocks {
-  nonce: string;
-  from: number;
-  blocks: FoundBlock[];
+export interface BuildHighlighting extends CodeHighlighting {
+  /** Whether its cache was empty: every block needs highlighting, and threads pay off sooner. */
+  readonly cold: boolean;
+  keep(keys: readonly string[], made?: readonly [key: string, html: string][]): void;
+  /** What a page thread's highlighter is made from. */
+  forThreads(): Promise<ThreadHighlighting>;
+}
+
+/** A page thread's highlighter: the build's cache folder (read there, written here) and shiki's compiled engine. */
+export interface ThreadHighlighting {
+  cacheDir: string | undefined;
+  wasm: WebAssembly.Module;
 }

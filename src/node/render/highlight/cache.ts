@@ -44,9 +44,8 @@ interface CacheFile {
 
 /**
  * Highlighted code blocks by content hash, kept between builds in one JSON file. Only the entries a build
- * used are written back, so the file never grows beyond one site's code. It lives on the build's main
- * thread: the highlight pool looks blocks up here before it sends them to a thread, and records what
- * comes back.
+ * used are written back, so the file never grows beyond one site's code. Each thread that makes pages
+ * reads it; the build's own thread keeps what the others made (`PageHighlighter`) and writes it back.
  */
 export class HighlightCache {
   private stored = new Map<string, string>();
@@ -79,14 +78,14 @@ export class HighlightCache {
     return this.used.get(key) ?? this.stored.get(key);
   }
 
+  /** The HTML of an entry this build made, rather than read from the file; undefined for any other. */
+  madeHere(key: string): string | undefined {
+    return this.stored.has(key) ? undefined : this.used.get(key);
+  }
+
   /** Marks an entry as used by this build (and a new one as known). */
   record(key: string, html: string): void {
     this.used.set(key, html);
-  }
-
-  /** What this build used so far, which is what `save` writes. */
-  usedEntries(): [string, string][] {
-    return [...this.used];
   }
 
   /** Writes what this build used; nothing when that is exactly what the file holds (a build with no new code). */

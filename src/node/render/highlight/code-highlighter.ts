@@ -1,7 +1,7 @@
 import { createHighlighter, type Highlighter } from 'shiki';
 import { escapeHtml } from '../../analyze/markdown/escape';
 import { highlightKey, type HighlightCache } from './cache';
-import type { BlockHighlighter } from '../../analyze/markdown/code-blocks';
+import type { CodeHighlighting, HighlightedBlock } from '../../analyze/markdown/code-blocks';
 import { HIGHLIGHT_LANGUAGES, isKnownLanguage, isPlainLanguage, LANGUAGE_NAMES } from './languages';
 import { createRegexEngine } from './regex-engine';
 import { GrammarStates, INITIAL, ThemeColours, type StateStack } from './textmate';
@@ -45,7 +45,7 @@ interface TokenizedLine {
  * (`c-24292e-e1e4e8`), so fragments need no inline styles and the theme switches with CSS alone.
  * Results are cached by content hash across builds.
  */
-export class CodeHighlighter implements BlockHighlighter {
+export class CodeHighlighter implements CodeHighlighting {
   /** The classes of a token, by its scope list: a few hundred distinct lists cover a whole site. */
   private readonly classesByScopes = new Map<string, string>();
   /**
@@ -75,9 +75,8 @@ export class CodeHighlighter implements BlockHighlighter {
   }
 
   /**
-   * One shiki instance with both themes, reading and recording into `cache` when given (a highlight thread
-   * has none: the pool caches what it sends back). Every language is loaded up
-   * front unless `languages` names fewer; `loadLanguages` adds more before they are highlighted. `wasm`,
+   * One shiki instance with both themes, reading and recording into `cache` when given. Every language is
+   * loaded up front unless `languages` names fewer; `loadLanguages` adds more before they are highlighted. `wasm`,
    * shiki's regular-expression engine compiled once (`compileRegexEngine`), saves compiling it per thread.
    */
   static async create(
@@ -101,22 +100,31 @@ export class CodeHighlighter implements BlockHighlighter {
     if (missing.length > 0) await this.shiki.loadLanguage(...(missing as Parameters<Highlighter['loadLanguage']>));
   }
 
-  /** The inner HTML of `<code>`: one `<span class="line">` per line, highlighted lines marked. */
   knows(lang: string): boolean {
     return isKnownLanguage(lang);
   }
 
+  prepare(languages: readonly string[]): Promise<void> {
+    return this.loadLanguages(languages);
+  }
+
+  /** The inner HTML of `<code>`: one `<span class="line">` per line, highlighted lines marked. */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
+    return this.block(code, lang, highlightedLines).html;
+  }
+
+  /** The block's HTML, from the cache when it has it, and its cache key (none for plain text). */
+  block(code: string, lang: string, highlightedLines: ReadonlySet<number>): HighlightedBlock {
     // Plain text costs nothing to render again: it never takes room in the cache.
-    if (isPlainLanguage(lang)) return plainCodeHtml(code, highlightedLines);
-    const key = this.cache && highlightKey(code, lang, highlightedLines);
-    const cached = key && this.cache?.get(key);
+    if (isPlainLanguage(lang)) return { html: plainCodeHtml(code, highlightedLines) };
+    const key = highlightKey(code, lang, highlightedLines);
+    const cached = this.cache?.get(key);
     // A grammar `loadLanguages` was not given first: plain for now, and not cached, rather than a failure.
     const loaded = this.shiki.getLoadedLanguages().includes(lang.toLowerCase());
     const html = cached ?? (loaded ? this.render(code, lang, highlightedLines) : undefined);
-    if (html === undefined) return plainCodeHtml(code, highlightedLines);
-    if (key) this.cache?.record(key, html);
-    return html;
+    if (html === undefined) return { html: plainCodeHtml(code, highlightedLines) };
+    this.cache?.record(key, html);
+    return { html, key };
   }
 
   private render(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {

@@ -1,10 +1,3 @@
-/** The code colours a fragment uses, as `light-dark` pairs: one per `c-LIGHT-DARK` class of `highlightCss`. */
-export function codeColours(html: string): string[] {
-  const pairs = new Set<string>();
-  for (const m of html.matchAll(/\bc-([0-9a-f]{6,8})-([0-9a-f]{6,8})\b/g)) pairs.add(`${m[1]}-${m[2]}`);
-  return [...pairs];
-}
-
 /**
  * CSS for every colour class found in the fragments: light by default; dark when the reader chose dark,
  * or when the system prefers dark and the reader did not choose light (the same rule as app.css). The dark

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeFile } from '../../../../src/node/analyze/analyze-file';
@@ -7,8 +7,7 @@ import { AnalyzeThreads, analyzeThreadCount } from '../../../../src/node/analyze
 import type { LoadedPage } from '../../../../src/node/analyze/page-source';
 import { TextStore } from '../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
-import { CodeBlocks } from '../../../../src/node/render/highlight/blocks';
-import { BuildHighlighting } from '../../../../src/node/render/highlight/highlight-blocks';
+import { PageHighlighter } from '../../../../src/node/render/highlight/page-highlighter';
 import { scanContent } from '../../../../src/node/scan/scan';
 import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
@@ -56,7 +55,7 @@ function tree(): Record<string, string | Uint8Array> {
   return files;
 }
 
-describe('the page pass on page-analysis threads', () => {
+describe('the page pass on page threads', () => {
   it('makes a build write the same site, with the same problems in the same order, as on one thread', async () => {
     const [here, onThreads] = [await makeTree(tree()), await makeTree(tree())];
     const oneThread = await buildTree(here, { analyzeThreads: 0, strict: false });
@@ -83,34 +82,31 @@ describe('the page pass on page-analysis threads', () => {
     const files = await scanContent(path.join(root, 'content'), new DiagnosticList());
     const settings = { base: '/docs/', constants: { VERSION: '2.4' }, strict: true };
     const texts = new TextStore(path.join(root, 'cache'));
-    const blocks = new CodeBlocks();
-    const threads = await AnalyzeThreads.start(2, { settings, strict: true }, blocks, texts);
+    const cacheDir = path.join(root, 'highlight');
+    const highlighter = await PageHighlighter.load(cacheDir);
+    const workerData = { settings, strict: true, highlighting: await highlighter.forThreads() };
+    const threads = await AnalyzeThreads.start(2, workerData, highlighter, texts);
     try {
-      const site = { ...settings, highlighter: blocks, texts };
       const onThreads = await Promise.all(files.map((file) => threads.analyze(file)));
+      // A highlighter of its own, so that the threads' blocks count in the cache of the first alone.
+      const site = { ...settings, highlighter: await PageHighlighter.load(undefined), texts };
       const here = await Promise.all(files.map((file) => analyzeFile(file, site, true)));
-      // The markers differ by block id only: compare the fragments with each block's key in its place.
-      const keyed = (html: string) => new Map(blocks.keysIn(html).map((key, i) => [key, i]));
-      const plain = ({ page, problems }: { page: LoadedPage | undefined; problems: unknown }) => {
-        if (!page) return { page, problems };
-        const html = page.html.read();
-        const code = [...keyed(html).keys()];
-        const { markdown, search, ...rest } = page;
-        return {
-          ...rest,
-          html: blocks.fill(html, new Map(code.map((key) => [key, `<code ${key}>`]))),
-          markdown: markdown.read(),
-          search: search.read(),
-          problems,
-        };
+      const plain = ({ page, problems, code }: { page: LoadedPage | undefined; problems: unknown; code: string[] }) => {
+        if (!page) return { page, problems, code };
+        const { html, markdown, search, ...rest } = page;
+        return { ...rest, html: html.read(), markdown: markdown.read(), search: search.read(), problems, code };
       };
       expect(onThreads.map(plain)).toEqual(here.map(plain));
       expect(onThreads.filter(({ page }) => page)).toHaveLength(files.length - 2);
       expect(onThreads.flatMap(({ problems }) => problems.map(formatDiagnostic))).toContain(
         'untitled.md:1:1 page has no title: add "title:" to the frontmatter or a "# Heading"',
       );
-      // Each distinct block came to this thread's list once: two per page, and the one every page shares.
-      expect(blocks.count).toBe(24 + 1);
+      // The threads' blocks are kept in this thread's cache: two per page, and the one every page shares.
+      await highlighter.save();
+      const saved = JSON.parse(await readFile(path.join(cacheDir, 'highlight.json'), 'utf8')) as {
+        entries: Record<string, string>;
+      };
+      expect(Object.keys(saved.entries)).toHaveLength(24 + 1);
     } finally {
       await threads.stop();
       texts.close();
@@ -118,8 +114,11 @@ describe('the page pass on page-analysis threads', () => {
   });
 
   it('are left out for a small site or a warm build with few files to analyze, and used for a large one', () => {
-    expect([1, 130, 1499].map(analyzeThreadCount)).toEqual([0, 0, 0]);
+    expect([1, 130, 1499].map((files) => analyzeThreadCount(files))).toEqual([0, 0, 0]);
     expect(analyzeThreadCount(10_000)).toBeGreaterThanOrEqual(1);
+    // With every block still to highlight, a page costs far more: threads pay off on a smaller site.
+    expect(analyzeThreadCount(10, true)).toBe(0);
+    expect(analyzeThreadCount(130, true)).toBeGreaterThanOrEqual(1);
   });
 
   it('fails the pass naming the file when analyzing it fails on a thread', async () => {
@@ -128,12 +127,11 @@ describe('the page pass on page-analysis threads', () => {
     const files = await scanContent(path.join(root, 'content'), diagnostics);
     // Removed after the scan: reading it throws, a fault and no content problem.
     await rm(path.join(root, 'content', 'page-9.md'));
-    const highlighting = new BuildHighlighting(undefined, files.length, 0);
+    const highlighter = await PageHighlighter.load(undefined);
     const texts = new TextStore(path.join(root, 'cache'));
     const settings = { base: '/docs/', constants: {}, strict: true };
-    const options = { settings, highlighter: highlighting.highlighter, texts, diagnostics, threads: 2 };
+    const options = { settings, highlighter, texts, diagnostics, threads: 2 };
     await expect(analyzePages(files, options)).rejects.toThrow(/^analyzing page-9\.md: ENOENT/);
-    await highlighting.stopped();
     texts.close();
   });
 });

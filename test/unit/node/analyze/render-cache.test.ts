@@ -238,17 +238,18 @@ describe('the render cache', () => {
     expect(first.ok).toBe(false);
     const again = await buildTree(root);
     expect(again.ok).toBe(false);
-    // The page with the error, and the guide, whose code the failed build did not wait to highlight.
-    expect(again.rendered).toBe(2);
+    // The page with the error alone: the failed build kept the others, their code highlighted with them.
+    expect(again.rendered).toBe(1);
     expect(messages(again)).toEqual(messages(first));
   });
 
-  it('keeps no page whose code a build failed by another page left unhighlighted', async () => {
+  it('keeps the pages of a build another page failed, their code highlighted', async () => {
     const root = await makeTree({ ...site, 'bad.md': '# Bad\n\n![Missing](./missing.png)\n' });
     expect((await buildTree(root)).ok).toBe(false);
     await rm(path.join(root, 'content/bad.md'));
     const fixed = await buildTree(root);
     expect(messages(fixed)).toEqual([]);
+    expect(fixed.rendered).toBe(0);
     const guide = readFileSync(path.join(root, 'dist/guide/index.html'), 'utf8');
     expect(guide).toMatch(/<span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/);
     await expectSameAsCold(root, site);

@@ -5,19 +5,21 @@ import type { LinkedHashes } from '../../../../src/node/analyze/render-cache';
 import { TextStore, type StoredText } from '../../../../src/node/analyze/text-store';
 import { contentHash } from '../../../../src/node/content-hash';
 import { DiagnosticList } from '../../../../src/node/diagnostics';
-import type { HighlightedCode } from '../../../../src/node/render/highlight/highlight-blocks';
-import { renderCompleteSite, renderSite } from '../../../../src/node/render/render-pages';
+import type { BuildHighlighting } from '../../../../src/node/analyze/markdown/code-blocks';
+import { renderSite } from '../../../../src/node/render/render-pages';
 import { scanContent } from '../../../../src/node/scan/scan';
 import { siteConfigSchema } from '../../../../src/node/scan/site-config';
 import { assembleSite } from '../../../../src/node/site/assemble';
 import { makeTree } from '../../../helpers/tree';
 
-/** The page pass's highlighter leaves a marker; "highlighting" puts this HTML in its place. */
-const MARKER = 'code-block-marker';
-const fill = (html: string) => html.replaceAll(MARKER, '<span>highlighted</span>');
-const code: HighlightedCode = {
-  complete: (html) => ({ html: fill(html), code: html.includes(MARKER) ? ['block'] : [], highlighted: true }),
-  fill,
+/** Every block "highlighted" as this HTML, so the tests see what the stage does around the code. */
+const highlighter: BuildHighlighting = {
+  cold: false,
+  knows: () => true,
+  prepare: async () => undefined,
+  block: () => ({ html: '<span>highlighted</span>', key: 'block' }),
+  keep: () => undefined,
+  forThreads: () => Promise.reject(new Error('no page threads in these tests')),
 };
 
 /** A text store that counts the characters put in it. */
@@ -36,23 +38,25 @@ async function rendered(tree: Record<string, string>, linked?: LinkedHashes) {
   const files = await scanContent(path.join(root, 'content'), diagnostics);
   // No memory budget: every text goes through the store's file, as on a large site.
   const texts = new CountedStore(path.join(root, 'cache'), 0);
-  const drafts = await analyzePages(files, {
+  const made = await analyzePages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
-    highlighter: { knows: () => true, highlight: () => MARKER },
+    highlighter,
     texts,
     diagnostics,
+    threads: 0,
   });
+  const drafts = made.map(({ page }) => page);
   const config = siteConfigSchema.parse({ title: 'Docs' });
-  const site = assembleSite(drafts, config, '', true, diagnostics);
+  const assembled = assembleSite(drafts, config, '', true, diagnostics);
   const analyzed = texts.characters;
-  return { ...renderSite(drafts, site, code, linked), drafts, diagnostics, texts, analyzed };
+  return { site: renderSite(assembled, linked), made, drafts, diagnostics, texts, analyzed };
 }
 
 describe('the render stage', () => {
-  it('makes each page once, in the site’s order, with its completed fragment, that fragment’s hash and its key', async () => {
+  it('makes each page once, in the site’s order, with its fragment, that fragment’s hash and its key', async () => {
     const {
       site,
-      rendered: forCache,
+      made: forCache,
       drafts,
       texts,
     } = await rendered({
@@ -65,25 +69,26 @@ describe('the render stage', () => {
       ['/a/', 'a'],
       ['/b/', 'b'],
     ]);
-    for (const page of site.pages) {
-      expect(page.html.read()).not.toContain(MARKER);
-      expect(page.hash).toBe(contentHash(page.html.read()));
-    }
+    for (const page of site.pages) expect(page.hash).toBe(contentHash(page.html.read()));
     const alpha = site.pages.find((page) => page.route === '/a/');
     expect(alpha?.html.read()).toContain('<code><span>highlighted</span></code>');
     expect(alpha?.markdown.read()).toBe('# Alpha\n\nFirst.\n\n```js\nconst a = 1;\n```\n');
-    // A fragment with no code to put in is the draft's text, not stored again.
-    const draftOf = (route: string) => drafts.find((draft) => draft.route === route)?.html;
-    expect(site.pages.find((page) => page.route === '/')?.html).toBe(draftOf('/'));
-    expect(alpha?.html).not.toBe(draftOf('/a/'));
-    expect(forCache.map(({ page }) => page.route)).toEqual(['/', '/a/', '/b/']);
+    // A fragment without legacy links is the page pass's text, not stored again.
+    const madeOf = (route: string) => drafts.find((page) => page.route === route)?.html;
+    expect(site.pages.find((page) => page.route === '/')?.html).toBe(madeOf('/'));
+    expect(alpha?.html).toBe(madeOf('/a/'));
+    expect(forCache.map(({ page, code }) => [page.route, code])).toEqual([
+      ['/', []],
+      ['/a/', ['block']],
+      ['/b/', []],
+    ]);
     texts.close();
   });
 
-  it('stores no text of its own: a fragment with code is completed again from its draft each time it is read', async () => {
+  it('stores no text of its own: the page pass made each fragment with its code', async () => {
     const {
       site,
-      rendered: forCache,
+      made: forCache,
       texts,
       analyzed,
     } = await rendered({
@@ -96,7 +101,7 @@ describe('the render stage', () => {
     expect(alpha?.html.read()).toBe(html);
     expect(alpha?.hash).toBe(contentHash(html));
     expect(forCache.find(({ page }) => page.route === '/a/')?.page.html.read()).toBe(html);
-    // Everything the store holds was put there by the analyze stage: the drafts, twins and search sections.
+    // Everything the store holds was put there by the analyze stage: the fragments, twins and search sections.
     expect(texts.characters).toBe(analyzed);
     texts.close();
   });
@@ -104,7 +109,7 @@ describe('the render stage', () => {
   it('points a link written for an older site’s heading id at the heading, and caches the link as written', async () => {
     const {
       site,
-      rendered: forCache,
+      made: forCache,
       diagnostics,
       texts,
     } = await rendered({
@@ -129,18 +134,18 @@ describe('the render stage', () => {
     const diagnostics = new DiagnosticList();
     const files = await scanContent(path.join(root, 'content'), diagnostics);
     const texts = new TextStore(path.join(root, 'cache'));
-    const drafts = await analyzePages(files, {
+    const made = await analyzePages(files, {
       settings: { base: '/docs/', constants: {}, strict: true },
-      highlighter: { knows: () => true, highlight: () => MARKER },
+      highlighter,
       texts,
       diagnostics,
+      threads: 0,
     });
-    // Complete pages, as the render cache gives them, whose fragments count their reads from here on.
+    // Pages as the render cache gives them, whose fragments count their reads from here on.
     let reads = 0;
-    const pages = drafts.map((draft) => {
-      const stored = draft.html;
-      const hash = contentHash(stored.read());
-      return { ...draft, hash, codeColours: [], html: { read: () => (reads++, stored.read()) } };
+    const pages = made.map(({ page }) => {
+      const stored = page.html;
+      return { ...page, html: { read: () => (reads++, stored.read()) } };
     });
     const site = assembleSite(pages, siteConfigSchema.parse({ title: 'Docs' }), '', true, diagnostics);
     expect(diagnostics.items).toEqual([]);
@@ -150,7 +155,7 @@ describe('the render stage', () => {
       get: (file, links) => (known.get(file)?.[0] === links ? known.get(file)?.[1] : undefined),
       set: (file, links, hash) => void known.set(file, [links, hash]),
     };
-    const homeOf = () => renderCompleteSite(site, (page) => page, linked).pages.find((page) => page.route === '/');
+    const homeOf = () => renderSite(site, linked).pages.find((page) => page.route === '/');
 
     const first = homeOf();
     expect(reads).toBe(1);

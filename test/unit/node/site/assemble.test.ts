@@ -6,6 +6,7 @@ import { DiagnosticList } from '../../../../src/node/diagnostics';
 import { scanContent } from '../../../../src/node/scan/scan';
 import { siteConfigSchema } from '../../../../src/node/scan/site-config';
 import { assembleSite } from '../../../../src/node/site/assemble';
+import { PLAIN_BUILD_CODE } from '../../../helpers/render-page';
 import { makeTree } from '../../../helpers/tree';
 
 /** The sidebar the site stage makes for `tree` when `_site.yaml` configures none. */
@@ -14,13 +15,14 @@ async function sidebarOf(tree: Record<string, string>) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
   const texts = new TextStore(path.join(root, 'cache'));
-  const drafts = await analyzePages(files, {
+  const made = await analyzePages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
-    highlighter: { knows: () => true, highlight: () => '' },
+    highlighter: PLAIN_BUILD_CODE,
     texts,
     diagnostics,
   });
-  const site = assembleSite(drafts, siteConfigSchema.parse({ title: 'Docs' }), '', true, diagnostics);
+  const pages = made.map(({ page }) => page);
+  const site = assembleSite(pages, siteConfigSchema.parse({ title: 'Docs' }), '', true, diagnostics);
   texts.close();
   expect(diagnostics.items).toEqual([]);
   return site.sidebar.map((group) => [group.text, group.items.map((item) => item.link)]);

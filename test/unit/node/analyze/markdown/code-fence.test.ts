@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fenceLanguages, parseCodeInfo } from '../../../../../src/node/analyze/markdown/code-info';
-import { liveHighlighter } from '../../../../../src/node/render/highlight/highlight-blocks';
+import { PageHighlighter } from '../../../../../src/node/render/highlight/page-highlighter';
 import type { Element } from 'domhandler';
 import { DomUtils } from 'htmlparser2';
 import { HtmlFile } from '../../../../helpers/html';
@@ -96,11 +96,11 @@ describe('a fence info string', () => {
     expect(fenceLanguages(page)).toEqual(['vue', 'nginx', 'not-a-fence']);
   });
 
-  it("lets npm run dev's highlighter colour a language it loads when a page first uses it", async () => {
-    const highlighter = await liveHighlighter(await mkdtemp(path.join(tmpdir(), 'docs-live-')));
-    const plain = highlighter.highlight('server { listen 80; }', 'nginx', new Set());
-    await highlighter.prepare?.(['nginx']);
-    const coloured = highlighter.highlight('server { listen 80; }', 'nginx', new Set());
+  it('lets the page highlighter colour a language it loads when a page first uses it', async () => {
+    const highlighter = await PageHighlighter.load(await mkdtemp(path.join(tmpdir(), 'docs-live-')));
+    const plain = highlighter.block('server { listen 80; }', 'nginx', new Set()).html;
+    await highlighter.prepare(['nginx']);
+    const coloured = highlighter.block('server { listen 80; }', 'nginx', new Set()).html;
     expect(plain).not.toContain('<span class="c-');
     expect(coloured).toContain('<span class="c-');
   });

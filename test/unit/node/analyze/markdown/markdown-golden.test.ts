@@ -4,7 +4,6 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPage } from '../../../../../src/node/analyze/page-source';
 import { toPageMeta } from '../../../../../src/node/analyze/page-record';
-import { completePage } from '../../../../../src/node/render/render-pages';
 import { keyFromRoute } from '../../../../../src/shared/paths';
 import { TextStore } from '../../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
@@ -57,10 +56,7 @@ describe('markdown pipeline golden files', () => {
       if (!page) return;
       golden(`${stem}.html`, page.html.read());
       const record = {
-        meta: toPageMeta(
-          { ...completePage(page, page.html.read(), page.html), key: keyFromRoute(page.route) },
-          '/docs/',
-        ),
+        meta: toPageMeta({ ...page, key: keyFromRoute(page.route) }, '/docs/'),
         search: page.search.read(),
         links: page.analysis.links,
       };

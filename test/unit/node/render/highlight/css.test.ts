@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodeHighlighter } from '../../../../../src/node/render/highlight/code-highlighter';
-import { codeColours, highlightCss } from '../../../../../src/node/render/highlight/css';
+import { codeColours } from '../../../../../src/node/analyze/page-record';
+import { highlightCss } from '../../../../../src/node/render/highlight/css';
 import { HIGHLIGHT_LANGUAGES } from '../../../../../src/node/render/highlight/languages';
 import { projectRoot } from '../../../../helpers/tree';
 

@@ -5,8 +5,7 @@ import { analyzePages } from '../../../../../src/node/analyze/analyze-pages';
 import { scanContent } from '../../../../../src/node/scan/scan';
 import { TextStore } from '../../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
-import { BuildHighlighting } from '../../../../../src/node/render/highlight/highlight-blocks';
-import { completePage } from '../../../../../src/node/render/render-pages';
+import { PageHighlighter } from '../../../../../src/node/render/highlight/page-highlighter';
 import { makeTree } from '../../../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
@@ -42,23 +41,21 @@ function pages(): Record<string, string> {
   return files;
 }
 
-/** Renders `<root>/content` as the build does, with this many highlight threads and this cache folder. */
+/** Makes the pages of `<root>/content` as the build does, with this many page threads and this cache folder. */
 async function render(root: string, threads: number, cacheDir?: string) {
   const diagnostics = new DiagnosticList();
   const files = await scanContent(path.join(root, 'content'), diagnostics);
-  const highlighting = new BuildHighlighting(cacheDir, files.length, threads);
+  const highlighter = await PageHighlighter.load(cacheDir);
   const texts = new TextStore(path.join(root, 'cache'));
-  const drafts = await analyzePages(files, {
+  const made = await analyzePages(files, {
     settings: { base: '/docs/', constants: {}, strict: true },
-    highlighter: highlighting.highlighter,
+    highlighter,
     texts,
     diagnostics,
+    threads,
   });
-  const code = await highlighting.done([]);
-  const pages = drafts.map((draft) => {
-    const { html } = code.complete(draft.html.read());
-    return completePage(draft, html, texts.put(html));
-  });
+  await highlighter.save();
+  const pages = made.map(({ page }) => page);
   const saved = cacheDir
     ? (JSON.parse(await readFile(path.join(cacheDir, 'highlight.json'), 'utf8')) as { entries: Record<string, string> })
     : undefined;
@@ -70,7 +67,7 @@ async function render(root: string, threads: number, cacheDir?: string) {
 }
 
 describe('highlighting the code blocks of the page pass', () => {
-  it('gives the same fragments, problems and cache entries on highlight threads as on its own thread', async () => {
+  it('gives the same fragments, problems and cache entries on page threads as on its own thread', async () => {
     const root = await makeTree(pages());
     const here = await render(root, 0, path.join(root, 'here'));
     const onThreads = await render(root, 2, path.join(root, 'threads'));
@@ -87,7 +84,7 @@ describe('highlighting the code blocks of the page pass', () => {
         .join('')
         .match(/```text/g)?.length ?? 0;
     expect(here.cached.length).toBe(45 * 2 - plainBlocks + 1);
-  }, 60_000);
+  }, 120_000);
 
   it('highlights only the blocks the cache lacks, and keeps only the blocks the build used', async () => {
     const root = await makeTree(pages());
@@ -107,5 +104,5 @@ describe('highlighting the code blocks of the page pass', () => {
     const before = new Set(cold.cached.map(([key]) => key));
     expect(edited.cached.filter(([key]) => !before.has(key))).toHaveLength(1);
     expect(edited.cached.length).toBe(cold.cached.length - 2 + 1);
-  }, 60_000);
+  }, 120_000);
 });
