@@ -25,10 +25,8 @@ const ENTRIES = {
   build: 'build.ts',
   /** `npm run dev`. */
   dev: 'scripts/dev.ts',
-  /** The build's page thread (src/node/analyze/analyze-threads.ts starts it). */
-  'analyze-worker': 'src/node/analyze-worker.ts',
-  /** The build's prerender thread (src/node/output/prerender-threads.ts starts it). */
-  'prerender-worker': 'src/node/output/prerender-worker.ts',
+  /** Every thread of the build: a page thread (analyze/analyze-threads.ts) or a prerender thread (output/prerender-threads.ts). */
+  'build-worker': 'src/node/build-worker.ts',
   /** One measured build of `npm run bench`, compiled as `npm run build` is. */
   'bench-build-once': 'bench/build-once.ts',
 } as const;

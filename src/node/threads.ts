@@ -1,11 +1,20 @@
 import { access } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
+
+/**
+ * How many threads work of `units` (pages, documents) is worth, sized once for the machine: none below
+ * `minUnits`, where a thread's start costs more than it saves; else one for each core the build's own
+ * thread leaves free (it does the same work meanwhile, or writes what the threads give).
+ */
+export function threadsFor(units: number, minUnits: number): number {
+  if (units < minUnits) return 0;
+  return Math.max(1, availableParallelism() - 1);
+}
 
 /** Worker threads of the build, all running one compiled script. */
 export interface BuildThreads {
   workers: Worker[];
-  /** Starts one more thread on the script. */
-  spawn(): Worker;
   /** Ends the threads. */
   stop(): Promise<void>;
 }
@@ -38,20 +47,16 @@ export async function startThreads(name: string, script: string, options: Thread
     failed = true;
     options.onFailure(error, worker);
   };
-  const workers: Worker[] = [];
-  const spawn = () => {
+  const workers = Array.from({ length: options.count }, () => {
     const worker = new Worker(script, { execArgv: [], workerData });
     worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`), worker));
     worker.on('exit', (code) =>
       fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`), worker),
     );
-    workers.push(worker);
     return worker;
-  };
-  for (let i = 0; i < options.count; i++) spawn();
+  });
   return {
     workers,
-    spawn,
     stop: async () => {
       stopping = true;
       await Promise.all(workers.map((worker) => worker.terminate()));

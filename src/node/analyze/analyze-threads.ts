@@ -1,11 +1,11 @@
-import { availableParallelism } from 'node:os';
 import { compiledFile, projectRootOf } from '../compiled';
+import type { Diagnostic } from '../diagnostics';
 import type { ContentFile } from '../scan/scan';
-import { RequestThreads } from '../threads';
-import type { AnalyzedFile } from './analyze-file';
-import type { AnalyzeAnswer, AnalyzeRequest, AnalyzeWorkerData } from './analyze-protocol';
-import type { BuildHighlighting } from './markdown/code-blocks';
-import { parsedJson, type TextSink } from './text-store';
+import { answerRequests, RequestThreads, threadsFor } from '../threads';
+import { analyzeFile, type AnalyzedFile } from './analyze-file';
+import type { BuildHighlighting, CodeHighlighting, ThreadHighlighting } from './markdown/code-blocks';
+import type { LoadedPage, PageSettings } from './page-source';
+import { heldText, parsedJson, type TextSink } from './text-store';
 
 /**
  * Below this many files the page pass stays on the build's own thread. A thread has a fixed cost (it loads
@@ -23,9 +23,27 @@ const MIN_PAGES_FOR_THREADS_COLD = 40;
 
 /** How many page threads a pass over `files` page files is worth: none below the threshold. */
 export function analyzeThreadCount(files: number, coldCode = false): number {
-  if (files < (coldCode ? MIN_PAGES_FOR_THREADS_COLD : MIN_PAGES_FOR_THREADS)) return 0;
-  // The build's own thread makes pages too, besides taking the threads' pages in.
-  return Math.max(1, availableParallelism() - 1);
+  return threadsFor(files, coldCode ? MIN_PAGES_FOR_THREADS_COLD : MIN_PAGES_FOR_THREADS);
+}
+
+/** What a page thread starts with: the site's settings, whether content problems are errors, its highlighting. */
+export interface PageThreadWork {
+  kind: 'pages';
+  settings: PageSettings;
+  strict: boolean;
+  highlighting: ThreadHighlighting;
+}
+
+/** A page as a thread sends it: its texts as they are, for the page pass to put in the build's store. */
+type SentPage = Omit<LoadedPage, 'html' | 'markdown' | 'search'> & { html: string; markdown: string; search: string };
+
+interface PageAnswer {
+  page: SentPage | undefined;
+  problems: Diagnostic[];
+  /** The cache keys of the page's code blocks. */
+  code: string[];
+  /** The highlight cache entries the thread made for them and has not sent before. */
+  made: [key: string, html: string][];
 }
 
 /**
@@ -35,19 +53,20 @@ export function analyzeThreadCount(files: number, coldCode = false): number {
  */
 export class AnalyzeThreads {
   private constructor(
-    private readonly threads: RequestThreads<AnalyzeRequest, AnalyzeAnswer>,
+    private readonly threads: RequestThreads<ContentFile, PageAnswer>,
     private readonly highlighting: BuildHighlighting,
     private readonly texts: TextSink,
   ) {}
 
-  /** Starts `count` threads making pages with `workerData`'s settings. */
+  /** Starts `count` threads making pages with the settings of `work`. */
   static async start(
     count: number,
-    workerData: AnalyzeWorkerData | Promise<AnalyzeWorkerData>,
+    work: Omit<PageThreadWork, 'kind'> | Promise<Omit<PageThreadWork, 'kind'>>,
     highlighting: BuildHighlighting,
     texts: TextSink,
   ): Promise<AnalyzeThreads> {
-    const threads = await RequestThreads.start<AnalyzeRequest, AnalyzeAnswer>('page', threadFile(), {
+    const workerData = Promise.resolve(work).then((settings): PageThreadWork => ({ kind: 'pages', ...settings }));
+    const threads = await RequestThreads.start<ContentFile, PageAnswer>('page', threadFile(), {
       count,
       workerData,
       describe: (file) => `analyzing ${file.relativePath}`,
@@ -84,7 +103,30 @@ export class AnalyzeThreads {
   }
 }
 
-/** The script each page thread runs: the compiled worker (src/node/compiled.ts). */
+/**
+ * A page thread's side: each file it is sent made into a page with `highlighter`, answered with the page,
+ * its problems, its code blocks' keys and the highlight cache entries the thread made for them.
+ */
+export function answerPages(
+  work: PageThreadWork,
+  highlighter: CodeHighlighting & { made(keys: readonly string[]): [key: string, html: string][] },
+): void {
+  // Texts stay in memory only until the answer is sent.
+  const site = { ...work.settings, highlighter, texts: { put: heldText } };
+  // Each entry made here is sent once: the build's thread keeps it from then on.
+  const sent = new Set<string>();
+  answerRequests<ContentFile, PageAnswer>('build-worker.ts', async (file) => {
+    const { page, problems, code } = await analyzeFile(file, site, work.strict);
+    const made = highlighter.made(code.filter((key) => !sent.has(key)));
+    for (const [key] of made) sent.add(key);
+    if (!page) return { answer: { page, problems, code, made } };
+    const { html, markdown, search, ...rest } = page;
+    const answer = { ...rest, html: html.read(), markdown: markdown.read(), search: search.json.read() };
+    return { answer: { page: answer, problems, code, made } };
+  });
+}
+
+/** The script every thread of the build runs: the compiled worker (src/node/compiled.ts). */
 function threadFile(): string {
-  return compiledFile(projectRootOf(import.meta.url), 'analyze-worker');
+  return compiledFile(projectRootOf(import.meta.url), 'build-worker');
 }

@@ -1,9 +1,8 @@
-import { availableParallelism } from 'node:os';
 import type { SiteData } from '../../shared/site-data';
 import { compiledFile, projectRootOf } from '../compiled';
-import { RequestThreads } from '../threads';
-import type { PrerenderAnswer, PrerenderRequest, PrerenderWorkerData } from './prerender-protocol';
-import type { RenderDocument } from './site-files';
+import { answerRequests, RequestThreads, threadsFor } from '../threads';
+import { loadRenderer } from './prerender-bundle';
+import { renderingHere, type DocumentShell, type RenderDocument } from './site-files';
 
 /**
  * Below this many pages the build prerenders on its own thread: a thread takes a while to start (the
@@ -16,11 +15,23 @@ const MIN_PAGES_FOR_THREADS = 400;
  */
 const ROUTES_PER_THREAD = 32;
 
-/** How many prerender threads a site of `pages` pages is worth: none below the threshold, else one per free core. */
+/** How many prerender threads a site of `pages` pages is worth: none below the threshold. */
 export function prerenderThreadCount(pages: number): number {
-  if (pages < MIN_PAGES_FOR_THREADS) return 0;
-  // The build's own thread keeps a core busy writing the files.
-  return Math.max(1, availableParallelism() - 1);
+  return threadsFor(pages, MIN_PAGES_FOR_THREADS);
+}
+
+/** What a prerender thread starts with: the prerender bundle to load and the site data it renders from. */
+export interface PrerenderThreadWork {
+  kind: 'documents';
+  bundle: string;
+  data: SiteData;
+}
+
+/** One route's document to render: its page's fragment (none for the not-found page) and its shell. */
+interface DocumentRequest {
+  route: string;
+  html: string | undefined;
+  shell: DocumentShell;
 }
 
 /**
@@ -29,11 +40,15 @@ export function prerenderThreadCount(pages: number): number {
  * `ahead` is how many documents to have sent at once. `stop` must follow, whatever happens.
  */
 export class PrerenderThreads {
-  private constructor(private readonly threads: RequestThreads<PrerenderRequest, PrerenderAnswer>) {}
+  /**
+   * A document comes back as UTF-8 bytes, its buffer handed over with the message: the writing thread then
+   * holds no copy of it as a string, which it would keep on its heap until a full collection.
+   */
+  private constructor(private readonly threads: RequestThreads<DocumentRequest, Uint8Array>) {}
 
   /** Starts `count` threads rendering with the bundle `bundle` from `data` (cloned into each). */
   static async start(bundle: string, data: SiteData, count: number): Promise<PrerenderThreads> {
-    const workerData: PrerenderWorkerData = { bundle, data };
+    const workerData: PrerenderThreadWork = { kind: 'documents', bundle, data };
     return new PrerenderThreads(await RequestThreads.start('prerender', threadFile(), { count, workerData }));
   }
 
@@ -49,7 +64,17 @@ export class PrerenderThreads {
   }
 }
 
-/** The script each prerender thread runs: the compiled worker (src/node/compiled.ts). */
+/** A prerender thread's side: the app's renderer with its own copy of the site data, rendering each document. */
+export function answerDocuments({ bundle, data }: PrerenderThreadWork): void {
+  const render = renderingHere(loadRenderer(bundle), data);
+  const encoder = new TextEncoder();
+  answerRequests<DocumentRequest, Uint8Array>('build-worker.ts', async ({ route, html, shell }) => {
+    const document = encoder.encode(await render(route, html, shell));
+    return { answer: document, transfer: [document.buffer] };
+  });
+}
+
+/** The script every thread of the build runs: the compiled worker (src/node/compiled.ts). */
 function threadFile(): string {
-  return compiledFile(projectRootOf(import.meta.url), 'prerender-worker');
+  return compiledFile(projectRootOf(import.meta.url), 'build-worker');
 }

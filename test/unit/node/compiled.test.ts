@@ -17,7 +17,7 @@ describe('the compiled build', () => {
   });
 
   it('is not compiled again when no source changed since the test set-up compiled it', async () => {
-    for (const entry of ['build', 'dev', 'analyze-worker', 'prerender-worker', 'bench-build-once'] as const) {
+    for (const entry of ['build', 'dev', 'build-worker', 'bench-build-once'] as const) {
       expect(existsSync(compiledFile(projectRoot, entry))).toBe(true);
     }
     expect(await compile(projectRoot)).toBe(false);

@@ -28,8 +28,9 @@ const RANKS: Record<string, number> = {
   render: 5,
   output: 6,
   'build.ts': 7,
-  // The page thread: the analyze stage with the render stage's highlighter, put together as the build does.
-  'analyze-worker.ts': 7,
+  // The one script of the build's threads: the analyze stage with the render stage's highlighter, and the
+  // output stage's prerender, put together as the build does.
+  'build-worker.ts': 7,
   serve: 8,
   dev: 9,
   import: 9,
