@@ -16,24 +16,25 @@ async function script(code: string): Promise<string> {
 describe('the build threads', () => {
   it('reports the error a thread throws, once, naming the thread', async () => {
     const failures: Error[] = [];
-    const threads = await startThreads('highlight', await script("throw new Error('highlight thread broke');\n"), {
+    const threads = await startThreads('page', await script("throw new Error('page thread broke');\n"), {
       count: 2,
       onFailure: (error) => failures.push(error),
     });
-    await expect.poll(() => failures.length).toBe(1);
+    // A thread takes a while to start on a busy machine: the poll's default second is not enough.
+    await expect.poll(() => failures.length, { timeout: 30_000 }).toBe(1);
     await threads.stop();
-    expect(failures[0]?.message).toMatch(/a highlight thread failed: .*highlight thread broke/s);
+    expect(failures[0]?.message).toMatch(/a page thread failed: .*page thread broke/s);
   });
 
   it('hands every thread the same data, and stop ends them without counting as a failure', async () => {
     const failures: Error[] = [];
-    // A thread that listens stays alive, as a highlight thread does between batches.
+    // A thread that listens stays alive, as a page thread does between requests.
     const code = [
       "import { parentPort, workerData } from 'node:worker_threads';",
       'parentPort.on("message", () => undefined);',
       'parentPort.postMessage(workerData);',
     ].join('\n');
-    const threads = await startThreads('highlight', await script(code), {
+    const threads = await startThreads('page', await script(code), {
       count: 2,
       workerData: Promise.resolve({ answer: 42 }),
       onFailure: (error) => failures.push(error),
@@ -47,9 +48,9 @@ describe('the build threads', () => {
   });
 
   it('says how to compile the thread when its script is missing', async () => {
-    const missing = path.join(tmpdir(), 'no-such-folder', 'highlight-worker.mjs');
-    await expect(startThreads('highlight', missing, { count: 1, onFailure: () => undefined })).rejects.toThrow(
-      `the build's highlight thread is not compiled (${missing} is missing): run npm run compile`,
+    const missing = path.join(tmpdir(), 'no-such-folder', 'build-worker.mjs');
+    await expect(startThreads('page', missing, { count: 1, onFailure: () => undefined })).rejects.toThrow(
+      `the build's page thread is not compiled (${missing} is missing): run npm run compile`,
     );
   });
 
