@@ -20,7 +20,7 @@ describe('the build threads', () => {
       count: 2,
       onFailure: (error) => failures.push(error),
     });
-    await expect.poll(() => failures.length).toBe(1);
+    await expect.poll(() => failures.length, { timeout: 15_000 }).toBe(1);
     await threads.stop();
     expect(failures[0]?.message).toMatch(/a highlight thread failed: .*highlight thread broke/s);
   });
