@@ -12,6 +12,8 @@ const PAGE = [
   '',
   DISPLAY,
   '',
+  'A retry moves along $\\overrightarrow{AB}$.',
+  '',
   '```mermaid',
   'flowchart LR',
   '  trigger[Trigger] --> step[Step]',
@@ -45,6 +47,8 @@ describe('math', () => {
         '<span class="katex-html" aria-hidden="true"><span class="base"><span class="strut ks-height_',
       );
       expect(html).not.toMatch(/<span[^>]* style="/);
+      // The SVG KaTeX draws a stretchy arrow with is the build's: the sanitizer keeps it too.
+      expect(html).toMatch(/<span class="hide-tail[^"]*"><svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="400em"/);
       const css = (name: string) => readFileSync(path.join(root, 'dist', name), 'utf8');
       const siteCss = /<link rel="stylesheet" href="\/docs\/(assets\/css\/app\.[0-9a-f]{8}\.css)">/.exec(html)?.[1];
       const classes = new Set([...html.matchAll(/ks-[a-z-]+_[^" ]+/g)].map((m) => m[0]));
