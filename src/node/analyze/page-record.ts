@@ -78,6 +78,16 @@ export function coloursOf(pages: Iterable<Pick<PageSource, 'codeColours'>>): Set
   return colours;
 }
 
+/**
+ * What the site's stylesheet defines for some pages: their code colours and their formulas' classes. A
+ * page that brings one the stylesheet lacks needs a new stylesheet (`npm run dev`).
+ */
+export function stylesOf(pages: Iterable<Pick<PageSource, 'codeColours' | 'mathClasses'>>): Set<string> {
+  const styles = new Set<string>();
+  for (const page of pages) for (const style of [...page.codeColours, ...page.mathClasses]) styles.add(style);
+  return styles;
+}
+
 /** The one mapping from the build's page to the record that ships in the manifest. */
 export function toPageMeta(page: PageSource, base: string): PageMeta {
   return {
