@@ -111,6 +111,11 @@ describe('mermaid diagrams', () => {
       '  "Dogs" : 3',
       '```',
       '',
+      '```mermaid',
+      'timeline',
+      '  2024 : Sources',
+      '```',
+      '',
     ].join('\n');
     const root = await makeTree({ '_site.yaml': 'title: Docs\n', 'README.md': page });
     const result = await buildTree(root);
@@ -118,6 +123,8 @@ describe('mermaid diagrams', () => {
     expect(messages(result)).toEqual([
       'README.md:4:1 mermaid diagram does not parse: Invalid mermaid header: "flowchart sideways". Expected "graph TD", "flowchart LR", "stateDiagram-v2", etc.',
       'README.md:10:1 mermaid diagram type "pie" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
+      // beautiful-mermaid draws no timeline (1.1.3, its latest release, answers "Invalid mermaid header").
+      'README.md:15:1 mermaid diagram type "timeline" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
     ]);
   });
 
