@@ -1,6 +1,6 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const NGINX_FILES = ['hosting', 'first-load', 'images', 'announcement', 'feedback', 'api-reference'];
+const NGINX_FILES = ['hosting', 'first-load', 'images', 'announcement', 'feedback', 'api-reference', 'math'];
 
 /**
  * The browser and hosting tests, run once per server: the global setup reads E2E_SERVER to decide whether it
