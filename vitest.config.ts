@@ -1,6 +1,6 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const NGINX_FILES = ['hosting', 'first-load', 'images', 'announcement', 'feedback', 'api-reference'];
+const NGINX_FILES = ['hosting', 'first-load', 'images', 'announcement', 'feedback', 'api-reference', 'math'];
 
 /**
  * `npm test` runs the unit, resilience and browser projects in one run, as one group sharing these workers

@@ -50,6 +50,11 @@ export interface PageMeta {
   editLink?: string;
   /** When the page's file last changed (ISO 8601), when the site shows it and git knows the file. */
   lastUpdated?: string;
+  /**
+   * Stylesheets the page needs beyond the site's, with the base: KaTeX's, on a page with math
+   * (`/docs/assets/css/katex.1a2b3c4d.css`). The prerendered page links them; the app adds them.
+   */
+  stylesheets?: string[];
 }
 
 /** A link in the sidebar. */

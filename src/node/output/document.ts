@@ -15,6 +15,8 @@ export interface DocumentAssets {
   route?: string;
   /** The page's folded sidebar groups (their index), whose files the app loads as it starts. */
   groups?: number[];
+  /** Stylesheets the page needs beyond the site's (`PageMeta.stylesheets`), with the base. */
+  stylesheets?: string[];
 }
 
 /** The tag manager's origin, the one third party the CSP allows when analytics is configured. */
@@ -48,6 +50,7 @@ export function renderDocument(
     `<link rel="icon" href="${assets.base}favicon.svg" type="image/svg+xml">`,
     `<script src="${js}${assets.theme}"${announced}></script>`,
     `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
+    ...(assets.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     // The first paint waits until the whole page is parsed, up to the start assets at the end of <body>.
     // Painted sooner, a long page is shown in part and the rest is laid out after the paint, in one long
     // task before the reader's first tap can be answered. A browser without `rel=expect` paints as before.

@@ -1,6 +1,7 @@
 import { withBase } from '../../shared/paths';
 import type { Manifest, SiteSettings } from '../../shared/types';
 import { editLinkOf } from '../scan/page-history';
+import { mathAssets } from './math-assets';
 import { toPageMeta, type PageSource } from '../analyze/page-record';
 import type { SiteConfig } from '../scan/site-config';
 import { contentHash } from '../content-hash';
@@ -64,6 +65,8 @@ export function createManifest(
         ...meta,
         ...(date ? { lastUpdated: date } : {}),
         ...(config.editLink ? { editLink: editLinkOf(config.editLink.pattern, meta.relativePath) } : {}),
+        // A page with math needs KaTeX's stylesheet (and its fonts): only such a page loads it.
+        ...(page.mathClasses.length > 0 ? { stylesheets: [`${base}assets/${mathAssets().stylesheet}`] } : {}),
       };
     }),
   };

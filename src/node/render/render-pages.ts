@@ -9,6 +9,7 @@ import type { AnalyzedPage, CompletePage, PageDraft, PageSource } from '../analy
 import type { LinkedHashes, RenderedPage } from '../analyze/render-cache';
 import type { StoredText } from '../analyze/text-store';
 import { escapeHtml } from '../analyze/markdown/escape';
+import { mathClasses } from '../analyze/markdown/math-styles';
 import { contentHash, digestOfAll } from '../content-hash';
 import type { AssembledSite, LegacyLink, Site } from '../site/assemble';
 import { codeColours } from './highlight/css';
@@ -16,7 +17,13 @@ import type { HighlightedCode } from './highlight/highlight-blocks';
 
 /** The page of a draft, given its complete fragment `html` and where that is stored. */
 export function completePage(draft: PageDraft, html: string, stored: StoredText): CompletePage {
-  return { ...draft, html: stored, hash: contentHash(html), codeColours: codeColours(html) };
+  return {
+    ...draft,
+    html: stored,
+    hash: contentHash(html),
+    codeColours: codeColours(html),
+    mathClasses: mathClasses(html),
+  };
 }
 
 /**

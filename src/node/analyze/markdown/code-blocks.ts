@@ -15,6 +15,12 @@ export interface BlockHighlighter {
   prepare?(languages: readonly string[]): Promise<void>;
   /** The inner HTML of `<code>` (or, for a deferred highlighter, a marker it replaces later). */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
+  /**
+   * What the page pass drew for a block it draws itself (a diagram, by a key that names its text and its
+   * renderer), kept in the highlight cache between builds: the cached drawing when there is one, else
+   * `draw`'s, recorded unless undefined (a failure). A highlighter without a cache has no such method.
+   */
+  drawn?(key: string, draw: () => string | undefined): string | undefined;
 }
 
 /** A highlighter the page pass tells when it has handed in every block. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { highlightKey } from './cache';
+import { highlightKey, type HighlightCache } from './cache';
 import {
   blockMarker,
   blockMarkers,
@@ -29,6 +29,20 @@ export class CodeBlocks implements BlockHighlighter, AsyncIterable<CodeBlock> {
   private readonly blocks: CodeBlock[] = [];
   private closed = false;
   private wake: (() => void) | undefined;
+  /** The highlight cache once `prepare` has waited for it, for the drawings the page pass keeps there. */
+  private cache: HighlightCache | undefined;
+
+  /** `loadingCache`: the build's highlight cache; none on a page-analysis thread, which draws every time. */
+  constructor(private readonly loadingCache?: Promise<HighlightCache>) {}
+
+  /** Waits for the cache at the first page with a diagram: a build without any never waits for it. */
+  async prepare(languages: readonly string[]): Promise<void> {
+    if (languages.includes('mermaid')) this.cache ??= await this.loadingCache;
+  }
+
+  drawn(key: string, draw: () => string | undefined): string | undefined {
+    return this.cache ? this.cache.drawn(key, draw) : draw();
+  }
 
   knows(lang: string): boolean {
     return isKnownLanguage(lang);

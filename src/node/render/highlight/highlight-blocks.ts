@@ -3,6 +3,7 @@ import path from 'node:path';
 import { HighlightCache } from './cache';
 import { CodeHighlighter } from './code-highlighter';
 import type { BlockHighlighter, BlockSink } from '../../analyze/markdown/code-blocks';
+import { diagramKeysIn } from '../../analyze/markdown/diagram';
 import { CodeBlocks, type CodeBlock } from './blocks';
 import { HighlightPool } from './pool';
 
@@ -14,6 +15,8 @@ import { HighlightPool } from './pool';
 export interface HighlightOptions {
   /** Where block HTML is kept between builds; only the entries this build used are written back. */
   cacheFile?: string;
+  /** The cache of `cacheFile` when already loading (the page pass records its drawings there too). */
+  cache?: Promise<HighlightCache>;
   /**
    * The site's page count (below `MIN_PAGES_FOR_THREADS` the blocks are highlighted on this thread); a
    * promise lets the cache load while the scan still runs.
@@ -53,7 +56,7 @@ export async function highlightBlocks(
   blocks: AsyncIterable<CodeBlock>,
   options: HighlightOptions,
 ): Promise<Map<string, string>> {
-  const [cache, pages] = await Promise.all([HighlightCache.load(options.cacheFile), options.pages]);
+  const [cache, pages] = await Promise.all([options.cache ?? HighlightCache.load(options.cacheFile), options.pages]);
   const threads = options.threads ?? defaultThreads(pages);
   const html =
     threads === 0
@@ -137,7 +140,7 @@ export interface HighlightedCode {
  * (`highlighter`), which leaves a marker in the fragment, and highlighting begins with the first block.
  */
 export class BuildHighlighting {
-  private readonly blocks = new CodeBlocks();
+  private readonly blocks: CodeBlocks;
   private readonly stop = new AbortController();
   private keepKeys: (keys: readonly string[]) => void = () => undefined;
   private readonly running: Promise<Map<string, string>>;
@@ -146,7 +149,9 @@ export class BuildHighlighting {
   constructor(cacheDir: string | undefined, pages: number | Promise<number>, threads?: number) {
     const keep = new Promise<readonly string[]>((resolve) => (this.keepKeys = resolve));
     const cacheFile = cacheDir === undefined ? undefined : highlightCacheFile(cacheDir);
-    const options = { cacheFile, pages, threads, keep, signal: this.stop.signal };
+    const cache = HighlightCache.load(cacheFile);
+    this.blocks = new CodeBlocks(cache);
+    const options = { cache, pages, threads, keep, signal: this.stop.signal };
     this.running = highlightBlocks(this.blocks, options);
     this.running.catch(() => undefined);
   }
@@ -184,7 +189,8 @@ export class BuildHighlighting {
         const filled = this.blocks.fill(fragment, html);
         return {
           html: filled,
-          code,
+          // Its diagrams' keys too: the cache keeps their drawings while the page is reused unchanged.
+          code: [...code, ...diagramKeysIn(fragment)],
           highlighted: code.every((key) => html.has(key)),
         };
       },
@@ -210,6 +216,7 @@ export async function liveHighlighter(cacheDir: string): Promise<LiveHighlighter
     knows: (lang) => highlighter.knows(lang),
     prepare: (languages) => highlighter.loadLanguages(languages),
     highlight: (code, lang, highlightedLines) => highlighter.highlight(code, lang, highlightedLines),
+    drawn: (key, draw) => cache.drawn(key, draw),
     save: () => cache.save(),
   };
 }

@@ -140,7 +140,7 @@ describe('the render stage', () => {
     const pages = drafts.map((draft) => {
       const stored = draft.html;
       const hash = contentHash(stored.read());
-      return { ...draft, hash, codeColours: [], html: { read: () => (reads++, stored.read()) } };
+      return { ...draft, hash, codeColours: [], mathClasses: [], html: { read: () => (reads++, stored.read()) } };
     });
     const site = assembleSite(pages, siteConfigSchema.parse({ title: 'Docs' }), '', true, diagnostics);
     expect(diagnostics.items).toEqual([]);
