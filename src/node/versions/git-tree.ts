@@ -25,8 +25,10 @@ export async function isCommit(repository: string, ref: string): Promise<boolean
 /** The id of the folder `folder` (relative to the repository's top) at `ref`, or undefined when it has none. */
 export async function treeAt(repository: string, ref: string, folder: string): Promise<string | undefined> {
   const spec = `${ref}:${folder.replace(/^\/+|\/+$/g, '')}`;
-  const id = await git(repository, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{tree}`]);
-  return id && /^[0-9a-f]{40,64}$/.test(id) ? id : undefined;
+  const id = await git(repository, ['rev-parse', '--verify', '--quiet', '--end-of-options', spec]);
+  if (!id || !/^[0-9a-f]{40,64}$/.test(id)) return undefined;
+  // A file of that name is no folder.
+  return (await git(repository, ['cat-file', '-t', id])) === 'tree' ? id : undefined;
 }
 
 /**
