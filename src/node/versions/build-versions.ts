@@ -2,9 +2,10 @@ import path from 'node:path';
 import { contentHash } from '../content-hash';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HeldUpdates } from '../output/publish';
-import { readSiteConfig, type SiteConfig } from '../scan/site-config';
+import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
 import { versionConfig, withVersionLinks } from './version-config';
 import { builtVersions, type BuiltVersion } from './version-entries';
+import { codeDigest, markBuilt, unchangedVersion, versionMark } from './version-mark';
 
 /** What the versions layer asks of one site's build, besides its folders. */
 export interface SiteLayer {
@@ -45,7 +46,10 @@ export type BuildSite = (folders: SiteFolders, layer: SiteLayer) => Promise<Site
  * published together once none has an error: all of them, or nothing. A site without built versions is
  * built as it always was.
  */
-export async function buildWithVersions(folders: SiteFolders, buildSite: BuildSite): Promise<SiteBuildResult> {
+export async function buildWithVersions(
+  { srcDir, ...folders }: SiteFolders & { srcDir: string },
+  buildSite: BuildSite,
+): Promise<SiteBuildResult> {
   const started = performance.now();
   // Read here only to find the versions: the site's build reads it again and reports its problems.
   const site = await readSiteConfig(folders.contentDir, new DiagnosticList());
@@ -70,9 +74,18 @@ export async function buildWithVersions(folders: SiteFolders, buildSite: BuildSi
     const current = await buildSite(folders, { ...shared, settings: withVersionLinks, nested });
     results.push(current);
     if (!current.ok) return outcome(false);
+    const code = codeDigest(srcDir);
+    const built: { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[] = [];
     for (const version of versions) {
+      const at = versionFolders(folders, version);
       const settings = (own: SiteConfig) => versionConfig(own, site.config, version);
-      const result = await buildSite(versionFolders(folders, version), { ...shared, settings });
+      const madeFrom = versionMark(at, settings(GIVEN_ONLY), code);
+      // A version nobody touched is kept as it is: its documents, fragments and search data, unread.
+      const kept = await unchangedVersion(at, madeFrom);
+      const result = kept
+        ? { ok: true, rendered: 0, seconds: 0, ...kept }
+        : await buildSite(at, { ...shared, settings });
+      if (!kept) built.push({ at, madeFrom, result });
       results.push({
         ...result,
         diagnostics: result.diagnostics.map((d) => ({ ...d, file: `${version.label}/${d.file}` })),
@@ -80,12 +93,16 @@ export async function buildWithVersions(folders: SiteFolders, buildSite: BuildSi
       if (!result.ok) return outcome(false);
     }
     await held.commit();
+    for (const { at, madeFrom, result } of built) await markBuilt(at, madeFrom, result);
     return outcome(true);
   } finally {
     // Nothing once committed; otherwise every version's written files go, and the outputs are as they were.
     await held.rollback();
   }
 }
+
+/** A site's settings with nothing of its own: a version's, filled in, are what the current site gives it. */
+const GIVEN_ONLY = siteConfigSchema.parse({ title: '-' });
 
 /** A version's folders: its outputs at its route inside the site's, its caches its own. */
 function versionFolders(folders: SiteFolders, version: BuiltVersion): SiteFolders {

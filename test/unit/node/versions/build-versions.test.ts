@@ -102,8 +102,14 @@ describe('a site with a version built from another folder', () => {
     const again = await buildTree(root);
     expect(again.ok).toBe(true);
     expect(times(path.join(root, 'dist/v1'), true)).toEqual(before);
-    // Only the edited page is analyzed again.
+    // Only the edited page is analyzed again; v1 is not built at all, and its warning is still reported.
     expect(again.rendered).toBe(1);
+    expect(again.pages).toBe(5);
+    expect(messages(again)).toEqual(['../v1/guide.md:3:44 warning: broken link "/new/": no page at /new/']);
+    // A version whose outputs someone changed is built again.
+    await writeFile(path.join(root, 'dist/v1/version.json'), '{}');
+    expect((await buildTree(root)).rendered).toBe(0);
+    expect(read(root, 'dist/v1/version.json')).toContain('/docs/v1/assets/js/manifest.');
 
     await writeFile(path.join(root, 'content/_site.yaml'), 'title: Versioned Docs\n');
     expect((await buildTree(root)).ok).toBe(true);
