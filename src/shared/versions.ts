@@ -2,7 +2,6 @@
  * The versions of a site built together (src/node/versions/): each is a site of its own at its base
  * (`/docs/`, `/docs/v1/`), and these say which one a reader is in and where the others are.
  */
-import { withBase, withoutBase } from './paths';
 import type { SiteSettings, VersionLink } from './types';
 
 /** The version whose pages these are: the built one at this site's base, else the current one. */
@@ -27,17 +26,3 @@ export function isOlderVersion(site: Pick<SiteSettings, 'base' | 'versions'>): b
 /** Whether these pages are an older version that search engines are asked to leave out. */
 export const isUnlistedVersion = (site: Pick<SiteSettings, 'base' | 'versions'>): boolean =>
   isOlderVersion(site) && !shownVersion(site)?.listed;
-
-/**
- * Whether a URL path belongs to another version built with this site and nested under its base
- * (`/docs/v1/x/` on the site at `/docs/`): no route of this site, but a page the browser loads.
- */
-export function inOtherVersion(site: Pick<SiteSettings, 'base' | 'versions'>, pathname: string): boolean {
-  return site.versions.some(
-    (v) =>
-      v.built && v.link !== site.base && v.link.startsWith(site.base) && withoutBase(v.link, pathname) !== undefined,
-  );
-}
-
-/** The URL of `route` in the version at `base` (a version's link): where the menu first leads. */
-export const routeInVersion = (base: string, route: string): string => withBase(base, route);

@@ -71,6 +71,12 @@ export const BAD_VERSION_INPUTS: BadInput[] = [
     expected: [/^_site\.yaml:7:12 route \/v1\/ is where page v1\/intro\.md is/],
   },
   {
+    name: 'a version route where the site keeps its own files',
+    files: { ...HOME, ...V1, '_site.yaml': site('text: v1\ncontent: ../v1\nroute: /assets/') },
+    builds: false,
+    expected: [/^_site\.yaml:7:12 route \/assets\/ is where the site keeps its own files/],
+  },
+  {
     name: 'a version from a git ref that does not exist',
     files: { ...HOME, '_site.yaml': site('text: v1\ngit: v9.9\nroute: /v1/') },
     prepare: commitTree,

@@ -22,6 +22,9 @@ export interface BuiltVersion {
 
 type VersionEntry = SiteConfig['versions'][number];
 
+/** Folders of `dist/` (`assets/`) and `manifest/` (`pages/`, `search/`) that the site's own files are in. */
+const SITE_FOLDERS = ['assets', 'pages', 'search'];
+
 /**
  * The versions `_site.yaml` builds with this site, each checked: its folder exists, is outside the current
  * content folder and is no other version's; its git ref and path exist; its route is no other version's
@@ -65,6 +68,15 @@ export async function builtVersions(
       continue;
     }
     folders.set(real, index);
+    const first = entry.route.split('/')[1] ?? '';
+    if (SITE_FOLDERS.includes(first)) {
+      report(
+        index,
+        'route',
+        `route ${entry.route} is where the site keeps its own files: give the version another route`,
+      );
+      continue;
+    }
     const clash = routes.find(({ route }) => route.startsWith(entry.route ?? '') || entry.route?.startsWith(route));
     if (clash) {
       const text = config.versions[clash.index]?.text ?? '';
