@@ -94,6 +94,16 @@ describe('a site with a version built from another folder', () => {
     expect(existsSync(path.join(root, 'dist/v1/llms.txt'))).toBe(false);
   });
 
+  it('lets a listed older version be indexed, with its own sitemap.xml and llms.txt', async () => {
+    const listed = SITE['_site.yaml'].replace('    strict: false\n', '    strict: false\n    listed: true\n');
+    const root = await makeTree({ ...SITE, '_site.yaml': listed });
+    expect((await buildTree(root)).ok).toBe(true);
+    expect(read(root, 'dist/v1/guide/index.html')).not.toContain('noindex');
+    expect(read(root, 'dist/v1/sitemap.xml')).toContain('https://docs.example.com/docs/v1/guide/');
+    expect(read(root, 'dist/v1/llms.txt')).toContain('Guide v1');
+    expect(read(root, 'dist/sitemap.xml')).not.toContain('/v1/');
+  });
+
   it('keeps an untouched version as it is when the current one changes, and drops a version no longer built', async () => {
     const root = await makeTree(SITE);
     expect((await buildTree(root)).ok).toBe(true);
