@@ -10,6 +10,7 @@ import { renderSite } from './render/render-pages';
 import { withReferencePages, type ReferencedSite } from './openapi/reference-site';
 import { scanSite } from './scan/scan-site';
 import { assembleSite } from './site/assemble';
+import { buildWithVersions, type SiteLayer } from './versions/build-versions';
 
 export interface BuildOptions {
   contentDir: string;
@@ -49,13 +50,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
   const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
   try {
-    return await buildInLockedFolders(options);
+    // Each version built with the site is a site of its own, built the same way (src/node/versions/).
+    return await buildWithVersions(options, (folders, layer) =>
+      buildInLockedFolders({ ...options, ...folders }, layer),
+    );
   } finally {
     lock.release();
   }
 }
 
-async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult> {
+async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Promise<BuildResult> {
   const started = performance.now();
   const { contentDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
@@ -74,13 +78,14 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     return { ok, pages, rendered: analyzed?.analyzed ?? 0, diagnostics: reported, seconds };
   };
   try {
-    const scanning = scanSite(contentDir, diagnostics).then(
-      (read) => read && withReferencePages(read, diagnostics, options),
-    );
+    const scanning = scanSite(contentDir, diagnostics).then((read) => {
+      const settings = read && layer.settings ? { ...read, config: layer.settings(read.config) } : read;
+      return settings && withReferencePages(settings, diagnostics, options);
+    });
     // Code blocks are highlighted as the page pass finds them, on threads for a large site; the highlight
     // cache loads while the scan runs.
     const pages = scanning.then((site) => site?.files.length ?? 0);
-    highlighting = new BuildHighlighting(options.cacheDir, pages, options.highlightThreads);
+    highlighting = new BuildHighlighting(layer.highlightCacheDir ?? options.cacheDir, pages, options.highlightThreads);
     scanned = await scanning;
     if (!scanned) return finish(false, 0);
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
@@ -98,7 +103,10 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     const textsVersion = analyzed.identity;
     const { prerenderThreads } = options;
     if (ok)
-      await outputSite(options, { scanned, site: rendered.site, app: await app, textsVersion, prerenderThreads, log });
+      await outputSite(
+        { ...options, ...layer },
+        { scanned, site: rendered.site, app: await app, textsVersion, prerenderThreads, log },
+      );
     return finish(ok, rendered.site.pages.length);
   } finally {
     await Promise.allSettled([highlighting?.stopped(), saving, app, scanned?.history]);

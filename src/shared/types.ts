@@ -82,8 +82,12 @@ export interface VersionLink {
   link: string;
   /** Short badge shown beside the entry, such as "New". */
   badge?: string;
-  /** True for the version this site documents. */
+  /** True for the newest version, the one this content folder documents. */
   current?: boolean;
+  /** Built with this site (the current version, or one from another folder or git ref): `link` is its base. */
+  built?: true;
+  /** An older built version whose pages search engines, sitemap.xml and llms.txt may list. */
+  listed?: true;
 }
 
 /** Site-wide settings the app needs at run time. */

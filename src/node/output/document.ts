@@ -25,6 +25,8 @@ export const ANALYTICS_ORIGIN = 'https://www.googletagmanager.com';
 /** What a document carries of the site's settings beyond its page. */
 export type DocumentSettings = Pick<SiteSettings, 'analyticsId' | 'announcement'>;
 
+const NOINDEX = '<meta name="robots" content="noindex">';
+
 /** A complete prerendered HTML document for one route; `appHtml` is the server-rendered React tree. */
 export function renderDocument(
   head: HeadData,
@@ -40,9 +42,10 @@ export function renderDocument(
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
+    // An older version's page keeps its own canonical link and asks search engines to leave it out.
     head.canonical
-      ? `<link rel="canonical" href="${escapeHtml(head.canonical)}">`
-      : '<meta name="robots" content="noindex">',
+      ? `<link rel="canonical" href="${escapeHtml(head.canonical)}">${head.noindex ? `\n${NOINDEX}` : ''}`
+      : NOINDEX,
     `<meta property="og:type" content="website">`,
     `<meta property="og:title" content="${escapeHtml(head.title)}">`,
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,

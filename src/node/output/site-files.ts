@@ -4,6 +4,7 @@ import { canonicalUrl, headFor, type HeadData } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
 import { manifestUrl, POINTER_FILE, type SiteData } from '../../shared/site-data';
+import { isUnlistedVersion } from '../../shared/versions';
 import type { DeploymentPointer, Manifest, SiteSettings } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../analyze/page-record';
@@ -253,6 +254,8 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   };
   for (const page of pages)
     yield { path: markdownTwinFile(page.route), page, data: [page.markdown], key: keys.texts(page) };
+  // An older version is left out of what search engines and language models are pointed at, unless listed.
+  if (isUnlistedVersion(site)) return;
   const llms = renderLlmsFiles(manifest, pages);
   yield { path: LLMS_INDEX_FILE, data: llms.index };
   yield { path: LLMS_FULL_FILE, data: llms.full, key: input.versions && partsKey(keys, llms.full, pages) };

@@ -27,6 +27,8 @@ const RANKS: Record<string, number> = {
   site: 4,
   render: 5,
   output: 6,
+  // The versions built with a site, each a site of its own that build.ts builds the same way.
+  versions: 6,
   'build.ts': 7,
   // The page-analysis thread: the analyze stage with the render stage's code blocks, put together as the build does.
   'analyze-worker.ts': 7,
