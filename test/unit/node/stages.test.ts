@@ -14,6 +14,8 @@ const RANKS: Record<string, number> = {
   'content-hash.ts': 0,
   'diagnostics.ts': 0,
   'excerpt.ts': 0,
+  // The installed version of a package, for the identity of what a cache holds.
+  'package-version.ts': 0,
   'progress.ts': 0,
   // Worker threads of the build, one compiled script each: the highlight and prerender threads use them.
   'threads.ts': 0,
