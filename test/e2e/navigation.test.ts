@@ -159,35 +159,6 @@ describe('client-side navigation', () => {
     });
   });
 
-  it('returns on back to the same text of a page a link opened, which laid out only its first screen', async () => {
-    const { page } = await open('/docs/');
-    await hydrated(page);
-    await addLink(page, '/docs/api/rest/');
-    await page.click('#test-link');
-    await h1Becomes(page, 'REST API reference');
-    // What the reader sees in the middle of the content column, once scrolled down the page.
-    const textInView = () =>
-      page.evaluate(() => {
-        const box = document.getElementById('page-content')?.getBoundingClientRect();
-        const at = box && document.elementFromPoint(box.left + 40, window.innerHeight / 2);
-        return at?.closest('#page-content > *')?.textContent?.slice(0, 80) ?? '';
-      });
-    // Far down, past the blocks every page lays out before it paints.
-    const y = await page.evaluate(() => Math.round(document.documentElement.scrollHeight * 0.6));
-    await page.evaluate((to) => window.scrollTo(0, to), y);
-    await page.waitForTimeout(100);
-    const before = await textInView();
-    expect(before).not.toBe('');
-    await domClick(page, '.prev-next a.next');
-    await page.waitForFunction(
-      () => !/REST API reference/.test(document.querySelector('#main-content h1')?.textContent ?? ''),
-    );
-    await page.goBack();
-    await h1Becomes(page, 'REST API reference');
-    await page.waitForFunction((to) => Math.abs(window.scrollY - to) < 5, y);
-    expect(await textInView()).toBe(before);
-  });
-
   it('shows the progress bar only for slow navigations, and it finishes', async () => {
     const { page } = await open();
     // The errors page's fragment is held until the bar has shown, whoever asks for it first (a prefetch

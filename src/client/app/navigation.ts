@@ -53,17 +53,13 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   const router = createAppRouter(base, queryClient);
   // The router's hook for its framework adapter: it commits a navigation's matches, the screen shows them,
   // and the router's scroll restoration and `onRendered` come once the DOM has them.
-  let arrival: Arrival = 'restored';
   router.startTransition = async (commit) => {
     commit();
-    await show(router, queryClient, base, screen, arrival);
+    await show(router, queryClient, base, screen);
     return true;
   };
   // What the adapter's provider does: history changes (links, back and forward) load the router.
-  router.history.subscribe(({ action, location }) => {
-    arrival = action.type === 'PUSH' && !location.hash ? 'at-top' : 'restored';
-    void router.load();
-  });
+  router.history.subscribe(() => void router.load());
   await nextTask();
   // The current page, from the seeded cache: nothing is fetched, and the screen keeps what it shows (a
   // redirect or a page that is gone since is followed now).
@@ -97,16 +93,10 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
 }
 
 /** Puts what the router has committed on the screen; resolves once the DOM shows it. */
-async function show(
-  router: AppRouter,
-  queryClient: QueryClient,
-  base: string,
-  screen: ScreenStore,
-  arrival: Arrival,
-): Promise<void> {
+async function show(router: AppRouter, queryClient: QueryClient, base: string, screen: ScreenStore): Promise<void> {
   const now = screen.getState();
   const match = router.state.matches.find((m) => m.routeId === pageRoute.id);
-  const view = viewOf(match, now.view, arrival, () => void router.invalidate());
+  const view = viewOf(match, now.view, () => void router.invalidate());
   const deployment = currentDeployment(queryClient, base);
   const site = queryClient.getQueryData(siteQuery(deployment).queryKey) ?? now.site;
   const route = router.state.location.pathname;
@@ -131,22 +121,12 @@ async function show(
 
 type PageMatch = { status: string; error?: unknown; loaderData?: unknown } | undefined;
 
-/**
- * How the reader arrives at a page: at its top (a link without a #hash), or where the history or a #hash
- * puts them (Back and Forward restore the scroll position, which needs every block of the page laid out).
- */
-type Arrival = 'at-top' | 'restored';
-
 /** The view of the page route's match; the one shown when it is the same page with the same content. */
-function viewOf(match: PageMatch, current: View, arrival: Arrival, retry: () => void): View {
+function viewOf(match: PageMatch, current: View, retry: () => void): View {
   const loaded = match?.status === 'success' ? (match.loaderData as { page: ShardPage; html: string }) : undefined;
   if (loaded) {
     const same = current.kind === 'page' && current.page === loaded.page && current.html === loaded.html;
-    if (same) return current;
-    // A new page opened at its top; the same page with new content (npm run dev) stays laid out as it was.
-    const newPage = current.kind !== 'page' || current.page.path !== loaded.page.path;
-    const layoutOnScreen = arrival === 'at-top' && newPage;
-    return { kind: 'page', page: loaded.page, html: loaded.html, ...(layoutOnScreen ? { layoutOnScreen } : {}) };
+    return same ? current : { kind: 'page', page: loaded.page, html: loaded.html };
   }
   if (match?.status === 'error' && !isNotFound(match.error)) return { kind: 'error', error: match.error, retry };
   return current.kind === 'not-found' ? current : { kind: 'not-found' };

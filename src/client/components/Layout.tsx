@@ -68,8 +68,7 @@ export function Layout() {
 }
 
 function MainView({ view }: { view: View }) {
-  if (view.kind === 'page')
-    return <PageView page={view.page} html={view.html} layoutOnScreen={view.layoutOnScreen ?? false} />;
+  if (view.kind === 'page') return <PageView page={view.page} html={view.html} />;
   if (view.kind === 'error') return <PageError error={view.error} retry={view.retry} />;
   return <NotFound />;
 }

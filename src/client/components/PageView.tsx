@@ -11,7 +11,7 @@ import { CopyMarkdown } from './CopyMarkdown';
 import { PrevNext } from './PrevNext';
 import { TableOfContents } from './TableOfContents';
 
-export function PageView({ page, html, layoutOnScreen }: { page: ShardPage; html: string; layoutOnScreen: boolean }) {
+export function PageView({ page, html }: { page: ShardPage; html: string }) {
   const manifest = useScreen((s) => s.site);
   const content = useRef<HTMLDivElement>(null);
   const active = useActiveHeading(content, page.headers);
@@ -27,7 +27,6 @@ export function PageView({ page, html, layoutOnScreen }: { page: ShardPage; html
           id="page-content"
           className="content"
           data-page-key={page.key}
-          data-layout-on-screen={layoutOnScreen || undefined}
           dangerouslySetInnerHTML={{ __html: html }}
         />
         <PageFooter page={page} />

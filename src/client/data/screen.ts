@@ -5,17 +5,7 @@ import { fetchSidebarGroup, type Deployment } from './files';
 
 /** What the main area shows: a page with its content, the not-found page, or a page that failed to load. */
 export type View =
-  | {
-      kind: 'page';
-      page: ShardPage;
-      html: string;
-      /**
-       * The content's blocks are laid out as they come near the screen, not all before the page paints: a
-       * page a link opened at its top. Not a page the document holds, nor one Back or Forward returns to,
-       * whose scroll position is restored and needs every block's height.
-       */
-      layoutOnScreen?: boolean;
-    }
+  | { kind: 'page'; page: ShardPage; html: string }
   | { kind: 'not-found' }
   | { kind: 'error'; error: unknown; retry: () => void };
 
