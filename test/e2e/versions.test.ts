@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSite } from '../../src/node/import/import-site';
 import { buildTree, makeTree, messages, projectRoot } from '../helpers/tree';
+import { CURRENT_AND_V1 } from '../helpers/versions';
 import { hydrated, useBrowser } from './browser';
 import { startPreview, type RunningPreview } from './preview';
 
@@ -15,15 +16,7 @@ import { startPreview, type RunningPreview } from './preview';
 const CURRENT = {
   '_site.yaml': `title: Versioned Docs
 siteUrl: https://docs.example.com
-versions:
-  - text: v2
-    badge: New
-    current: true
-  - text: v1
-    content: ../v1
-    route: /v1/
-    strict: false
-sidebar:
+${CURRENT_AND_V1}sidebar:
   - text: Guide
     items: [/, /limits/, /plans/]
 redirects:

@@ -4,21 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../../src/shared/types';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
+import { CURRENT_AND_V1 } from '../../../helpers/versions';
 
 /** The current site (v2) and an older one beside it (v1) with pages of its own and an old broken link. */
 const SITE = {
   '_site.yaml': `title: Versioned Docs
 siteUrl: https://docs.example.com
 announcement: { id: launch, text: We launched }
-versions:
-  - text: v2
-    badge: New
-    current: true
-  - text: v1
-    content: ../v1
-    route: /v1/
-    strict: false
-`,
+${CURRENT_AND_V1}`,
   'README.md': '# Home\n\nSee the [guide](guide.md).\n',
   'guide.md': '# Guide\n\nThe new guide. Uniquely-current wording.\n',
   'new.md': '# New\n\nOnly in v2.\n',
