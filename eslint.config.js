@@ -19,7 +19,7 @@ const shikiInternals = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'manifest/', '**/*.staging-*/', 'test/fixtures/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'manifest/', '**/*.staging-*/', 'test/fixtures/', 'test-results/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

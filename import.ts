@@ -59,6 +59,10 @@ async function main(): Promise<number> {
         `${result.report.count('changed')} changes, ${result.report.count('lost')} not carried over (see ${result.reportFile})`,
     );
     console.log(`next: npm run build -- --content ${values.out}`);
+    console.log(
+      `or keep it as an older version of another site: in that site's _site.yaml, under versions:\n` +
+        `  - { text: v1, content: <${values.out} from that content folder>, route: /v1/, strict: false }`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof ImportError) {

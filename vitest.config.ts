@@ -1,6 +1,17 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const NGINX_FILES = ['hosting', 'first-load', 'images', 'announcement', 'feedback', 'api-reference'];
+const NGINX_FILES = ['hosting', 'first-load', 'images', 'announcement', 'feedback', 'api-reference', 'math'];
+
+/**
+ * `npm test` runs the unit, resilience and browser projects in one run, as one group sharing these workers
+ * (vitest requires one count per group), so that one project's set-up or last slow file overlaps another's
+ * files instead of leaving a core idle; one file a core, as timed browser checks (a tap at the first
+ * paint, a fetch counted during a navigation) need the core their browser runs on. The load run comes
+ * after, alone.
+ */
+const SHARED_WORKERS = 2;
+const TOGETHER = { groupOrder: 0 };
+const ALONE = { groupOrder: 1 };
 
 /**
  * The browser and hosting tests, run once per server: the global setup reads E2E_SERVER to decide whether it
@@ -21,7 +32,8 @@ function e2e(name: string, server: 'preview' | 'nginx'): TestProjectInlineConfig
       hookTimeout: 120_000,
       // One browser per file; files share the built site and the server started in the global setup.
       fileParallelism: true,
-      maxWorkers: 2,
+      maxWorkers: SHARED_WORKERS,
+      sequence: TOGETHER,
       // The files of a worker share its imported modules (playwright-core, the helpers): none keeps state.
       isolate: false,
     },
@@ -42,8 +54,9 @@ export default defineConfig({
           // The files of a worker share its imported modules (shiki's grammars, the build's code): they are
           // loaded once a worker, and no module of the build keeps state between builds.
           isolate: false,
-          // Both cores: many of these files wait on a build or a browser in another process.
-          maxWorkers: 2,
+          // Many of these files wait on a build or a browser in another process.
+          maxWorkers: SHARED_WORKERS,
+          sequence: TOGETHER,
         },
       },
       e2e('e2e', 'preview'),
@@ -63,7 +76,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: true,
-          maxWorkers: 2,
+          maxWorkers: SHARED_WORKERS,
+          sequence: TOGETHER,
           // The fault matrix's cases, concurrent within each of its two files (test/resilience/fault-matrix.ts).
           maxConcurrency: 3,
         },
@@ -78,6 +92,7 @@ export default defineConfig({
           globalSetup: ['test/temp-setup.ts', 'test/compile-setup.ts', 'test/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          sequence: ALONE,
         },
       },
       e2e('e2e-nginx', 'nginx'),

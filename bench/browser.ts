@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
 import { median } from './builds';
-import { clickFigure, clicksAfterLoad, type ClickTimes } from './clicks';
+import { clickFigures, clicksAfterLoad, type ClickTimes } from './clicks';
 import type { Figure } from './report';
 
 export interface FirstVisit {
@@ -444,7 +444,7 @@ export function browserFigures(results: BrowserResults, targets: BrowserTargets)
       target: { max: targets.navigationMs },
       note: `${navMs.length} navigations after a 100 ms hover: ${msList(navMs)} ms${navMissed ? `; ${navMissed} did not arrive within ${WAIT_MS / 1000} s` : ''}`,
     },
-    clickFigure(section, results.clicksAfterLoad, targets.navigationMs),
+    ...clickFigures(section, results.clicksAfterLoad, targets.navigationMs),
     {
       section,
       name: 'search: keystroke → results drawn, cold',

@@ -88,19 +88,28 @@ export async function clicksAfterLoad(page: Page, distDir: string, count: number
   return { from, clicks };
 }
 
-/** The figure: median and worst of the clicks, with each click's time in the note. */
-export function clickFigure(section: string, times: ClickTimes, targetMs: number): Figure {
+/** The figures: the median of the clicks (each click's time in its note) and the worst of them. */
+export function clickFigures(section: string, times: ClickTimes, targetMs: number): Figure[] {
   const measured = times.clicks.map((c) => c.ms).filter((ms): ms is number => ms !== null);
   const missed = times.clicks.length - measured.length;
-  const worst = measured.length ? Math.round(Math.max(...measured)) : null;
-  return {
-    section,
-    name: `${times.clicks.length} clicks right after load: click → new h1 painted (median)`,
-    value: measured.length ? median(measured) : null,
-    unit: 'ms',
-    target: { max: targetMs },
-    note:
-      `from ${times.from}, worst ${worst ?? '–'} ms: ${measured.map((ms) => Math.round(ms)).join(' / ')} ms` +
-      (missed ? `; ${missed} not painted within ${WAIT_MS / 1000} s` : ''),
-  };
+  const name = `${times.clicks.length} clicks right after load: click → new h1 painted`;
+  return [
+    {
+      section,
+      name: `${name} (median)`,
+      value: measured.length ? median(measured) : null,
+      unit: 'ms',
+      target: { max: targetMs },
+      note:
+        `from ${times.from}: ${measured.map((ms) => Math.round(ms)).join(' / ')} ms` +
+        (missed ? `; ${missed} not painted within ${WAIT_MS / 1000} s` : ''),
+    },
+    {
+      section,
+      name: `${name} (worst)`,
+      value: measured.length ? Math.max(...measured) : null,
+      unit: 'ms',
+      note: missed ? `${missed} not painted within ${WAIT_MS / 1000} s` : `of ${measured.length}`,
+    },
+  ];
 }

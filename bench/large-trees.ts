@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page, type Request } from 'playwright-core
 import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
 import { armHeadingTimer, armSearchTimer, clicksInNewTab, hydrated, newContext, readBench } from './browser';
-import { clickFigure, type ClickTimes } from './clicks';
+import { clickFigures, type ClickTimes } from './clicks';
 import {
   buildPaths,
   buildSeries,
@@ -425,7 +425,7 @@ export function largeTreeFigures(tree: LargeTree, results: TreeResults): Figure[
         ? missing
         : '',
   });
-  if (b) figures.push(clickFigure(section, b.clicks, LARGE_TARGETS.clickMs));
+  if (b) figures.push(...clickFigures(section, b.clicks, LARGE_TARGETS.clickMs));
   if (tree.source.otherSection) {
     figures.push({
       section,

@@ -37,6 +37,7 @@ import {
 } from './builds';
 import { browserFigures, measureBrowser } from './browser';
 import { devFigures, measureDev } from './dev';
+import { diagramsMathFigures, measureDiagramsMath } from './diagrams-math';
 import { importFigures, measureImport } from './import';
 import {
   CONTENT_SOURCE,
@@ -399,6 +400,14 @@ async function main(): Promise<void> {
     else if (imported) {
       figures.push(...importFigures(imported));
       details['import'] = imported;
+    }
+
+    // 6b. 1,000 diagrams and 1,000 formulas, cold and after one page changed: their CPU beyond plain pages'.
+    const extras = smallOnes ? await section('diagrams and math', () => measureDiagramsMath(2)) : undefined;
+    if (extras instanceof Error) figures.push(failedFigure('Diagrams and math', 'builds', extras));
+    else if (extras) {
+      figures.push(...diagramsMathFigures(extras));
+      details['diagramsMath'] = extras;
     }
 
     // 7. Lighthouse (mobile) on three routes of the content/ build, after the large trees' builds.

@@ -10,6 +10,7 @@ import { renderSite } from './render/render-pages';
 import { withReferencePages, type ReferencedSite } from './openapi/reference-site';
 import { scanSite } from './scan/scan-site';
 import { assembleSite } from './site/assemble';
+import { buildWithVersions, type SiteLayer } from './versions/build-versions';
 
 export interface BuildOptions {
   contentDir: string;
@@ -47,13 +48,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
   const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
   try {
-    return await buildInLockedFolders(options);
+    // Each version built with the site is a site of its own, built the same way (src/node/versions/).
+    return await buildWithVersions(options, (folders, layer) =>
+      buildInLockedFolders({ ...options, ...folders }, layer),
+    );
   } finally {
     lock.release();
   }
 }
 
-async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult> {
+async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Promise<BuildResult> {
   const started = performance.now();
   const { contentDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
@@ -71,11 +75,12 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     return { ok, pages, rendered: analyzed?.analyzed ?? 0, diagnostics: reported, seconds };
   };
   try {
-    const scanning = scanSite(contentDir, diagnostics).then(
-      (read) => read && withReferencePages(read, diagnostics, options),
-    );
+    const scanning = scanSite(contentDir, diagnostics).then((read) => {
+      const settings = read && layer.settings ? { ...read, config: layer.settings(read.config) } : read;
+      return settings && withReferencePages(settings, diagnostics, options);
+    });
     // Code blocks are highlighted as the page pass finds them; the highlight cache loads while the scan runs.
-    const highlighting = PageHighlighter.load(options.cacheDir);
+    const highlighting = PageHighlighter.load(layer.highlightCacheDir ?? options.cacheDir);
     highlighting.catch(() => undefined);
     scanned = await scanning;
     if (!scanned) return finish(false, 0);
@@ -93,7 +98,11 @@ async function buildInLockedFolders(options: BuildOptions): Promise<BuildResult>
     const ok = diagnostics.errors.length === 0;
     const textsVersion = analyzed.identity;
     const { prerenderThreads } = options;
-    if (ok) await outputSite(options, { scanned, site: rendered, app: await app, textsVersion, prerenderThreads, log });
+    if (ok)
+      await outputSite(
+        { ...options, ...layer },
+        { scanned, site: rendered, app: await app, textsVersion, prerenderThreads, log },
+      );
     return finish(ok, rendered.pages.length);
   } finally {
     await Promise.allSettled([saving, app, scanned?.history]);

@@ -1,4 +1,5 @@
 import { withBase } from './paths';
+import { isUnlistedVersion } from './versions';
 import type { PageMeta, SiteSettings } from './types';
 
 export interface HeadData {
@@ -7,6 +8,8 @@ export interface HeadData {
   lang: string;
   /** Absolute canonical URL; none for the not-found page, nor for a site without a public address. */
   canonical?: string;
+  /** Search engines are asked to leave the page out: an older version's (src/shared/versions.ts). */
+  noindex?: true;
 }
 
 /** Hosts that only ever mean the machine a browser runs on. */
@@ -31,6 +34,7 @@ export function headFor(site: SiteSettings, page: PageMeta | undefined): HeadDat
   }
   const canonical = canonicalUrl(site, page.path);
   return {
+    ...(isUnlistedVersion(site) && { noindex: true as const }),
     title: page.path === '/' ? `${page.title} | ${site.title}` : `${page.title} | ${site.title}`,
     description: page.description || site.description,
     lang: typeof page.frontmatter.lang === 'string' ? page.frontmatter.lang : site.lang,

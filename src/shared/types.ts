@@ -50,6 +50,11 @@ export interface PageMeta {
   editLink?: string;
   /** When the page's file last changed (ISO 8601), when the site shows it and git knows the file. */
   lastUpdated?: string;
+  /**
+   * Stylesheets the page needs beyond the site's, with the base: KaTeX's, on a page with math
+   * (`/docs/assets/css/katex.1a2b3c4d.css`). The prerendered page links them; the app adds them.
+   */
+  stylesheets?: string[];
 }
 
 /** A link in the sidebar. */
@@ -77,8 +82,12 @@ export interface VersionLink {
   link: string;
   /** Short badge shown beside the entry, such as "New". */
   badge?: string;
-  /** True for the version this site documents. */
+  /** True for the newest version, the one this content folder documents. */
   current?: boolean;
+  /** Built with this site (the current version, or one from another folder or git ref): `link` is its base. */
+  built?: true;
+  /** An older built version whose pages search engines, sitemap.xml and llms.txt may list. */
+  listed?: true;
 }
 
 /** Site-wide settings the app needs at run time. */

@@ -12,6 +12,7 @@ export const PLAIN_BUILD_CODE: BuildHighlighting = {
   knows: () => true,
   prepare: async () => undefined,
   block: (code) => ({ html: code }),
+  drawn: (_key, draw) => draw(),
   keep: () => undefined,
   forThreads: () => Promise.reject(new Error('this highlighting has no page threads')),
 };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { BuildResult } from '../../src/node/build';
 import { ALIAS_BOMB } from '../helpers/alias-bomb';
 import { buildTree, makeTree, messages } from '../helpers/tree';
+import { BAD_VERSION_INPUTS } from './bad-version-inputs';
 
 /**
  * Bad (or merely unusual) input to the build, one real content tree per case. Shared by
@@ -372,6 +373,7 @@ export const BAD_INPUTS: BadInput[] = [
     builds: false,
     expected: [/^sub\/loop:1:1 symbolic link loop/],
   },
+  ...BAD_VERSION_INPUTS,
 ];
 
 /** Builds one case's tree for real and says whether the build handled it as the case expects. */

@@ -64,11 +64,15 @@ const UNSAFE_ELEMENTS = new Set([
 ]);
 
 /**
- * SVG and MathML the build drew (a mermaid diagram in its figure, a KaTeX formula in its span): the
- * sanitizer keeps no other (src/node/analyze/markdown/drawn-markup.ts).
+ * SVG and MathML the build drew (a mermaid diagram in its figure; a KaTeX formula's MathML, and the SVG
+ * of its stretchy marks, in the formula's spans): the sanitizer keeps no other
+ * (src/node/analyze/markdown/drawn-markup.ts). `open` holds the open elements as `tag.class`, innermost last.
  */
-function isDrawn(tag: string, parent: string | undefined): boolean {
-  return (tag === 'svg' && parent === 'figure.diagram') || (tag === 'math' && parent === 'span.katex');
+function isDrawn(tag: string, open: readonly string[]): boolean {
+  const parent = open.at(-1);
+  const inFormula = (part: string) => open.some((element, i) => element === part && open[i - 1] === 'span.katex');
+  if (tag === 'math') return parent === 'span.katex-mathml' && inFormula('span.katex-mathml');
+  return tag === 'svg' && (parent === 'figure.diagram' || inFormula('span.katex-html'));
 }
 
 /** Attributes a browser loads or navigates to (`srcset` holds a list of them). */
@@ -208,7 +212,7 @@ export function htmlProblems(html: string): HtmlProblems {
       onopentag(name, attributes, isImplied) {
         // Implied opens come from a stray </p> or </br>, already reported by closeTag.
         if (isImplied) return;
-        if (UNSAFE_ELEMENTS.has(name) && !isDrawn(name, openElements.at(-1))) found.safety.push(`<${name}> element`);
+        if (UNSAFE_ELEMENTS.has(name) && !isDrawn(name, openElements)) found.safety.push(`<${name}> element`);
         found.safety.push(...attributeProblems(name, attributes));
         const why = restructuring(stack, name);
         if (why) found.restructuring.push(why);

@@ -25,7 +25,25 @@ export function usePageHead(site: SiteSettings, page: PageMeta | undefined): voi
     } else {
       canonical?.remove();
     }
+    addStylesheets(page?.stylesheets ?? []);
   }, [site, page]);
+}
+
+/**
+ * Links the stylesheets a page needs beyond the site's (KaTeX's, on a page with math) unless the document
+ * has them: a prerendered page with math links them already. Once added they stay, for the next page.
+ */
+function addStylesheets(hrefs: readonly string[]): void {
+  const linked = new Set(
+    [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((l) => l.getAttribute('href')),
+  );
+  for (const href of hrefs) {
+    if (linked.has(href)) continue;
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = href;
+    document.head.append(link);
+  }
 }
 
 function setMeta(attribute: 'name' | 'property', key: string, content: string): void {

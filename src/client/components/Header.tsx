@@ -23,7 +23,7 @@ export function Header({ site }: { site: SiteSettings }) {
       <a className="site-title" href={site.base}>
         {site.title}
       </a>
-      <VersionMenu versions={site.versions} analyticsId={site.analyticsId} />
+      <VersionMenu site={site} />
       {site.nav && site.nav.length > 0 && (
         <nav className="header-nav" aria-label="Site links">
           {site.nav.map((item) => (

@@ -7,6 +7,7 @@ import { loadNavigationWhenIdle } from '../app/navigation-loader';
 import { AnnouncementBar } from './AnnouncementBar';
 import { Header } from './Header';
 import { NotFound } from './NotFound';
+import { OlderVersionBar } from './OlderVersionBar';
 import { PageError } from './PageError';
 import { PageView } from './PageView';
 import { ProgressBar } from './ProgressBar';
@@ -57,6 +58,7 @@ export function Layout() {
           />
         )}
         <main id="main-content" className="main" tabIndex={-1}>
+          <OlderVersionBar site={manifest.site} route={view.kind === 'page' ? view.page.path : '/'} />
           <MainView view={view} />
         </main>
       </div>

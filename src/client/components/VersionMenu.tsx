@@ -1,13 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
-import type { VersionLink } from '../../shared/types';
+import { withBase, withoutBase } from '../../shared/paths';
+import type { SiteSettings, VersionLink } from '../../shared/types';
+import { shownVersion } from '../../shared/versions';
 import { useTrack } from '../app/analytics';
+import { goToVersion } from '../data/version-page';
 
-/** The docs version menu: a disclosure button with a list of links. */
-export function VersionMenu({ versions, analyticsId }: { versions: VersionLink[]; analyticsId: string | undefined }) {
+/**
+ * The docs version menu: a disclosure button with a list of links. The button names the version the
+ * reader is in; another version built with the site leads to the same page there, when it has one.
+ */
+export function VersionMenu({ site }: { site: SiteSettings }) {
+  const { versions, analyticsId } = site;
   const [open, setOpen] = useState(false);
   const track = useTrack(analyticsId);
   const root = useRef<HTMLDivElement>(null);
-  const current = versions.find((v) => v.current) ?? versions[0];
+  const current = shownVersion(site) ?? versions[0];
 
   useEffect(() => {
     if (!open) return;
@@ -48,14 +55,40 @@ export function VersionMenu({ versions, analyticsId }: { versions: VersionLink[]
         <ul id="version-list" className="version-list">
           {versions.map((version) => (
             <li key={version.text}>
-              <a href={version.link} aria-current={version.current ? 'page' : undefined} onClick={() => setOpen(false)}>
-                {version.text}
-                {version.badge && <span className="badge">{version.badge}</span>}
-              </a>
+              <VersionEntry
+                version={version}
+                shown={version === current}
+                base={site.base}
+                close={() => setOpen(false)}
+              />
             </li>
           ))}
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * One version of the menu (shown only once it is open, in the browser). A version built with the site
+ * links to the same route under its base, and on a click to where `goToVersion` finds the page there.
+ */
+function VersionEntry(props: { version: VersionLink; shown: boolean; base: string; close: () => void }) {
+  const { version, shown, base, close } = props;
+  const route = withoutBase(base, window.location.pathname) ?? '/';
+  const other = version.built && !shown;
+  return (
+    <a
+      href={other ? withBase(version.link, route) : version.link}
+      aria-current={shown ? 'page' : undefined}
+      {...(other && { 'data-version-link': '' })}
+      onClick={(event) => {
+        close();
+        if (other) goToVersion(event, version.link, route);
+      }}
+    >
+      {version.text}
+      {version.badge && <span className="badge">{version.badge}</span>}
+    </a>
   );
 }

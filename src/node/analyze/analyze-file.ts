@@ -46,5 +46,10 @@ function recordingKeys(
       if (key !== undefined) code.add(key);
       return html;
     },
+    drawn: (key, draw) => {
+      const drawing = highlighting.drawn(key, draw);
+      if (drawing !== undefined) code.add(key);
+      return drawing;
+    },
   };
 }

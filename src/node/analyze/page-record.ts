@@ -42,6 +42,11 @@ export interface PageSource {
   readonly hash: string;
   /** The code colour pairs its fragment uses (`c-LIGHT-DARK` classes), which the site's stylesheet defines. */
   readonly codeColours: readonly string[];
+  /**
+   * The classes its formulas are drawn with (`ks-…`, math-styles.ts), which the site's stylesheet defines;
+   * none on a page without math, which then links no math stylesheet.
+   */
+  readonly mathClasses: readonly string[];
   /** Frontmatter `prev`/`next` routes, for the site-wide check. */
   readonly neighbours: NeighbourReference[];
   /**
@@ -70,6 +75,16 @@ export function coloursOf(pages: Iterable<Pick<PageSource, 'codeColours'>>): Set
   const colours = new Set<string>();
   for (const page of pages) for (const colour of page.codeColours) colours.add(colour);
   return colours;
+}
+
+/**
+ * What the site's stylesheet defines for some pages: their code colours and their formulas' classes. A
+ * page that brings one the stylesheet lacks needs a new stylesheet (`npm run dev`).
+ */
+export function stylesOf(pages: Iterable<Pick<PageSource, 'codeColours' | 'mathClasses'>>): Set<string> {
+  const styles = new Set<string>();
+  for (const page of pages) for (const style of [...page.codeColours, ...page.mathClasses]) styles.add(style);
+  return styles;
 }
 
 /** The one mapping from the build's page to the record that ships in the manifest. */

@@ -13,6 +13,7 @@ import { renderMarkdown } from './markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
 import { pageSearch, type PageSearch } from './page-search';
+import { mathClasses } from './markdown/math-styles';
 import { codeColours, type CompletePage, type SourceStamp } from './page-record';
 import type { ContentFile } from '../scan/scan';
 import { heldText, parsedJson, storedJson, type StoredJson, type TextSink } from './text-store';
@@ -115,6 +116,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     html: site.texts.put(html),
     hash: contentHash(html),
     codeColours: codeColours(html),
+    mathClasses: mathClasses(html),
     markdown: site.texts.put(pageMarkdown(title, body, analysis)),
     search: storedJson(site.texts, pageSearch(title, route, description, sections)),
   };
@@ -159,6 +161,7 @@ function redirectPage(
     html: heldText(''),
     hash: contentHash(''),
     codeColours: [],
+    mathClasses: [],
     markdown: heldText(''),
     analysis,
     search: parsedJson(heldText(JSON.stringify(pageSearch(route, route, '', sections)))),

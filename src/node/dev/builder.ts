@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
-import { coloursOf, type PageSource } from '../analyze/page-record';
+import { stylesOf, type PageSource } from '../analyze/page-record';
 import { TextStore } from '../analyze/text-store';
 import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../scan/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
@@ -78,7 +78,7 @@ export class DevBuilder {
   /** The app's own CSS, bundled; the stylesheet adds the code colours to it. */
   private appCss = '';
   private css!: { name: string; css: Uint8Array };
-  /** The code colours the stylesheet has. */
+  /** The code colours and formula classes the stylesheet has. */
   private colours = new Set<string>();
   /** The search data the last manifest points to, and the site last written. */
   private search: SearchFiles = { entry: '', shards: [] };
@@ -167,11 +167,11 @@ export class DevBuilder {
     // An unreadable `_site.yaml` would show the site with the defaults: the tabs keep the last good one.
     if (!this.configValid) return this.result(started, false, diagnostics, [], false);
 
-    // Only a page rendered again can bring a colour the stylesheet lacks.
-    const colours = coloursOf(this.pages.rendered());
+    // Only a page rendered again can bring a colour (or a formula's class) the stylesheet lacks.
+    const colours = stylesOf(this.pages.rendered());
     if (!restart && [...colours].some((colour) => !this.colours.has(colour))) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
-      this.colours = coloursOf(assembled.pages);
+      this.colours = stylesOf(assembled.pages);
       this.css = await siteCss(this.appCss, assembled.pages);
       restart = true;
     }
@@ -254,7 +254,7 @@ export class DevBuilder {
   private async bundle(): Promise<void> {
     const { srcDir } = this.options;
     const pages = this.pages.loaded();
-    this.colours = coloursOf(pages);
+    this.colours = stylesOf(pages);
     ({
       client: this.client,
       prerender: { renderRoute: this.renderRoute },

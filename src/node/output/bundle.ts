@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { contentHash } from '../content-hash';
 import { coloursOf, type PageSource } from '../analyze/page-record';
 import { highlightCss } from '../render/highlight/css';
+import { mathClassesCss } from '../analyze/markdown/math-styles';
 
 export interface ClientAssets {
   /** Files to write into `dist/assets/js`, by file name. */
@@ -179,12 +180,16 @@ export async function bundleAppCss(srcDir: string): Promise<string> {
   return result.outputFiles[0]?.text ?? '';
 }
 
-/** The site's stylesheet: the app's CSS (see `bundleAppCss`) plus the code colours its fragments use. */
+/**
+ * The site's stylesheet: the app's CSS (see `bundleAppCss`) plus the code colours its fragments use and
+ * the classes their formulas are drawn with.
+ */
 export function siteCss(
   appCss: string,
-  pages: readonly Pick<PageSource, 'codeColours'>[],
+  pages: readonly Pick<PageSource, 'codeColours' | 'mathClasses'>[],
 ): ReturnType<typeof siteStylesheet> {
-  return siteStylesheet(appCss, highlightCss(coloursOf(pages)));
+  const math = mathClassesCss(pages.flatMap((page) => page.mathClasses));
+  return siteStylesheet(appCss, `${highlightCss(coloursOf(pages))}\n${math}`);
 }
 
 /** The site's stylesheet: the app's CSS and the code colours the fragments use, minified, content-hashed. */

@@ -15,6 +15,8 @@ export interface DocumentAssets {
   route?: string;
   /** The page's folded sidebar groups (their index), whose files the app loads as it starts. */
   groups?: number[];
+  /** Stylesheets the page needs beyond the site's (`PageMeta.stylesheets`), with the base. */
+  stylesheets?: string[];
 }
 
 /** The tag manager's origin, the one third party the CSP allows when analytics is configured. */
@@ -22,6 +24,8 @@ export const ANALYTICS_ORIGIN = 'https://www.googletagmanager.com';
 
 /** What a document carries of the site's settings beyond its page. */
 export type DocumentSettings = Pick<SiteSettings, 'analyticsId' | 'announcement'>;
+
+const NOINDEX = '<meta name="robots" content="noindex">';
 
 /** A complete prerendered HTML document for one route; `appHtml` is the server-rendered React tree. */
 export function renderDocument(
@@ -38,9 +42,10 @@ export function renderDocument(
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
+    // An older version's page keeps its own canonical link and asks search engines to leave it out.
     head.canonical
-      ? `<link rel="canonical" href="${escapeHtml(head.canonical)}">`
-      : '<meta name="robots" content="noindex">',
+      ? `<link rel="canonical" href="${escapeHtml(head.canonical)}">${head.noindex ? `\n${NOINDEX}` : ''}`
+      : NOINDEX,
     `<meta property="og:type" content="website">`,
     `<meta property="og:title" content="${escapeHtml(head.title)}">`,
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,
@@ -48,6 +53,7 @@ export function renderDocument(
     `<link rel="icon" href="${assets.base}favicon.svg" type="image/svg+xml">`,
     `<script src="${js}${assets.theme}"${announced}></script>`,
     `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
+    ...(assets.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
     // The first paint waits until the whole page is parsed, up to the start assets at the end of <body>.
     // Painted sooner, a long page is shown in part and the rest is laid out after the paint, in one long
     // task before the reader's first tap can be answered. A browser without `rel=expect` paints as before.

@@ -35,12 +35,15 @@ export class FolderUpdate {
   private constructor(
     readonly root: string,
     private readonly ledger: OutputLedger,
+    /** Folders (relative, normal) that other updates own: never swept. */
+    private readonly nested: readonly string[],
   ) {}
 
-  /** An update of `target`, whose ledger is kept in `cacheDir`. */
-  static async open(target: string, cacheDir: string): Promise<FolderUpdate> {
+  /** An update of `target`, whose ledger is kept in `cacheDir`; the `nested` folders are others' to update. */
+  static async open(target: string, cacheDir: string, nested: readonly string[] = []): Promise<FolderUpdate> {
     const root = path.resolve(target);
-    return new FolderUpdate(root, await OutputLedger.open(cacheDir, root));
+    const folders = nested.map((folder) => path.normalize(folder).replace(/[\\/]+$/, ''));
+    return new FolderUpdate(root, await OutputLedger.open(cacheDir, root), folders);
   }
 
   /** Whether `relative` stays as the previous build left it: made from the same `key`, and untouched. */
@@ -126,6 +129,7 @@ export class FolderUpdate {
     for (const entry of readdirSync(this.root, { recursive: true, withFileTypes: true })) {
       const folder = entry.parentPath === this.root ? '' : entry.parentPath.slice(under.length) + path.sep;
       const relative = folder + entry.name;
+      if (this.nested.some((nested) => relative === nested || relative.startsWith(nested + path.sep))) continue;
       if (entry.isDirectory()) {
         if (!needed.has(relative)) folders.push(relative);
       } else if (!this.files.has(relative)) {

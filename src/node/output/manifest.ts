@@ -1,6 +1,7 @@
 import { withBase } from '../../shared/paths';
-import type { Manifest, SiteSettings } from '../../shared/types';
+import type { Manifest, SiteSettings, VersionLink } from '../../shared/types';
 import { editLinkOf } from '../scan/page-history';
+import { mathAssets } from './math-assets';
 import { toPageMeta, type PageSource } from '../analyze/page-record';
 import type { SiteConfig } from '../scan/site-config';
 import { contentHash } from '../content-hash';
@@ -15,7 +16,7 @@ export function siteSettings(config: SiteConfig): SiteSettings {
     base: config.base,
     siteUrl: config.siteUrl,
     lang: config.lang,
-    versions: config.versions,
+    versions: config.versions.map((version) => versionLink(version, config.base)),
     ...(config.analyticsId ? { analyticsId: config.analyticsId } : {}),
     embeds: config.embeds,
     ...(config.nav.length > 0 ? { nav: config.nav } : {}),
@@ -31,6 +32,24 @@ export function siteSettings(config: SiteConfig): SiteSettings {
         }),
       },
     }),
+  };
+}
+
+/**
+ * A version menu entry as the app shows it. A built version's link is its base: the versions layer gives
+ * every site of a build the links from the current site's base (src/node/versions/); without it (one site
+ * alone) they are made from this site's base.
+ */
+function versionLink(version: SiteConfig['versions'][number], base: string): VersionLink {
+  const built = version.current === true || version.content !== undefined || version.git !== undefined;
+  const link = version.link ?? (version.route ? withBase(base, version.route) : base);
+  return {
+    text: version.text,
+    link,
+    ...(version.badge !== undefined && { badge: version.badge }),
+    ...(version.current && { current: true }),
+    ...(built && { built: true as const }),
+    ...(version.listed && { listed: true as const }),
   };
 }
 
@@ -64,6 +83,8 @@ export function createManifest(
         ...meta,
         ...(date ? { lastUpdated: date } : {}),
         ...(config.editLink ? { editLink: editLinkOf(config.editLink.pattern, meta.relativePath) } : {}),
+        // A page with math needs KaTeX's stylesheet (and its fonts): only such a page loads it.
+        ...(page.mathClasses.length > 0 ? { stylesheets: [`${base}assets/${mathAssets().stylesheet}`] } : {}),
       };
     }),
   };

@@ -6,6 +6,31 @@ export interface PublishTargets {
   outDir: string;
   /** Where each output's ledger is kept (output-ledger.ts). */
   cacheDir: string;
+  /** Folders of both outputs that other sites built with this one own (its versions'): left as they are. */
+  nested?: readonly string[];
+  /** Given, the written updates wait in it to be committed with other sites' (`HeldUpdates`). */
+  held?: HeldUpdates;
+}
+
+/**
+ * Output updates written and not yet committed: the versions of a site are built one after the other and
+ * published together, all of them or none, once every one has been built without an error.
+ */
+export class HeldUpdates {
+  private readonly updates: FolderUpdate[] = [];
+
+  hold(...updates: FolderUpdate[]): void {
+    this.updates.push(...updates);
+  }
+
+  /** Commits them in the order they were held: a version's folders before those of the site around them. */
+  async commit(): Promise<void> {
+    for (const update of this.updates.splice(0)) await update.commit();
+  }
+
+  async rollback(): Promise<void> {
+    await Promise.all(this.updates.splice(0).map((update) => update.rollback()));
+  }
 }
 
 /**
@@ -15,8 +40,8 @@ export interface PublishTargets {
  */
 export async function publishSite(targets: PublishTargets, input: DistInput): Promise<void> {
   const [manifestFolder, distFolder] = await Promise.all([
-    FolderUpdate.open(targets.manifestDir, targets.cacheDir),
-    FolderUpdate.open(targets.outDir, targets.cacheDir),
+    FolderUpdate.open(targets.manifestDir, targets.cacheDir, targets.nested),
+    FolderUpdate.open(targets.outDir, targets.cacheDir, targets.nested),
   ]);
   // dist/ first: what readers are served is never older than manifest/ says.
   const updates = [distFolder, manifestFolder];
@@ -35,5 +60,6 @@ export async function publishSite(targets: PublishTargets, input: DistInput): Pr
     await Promise.all(updates.map((update) => update.rollback()));
     throw error;
   }
-  for (const update of updates) await update.commit();
+  if (targets.held) targets.held.hold(...updates);
+  else for (const update of updates) await update.commit();
 }

@@ -4,10 +4,12 @@ import { canonicalUrl, headFor, type HeadData } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
 import { manifestUrl, POINTER_FILE, type SiteData } from '../../shared/site-data';
+import { isUnlistedVersion } from '../../shared/versions';
 import type { DeploymentPointer, Manifest, SiteSettings } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
 import { fragmentFileName, type PageSource } from '../analyze/page-record';
 import { heldText, type StoredText } from '../analyze/text-store';
+import { mathAssets } from './math-assets';
 import { escapeHtml } from '../analyze/markdown/escape';
 import { securityHeaders } from './headers';
 import type { BrowserData } from './browser-data';
@@ -179,6 +181,9 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const named = { key: keys.named, reachedLater: true } as const;
   for (const [name, contents] of client.files) yield { path: inOutput('assets/js', name), data: contents, ...named };
   yield { path: inOutput('assets/css', css.name), data: css.css, ...named };
+  if (manifest.pages.some((page) => page.stylesheets)) {
+    for (const file of mathAssets().files) yield { path: inOutput('assets', file.path), data: file.data, ...named };
+  }
   yield { path: underBase(manifest.search), data: input.search.entry, ...named };
   for (const shard of input.search.shards) yield { path: searchFilePath(shard.name), data: shard.data, ...named };
   yield { path: underBase(pointer.manifest), data: input.browserData.manifestJson, ...named };
@@ -220,7 +225,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     const document = () =>
       render(page.route, page.html.read(), {
         head: headFor(site, metas.get(page.route)),
-        assets: { ...assets, route: page.route, groups },
+        assets: { ...assets, route: page.route, groups, stylesheets: metas.get(page.route)?.stylesheets ?? [] },
         settings,
       });
     // The document shows the page and what the browser's data says of the site around it (its view, which
@@ -249,6 +254,8 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   };
   for (const page of pages)
     yield { path: markdownTwinFile(page.route), page, data: [page.markdown], key: keys.texts(page) };
+  // An older version is left out of what search engines and language models are pointed at, unless listed.
+  if (isUnlistedVersion(site)) return;
   const llms = renderLlmsFiles(manifest, pages);
   yield { path: LLMS_INDEX_FILE, data: llms.index };
   yield { path: LLMS_FULL_FILE, data: llms.full, key: input.versions && partsKey(keys, llms.full, pages) };

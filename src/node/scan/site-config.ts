@@ -11,6 +11,62 @@ export const SITE_CONFIG_FILE = '_site.yaml';
 
 const routePath = z.string().regex(/^\//, 'must be a route path starting with "/"');
 
+/**
+ * An entry of the version menu: a version hosted elsewhere (`link`), the version of this content folder
+ * (`current`), or one built with it from another folder (`content`) or a git ref of the same repository
+ * (`git`, with the folder at `path`), served at `route` under the site's base.
+ */
+const versionEntry = z
+  .strictObject({
+    text: z.string().min(1),
+    badge: z.string().optional(),
+    current: z.boolean().optional(),
+    link: z.string().min(1).optional(),
+    content: z.string().min(1).optional(),
+    git: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    route: z
+      .string()
+      .regex(/^\/([^/?#]+\/)+$/, 'must be a route such as /v1/')
+      .optional(),
+    /** false: the version's problems are warnings (an old version's broken links); the current one stays strict. */
+    strict: z.boolean().optional(),
+    /** An older version is kept out of search engines, sitemap.xml and llms.txt unless it is listed. */
+    listed: z.boolean().optional(),
+  })
+  .superRefine((entry, context) => {
+    const problem = (key: string, message: string) => context.addIssue({ code: 'custom', path: [key], message });
+    const built = entry.content !== undefined || entry.git !== undefined;
+    if (entry.content !== undefined && entry.git !== undefined)
+      problem('git', 'a version comes from a folder (content) or a git ref (git), not both');
+    if (built && entry.link !== undefined)
+      problem('link', 'a version built with this site has no link: it is at its route');
+    if (built && entry.current)
+      problem('current', 'the current version is this content folder: it has no content or git');
+    if (built && entry.route === undefined)
+      problem(entry.content !== undefined ? 'content' : 'git', 'a built version needs a route, such as /v1/');
+    if (!built && entry.route !== undefined) problem('route', 'only a version with content or git has a route');
+    if (entry.path !== undefined && entry.git === undefined)
+      problem('path', 'path names the content folder of a git ref: give git too');
+    if (!built && !entry.current && entry.link === undefined) problem('text', 'a version needs a link, content or git');
+    if (!built && (entry.strict !== undefined || entry.listed !== undefined))
+      problem(
+        entry.strict !== undefined ? 'strict' : 'listed',
+        'only a version built with this site has strict or listed',
+      );
+  });
+
+/** One version is this content folder, at most. */
+function oneCurrentVersion(entries: { current?: boolean | undefined }[], context: z.RefinementCtx): void {
+  const current = entries.flatMap((entry, index) => (entry.current ? [index] : []));
+  for (const index of current.slice(1))
+    context.addIssue({
+      code: 'custom',
+      path: [index, 'current'],
+      message: 'another version is already the current one',
+    });
+}
+
 export const siteConfigSchema = z.strictObject({
   title: z.string().min(1),
   description: z.string().default(''),
@@ -21,16 +77,8 @@ export const siteConfigSchema = z.strictObject({
   siteUrl: z.url().default('http://localhost'),
   lang: z.string().default('en-US'),
   analyticsId: z.string().optional(),
-  versions: z
-    .array(
-      z.strictObject({
-        text: z.string(),
-        link: z.string(),
-        badge: z.string().optional(),
-        current: z.boolean().optional(),
-      }),
-    )
-    .default([]),
+  /** The version menu; a version with `content:` or `git:` is built with this site (src/node/versions/). */
+  versions: z.array(versionEntry).superRefine(oneCurrentVersion).default([]),
   sidebar: z.array(z.strictObject({ text: z.string(), items: z.array(routePath) })).optional(),
   redirects: z.record(routePath, routePath).default({}),
   /** Links in the header, beside the title: a route path such as `/api/rest/` or an https URL. */

@@ -14,6 +14,8 @@ const RANKS: Record<string, number> = {
   'content-hash.ts': 0,
   'diagnostics.ts': 0,
   'excerpt.ts': 0,
+  // The installed version of a package, for the identity of what a cache holds.
+  'package-version.ts': 0,
   'progress.ts': 0,
   // Worker threads of the build, one compiled script each: the page and prerender threads use them.
   'threads.ts': 0,
@@ -27,6 +29,8 @@ const RANKS: Record<string, number> = {
   site: 4,
   render: 5,
   output: 6,
+  // The versions built with a site, each a site of its own that build.ts builds the same way.
+  versions: 6,
   'build.ts': 7,
   // The one script of the build's threads: the analyze stage with the render stage's highlighter, and the
   // output stage's prerender, put together as the build does.

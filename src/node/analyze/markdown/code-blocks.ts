@@ -10,6 +10,12 @@ export interface BlockHighlighter {
   knows(lang: string): boolean;
   /** The inner HTML of `<code>`. */
   highlight(code: string, lang: string, highlightedLines: ReadonlySet<number>): string;
+  /**
+   * What the page pass drew for a block it draws itself (a diagram, by a key that names its text and its
+   * renderer), kept in the highlight cache between builds: the cached drawing when there is one, else
+   * `draw`'s, recorded unless undefined (a failure). A highlighter without a cache has no such method.
+   */
+  drawn?(key: string, draw: () => string | undefined): string | undefined;
 }
 
 /** A code block highlighted: its HTML, and the key the highlight cache keeps it by (none for plain text). */
@@ -27,6 +33,12 @@ export interface CodeHighlighting {
   knows(lang: string): boolean;
   prepare(languages: readonly string[]): Promise<void>;
   block(code: string, lang: string, highlightedLines: ReadonlySet<number>): HighlightedBlock;
+  /**
+   * What the page pass drew for a block it draws itself (a diagram, by a key that names its text and its
+   * renderer), kept in the highlight cache between builds: the cached drawing when there is one, else
+   * `draw`'s, recorded unless undefined (a failure).
+   */
+  drawn(key: string, draw: () => string | undefined): string | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Tokens } from 'marked';
 import type { BlockHighlighter } from './code-blocks';
 import { parseCodeInfo } from './code-info';
-import { drawDiagram } from './diagram';
+import { cachedDiagram } from './diagram';
 import { isClosedFence } from './token-source';
 
 /** What the renderer prints for a code block (renderer.ts), prepared by the analysis walk. */
@@ -34,7 +34,7 @@ export function annotateCode(
     options.report(offset, 'code fence is never closed: add a closing ``` line', 'error');
   }
   if (lang === 'mermaid') {
-    const drawn = drawDiagram(code.text);
+    const drawn = cachedDiagram(code.text, options.highlighter.drawn?.bind(options.highlighter));
     if ('svg' in drawn) Object.assign(code, { diagram: drawn.svg, labels: drawn.labels });
     else options.report(lineOffset(code, offset, drawn.line), drawn.problem, 'error');
     return;

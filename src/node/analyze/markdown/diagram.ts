@@ -1,8 +1,25 @@
 import { createHash } from 'node:crypto';
 import { renderMermaidSVG } from 'beautiful-mermaid';
 import { DomUtils, parseDocument } from 'htmlparser2';
+import { packageVersion } from '../../package-version';
 import { markDrawn } from './drawn-markup';
 import { escapeHtml } from './escape';
+
+/**
+ * What a drawing depends on besides its block's text: the renderer's version and the way this module
+ * turns its SVG into the page's (raise `DRAWING_FORMAT` when that changes, and cached drawings are redrawn).
+ */
+const DRAWING_FORMAT = 1;
+const RENDERER = `beautiful-mermaid ${packageVersion('beautiful-mermaid')} ${DRAWING_FORMAT}`;
+
+/**
+ * A diagram's key in the highlight cache, where the page pass keeps what it drew (`CodeHighlighting.drawn`):
+ * its block's text and the renderer. The page's code keys include it, so a page reused from the render
+ * cache keeps its diagrams' entries as it keeps its code's.
+ */
+export function diagramKey(source: string): string {
+  return `mermaid-${createHash('sha256').update(`${RENDERER}\0${source}`).digest('hex').slice(0, 16)}`;
+}
 
 /** The diagram types beautiful-mermaid draws, by the keyword a block starts with. */
 const SUPPORTED = [
@@ -18,7 +35,30 @@ const SUPPORTED = [
 export type Diagram = { svg: string; labels: string[] } | { problem: string; line: number };
 
 /**
- * A ```` ```mermaid ```` block drawn at build time as inline SVG, so no diagram code reaches the browser.
+ * The drawing of a block from the highlight cache when `drawn` has it there (see `CodeHighlighting.drawn`),
+ * else drawn now and recorded; a problem is never cached, so that every build reports it. The drawing is
+ * cached unmarked, and marked as the build's (drawn-markup.ts) when it is taken.
+ */
+export function cachedDiagram(
+  source: string,
+  drawn: ((key: string, draw: () => string | undefined) => string | undefined) | undefined,
+): Diagram {
+  let problem: Diagram | undefined;
+  const draw = () => {
+    const diagram = drawDiagram(source);
+    if ('svg' in diagram) return JSON.stringify(diagram);
+    problem = diagram;
+    return undefined;
+  };
+  const json = drawn ? drawn(diagramKey(source), draw) : draw();
+  if (problem) return problem;
+  // `drawn` gives undefined only when `draw` did, which set `problem`.
+  const diagram = JSON.parse(json!) as { svg: string; labels: string[] };
+  return { svg: markDrawn(diagram.svg), labels: diagram.labels };
+}
+
+/**
+ * A ```` ```mermaid ```` block drawn at build time as inline SVG (not yet marked as drawn: `cachedDiagram`), so no diagram code reaches the browser.
  * Its colours are the site's CSS variables (diagrams.css gives the variables the drawing uses), so the
  * light and dark themes share one drawing. What the drawing would set itself has no place under the
  * site's Content-Security-Policy and is left out: its `<style>` (with a web font from another site) and
@@ -47,7 +87,8 @@ export function drawDiagram(source: string): Diagram {
   const texts = DomUtils.findAll((el) => el.name === 'text', parseDocument(svg, { xmlMode: true }).children);
   const labels = texts.map((text) => DomUtils.textContent(text).trim());
   const name = [title, description].filter(Boolean).join(': ') || `Diagram: ${[...new Set(labels)].join(', ')}`;
-  return { svg: withoutOwnStyles(svg, idPrefix(source), name), labels: [title, description, ...labels].filter(isText) };
+  const key = diagramKey(source);
+  return { svg: withoutOwnStyles(svg, key, name), labels: [title, description, ...labels].filter(isText) };
 }
 
 function isText(text: string | undefined): text is string {
@@ -66,16 +107,13 @@ function accessibleText(lines: string[]): { title?: string; description?: string
   return { ...found, rest };
 }
 
-function idPrefix(source: string): string {
-  return `mermaid-${createHash('sha256').update(source).digest('hex').slice(0, 8)}-`;
-}
-
-/** The drawing without its `<style>` and inline `style`, its ids prefixed, named as an image. */
-function withoutOwnStyles(svg: string, prefix: string, name: string): string {
+/** The drawing without its `<style>` and inline `style`, its ids prefixed with its key, named as an image. */
+function withoutOwnStyles(svg: string, key: string, name: string): string {
+  const prefix = `${key}-`;
   let out = svg.replace(/<style>[\s\S]*?<\/style>\s*/g, '').replace(/^<svg([^>]*?) style="[^"]*"/, '<svg$1');
   const ids = [...out.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!);
   for (const id of new Set(ids)) {
     out = out.split(` id="${id}"`).join(` id="${prefix}${id}"`).split(`url(#${id})`).join(`url(#${prefix}${id})`);
   }
-  return markDrawn(out.replace(/^<svg/, `<svg role="img" aria-label="${escapeHtml(name)}"`));
+  return out.replace(/^<svg/, `<svg data-diagram="${key}" role="img" aria-label="${escapeHtml(name)}"`);
 }

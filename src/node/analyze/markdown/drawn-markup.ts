@@ -14,9 +14,12 @@ const MARK = ` data-drawn="${MARK_VALUE}"`;
 /** The root elements whose content a browser parses as foreign: kept only when the build drew them. */
 export const FOREIGN_ROOTS = new Set(['svg', 'math']);
 
-/** Marks the root of markup the build drew: its first `<svg …>` or `<math …>`. */
+/**
+ * Marks the roots of markup the build drew: each `<svg …>` and `<math …>` in it (a formula's HTML holds an
+ * SVG for each stretchy arrow, brace or root sign beside its MathML).
+ */
 export function markDrawn(html: string): string {
-  return html.replace(/<(svg|math)\b/, `<$1${MARK}`);
+  return html.replace(/<(svg|math)\b/g, `<$1${MARK}`);
 }
 
 /** Whether the sanitizer should drop this element: a foreign root the build did not draw. */

@@ -3,6 +3,7 @@ import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { markDrawn } from './drawn-markup';
 import { escapeHtml } from './escape';
 import { inlineStart, startInParagraph } from './extensions';
+import { styleAsClasses } from './math-styles';
 
 /** A formula as the page pass leaves it: its TeX, whether it is a display, and its markup once rendered. */
 export interface MathToken extends Tokens.Generic {
@@ -47,22 +48,24 @@ export const blockMathExtension: TokenizerAndRendererExtension = {
 };
 
 /**
- * Renders a formula with KaTeX at build time, as MathML, which browsers lay out themselves: no script, no
- * stylesheet and no font reach the reader, and nothing the site's Content-Security-Policy forbids (KaTeX's
- * HTML rendering positions every glyph with an inline style). The TeX stays in the markup as MathML's
- * annotation, and the twin keeps it as written. A formula that does not parse is reported at its place
- * in the TeX, with KaTeX's words; `report` takes an offset into the token's raw text.
+ * Renders a formula with KaTeX at build time, as HTML and MathML, so no script reaches the reader: the
+ * HTML is what a reader sees, laid out by KaTeX's stylesheet and fonts (self-hosted, and linked only by
+ * pages with math: output/math-assets.ts), its inline styles made classes the site's stylesheet defines
+ * (math-styles.ts), as the site's Content-Security-Policy forbids inline styles; the MathML is what
+ * assistive technology reads, with the TeX as its annotation. The twin keeps the TeX as written. A
+ * formula that does not parse is reported at its place in the TeX, with KaTeX's words; `report` takes an
+ * offset into the token's raw text.
  */
 export function renderMath(token: MathToken, report: (offsetInToken: number, message: string) => void): void {
   try {
     const html = katex.renderToString(token.tex, {
       displayMode: token.display,
-      output: 'mathml',
+      output: 'htmlAndMathml',
       throwOnError: true,
       strict: 'ignore',
       trust: false,
     });
-    const drawn = markDrawn(html);
+    const drawn = markDrawn(styleAsClasses(html));
     token.html = token.display ? `<div class="math-display" tabindex="0">${drawn}</div>\n` : drawn;
   } catch (error) {
     if (!(error instanceof katex.ParseError)) throw error;

@@ -40,7 +40,10 @@ const RAW_URLS = new Map<string, 'link' | AssetKind>([
 export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks): string {
   const edits: { start: number; end: number; text: string }[] = [];
   let removed = false;
+  /** The image of the open `<picture>`'s first `<source srcset>`: what its `<img>` shows when it has no `src`. */
+  let pictureImage: ReturnType<RawHtmlHooks['image']> | undefined;
   for (const tag of openingTags(html)) {
+    if (tag.name === 'picture') pictureImage = undefined;
     if (tag.name === 'script' || tag.name === 'style') {
       // The parser reads everything up to the end tag as the element's text, and to the end without one.
       edits.push({ start: tag.offset, end: tag.end ?? html.length, text: '' });
@@ -66,6 +69,13 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
     for (const attribute of tag.attributes) {
       const dropped = droppedAttribute(tag.name, attribute.name);
       if (dropped) hooks.warn(offset + attribute.offset, dropped);
+      if (!dropped && attribute.name === 'srcset') {
+        const quoted = /["']/.test(html[attribute.valueStart] ?? '');
+        const srcset = rewrittenSrcset(attribute.value, offset + attribute.valueStart + (quoted ? 1 : 0), hooks);
+        if (srcset)
+          edits.push({ start: attribute.valueStart, end: attribute.valueEnd, text: `"${escapeHtml(srcset.text)}"` });
+        if (srcset?.first !== undefined && tag.name === 'source') pictureImage ??= hooks.image(srcset.first);
+      }
       const href = dropped ? undefined : rewrittenUrl(tag.name, attribute, offset, hooks);
       if (href !== undefined)
         edits.push({ start: attribute.valueStart, end: attribute.valueEnd, text: `"${escapeHtml(href)}"` });
@@ -74,6 +84,10 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
       }
       const named = attribute.name === 'id' || (tag.name === 'a' && attribute.name === 'name');
       if (!dropped && named && attribute.value !== '') hooks.anchor(attribute.value);
+    }
+    // An `<img>` without a `src` in a `<picture>` shows a source's image: it is sized by that image.
+    if (tag.name === 'img' && pictureImage && !tag.attributes.some((a) => a.name === 'src')) {
+      edits.push(...imageAttributes(tag, tag.offset + '<img'.length, pictureImage));
     }
   }
   // In the order written and apart: no tag stands inside a removed element.
@@ -108,6 +122,30 @@ function imageAttributes(
   if (!has('decoding')) added += ' decoding="async"';
   if (!image.eager && !has('loading')) added += ' loading="lazy"';
   return added ? [...edits, { start: after, end: after, text: added }] : edits;
+}
+
+/**
+ * A `srcset` (its value at `offset` of the page) with each candidate's URL rewritten as an image's (`url 2x, url 640w`), and the first
+ * candidate's new URL; undefined when no URL changed. Candidates are split at a comma followed by space or
+ * the end, as writers separate them; a URL holding ", " is read as two.
+ */
+function rewrittenSrcset(
+  srcset: string,
+  offset: number,
+  hooks: RawHtmlHooks,
+): { text: string; first?: string } | undefined {
+  let changed = false;
+  let first: string | undefined;
+  const text = srcset.replace(/([^\s,][^\s]*?)(?=,?(?:\s|$))/g, (url: string, at: number) => {
+    if (!/^[^,\s]/.test(url) || /^\d+(\.\d+)?[wx]$/.test(url)) return url;
+    if ([...url].some((c) => c < ' ' || c === '\x7f')) return url;
+    const href = hooks.url('image', url, offset + at);
+    first ??= href ?? undefined;
+    if (href === null || href === url) return url;
+    changed = true;
+    return href;
+  });
+  return changed ? { text, ...(first === undefined ? {} : { first }) } : undefined;
 }
 
 /** The new URL of a raw HTML attribute, or undefined to leave it as written. */

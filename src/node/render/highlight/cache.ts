@@ -1,9 +1,8 @@
 import { writeAside } from '../../write-aside';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { packageVersion } from '../../package-version';
 import { HIGHLIGHT_HTML_FORMAT, THEMES } from './themes';
 
 /** A code block's cache key: everything its HTML depends on. */
@@ -15,26 +14,10 @@ export function highlightKey(code: string, lang: string, highlightedLines: Reado
 
 /**
  * What the cached HTML was made with. A shiki upgrade can change the HTML of unchanged code (grammars,
- * theme colours), so a cache written by another version is dropped whole. shiki's exports do not include
- * its package.json, so it is found next to the module the package name resolves to.
+ * theme colours), so a cache written by another version is dropped whole. Drawings the page pass caches
+ * here (`CodeHighlighting.drawn`) carry their renderer's version in their keys instead.
  */
-const CACHE_IDENTITY = `shiki ${shikiVersion()} ${THEMES.light} ${THEMES.dark} html ${HIGHLIGHT_HTML_FORMAT}`;
-
-function shikiVersion(): string {
-  const entry = createRequire(import.meta.url).resolve('shiki');
-  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'shiki' && pkg.version) return pkg.version;
-    } catch {
-      // No package.json at this level: look one folder up.
-    }
-  }
-  throw new Error(`cannot find the version of shiki (resolved to ${entry})`);
-}
+const CACHE_IDENTITY = `shiki ${packageVersion('shiki')} ${THEMES.light} ${THEMES.dark} html ${HIGHLIGHT_HTML_FORMAT}`;
 
 /** The cache file: the identity it was written with and the HTML of each code block by key. */
 interface CacheFile {
@@ -43,7 +26,7 @@ interface CacheFile {
 }
 
 /**
- * Highlighted code blocks by content hash, kept between builds in one JSON file. Only the entries a build
+ * Highlighted code blocks by content hash, and the diagrams the page pass draws by theirs (diagram.ts), kept between builds in one JSON file. Only the entries a build
  * used are written back, so the file never grows beyond one site's code. Each thread that makes pages
  * reads it; the build's own thread keeps what the others made (`PageHighlighter`) and writes it back.
  */

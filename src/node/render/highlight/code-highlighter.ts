@@ -45,7 +45,7 @@ interface TokenizedLine {
  * (`c-24292e-e1e4e8`), so fragments need no inline styles and the theme switches with CSS alone.
  * Results are cached by content hash across builds.
  */
-export class CodeHighlighter implements CodeHighlighting {
+export class CodeHighlighter implements Omit<CodeHighlighting, 'drawn'> {
   /** The classes of a token, by its scope list: a few hundred distinct lists cover a whole site. */
   private readonly classesByScopes = new Map<string, string>();
   /**

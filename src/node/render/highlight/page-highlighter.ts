@@ -56,6 +56,12 @@ export class PageHighlighter implements BuildHighlighting {
     return this.shiki?.block(code, lang, highlightedLines) ?? { html: plainCodeHtml(code, highlightedLines) };
   }
 
+  drawn(key: string, draw: () => string | undefined): string | undefined {
+    const drawing = this.cache.get(key) ?? draw();
+    if (drawing !== undefined) this.cache.record(key, drawing);
+    return drawing;
+  }
+
   /**
    * The cache entries of these blocks that this highlighter made, rather than read from the cache's file:
    * what a page thread sends with its page, for the build's own highlighter to keep (`keep`).

@@ -113,6 +113,24 @@ describe('the dev builder', () => {
     }
   });
 
+  it("has the tabs reload with a stylesheet that defines a new formula's classes, and KaTeX's linked by its page", async () => {
+    const stylesheet = () => readdirSync(path.join(out, 'assets/css')).sort();
+    const before = stylesheet();
+    await writeFile(file('guide/setup.md'), '# Setup\n\nA run costs $\\frac{t}{30}$ credits.\n');
+    const result = await builder.contentChanged(['guide/setup.md']);
+    expect(result.ok).toBe(true);
+    expect(result.reload).toBe(true);
+    const added = stylesheet().filter((name) => !before.includes(name));
+    const site = added.find((name) => name.startsWith('app.'));
+    const page = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
+    const classes = [...page.matchAll(/ks-[a-z-]+_[^" ]+/g)].map((m) => m[0]);
+    expect(classes.length).toBeGreaterThan(0);
+    const css = readFileSync(path.join(out, 'assets/css', site!), 'utf8');
+    for (const name of classes) expect(css).toContain(`.${name.replace(/[.%#]/g, (c) => `\\${c}`)}{`);
+    expect(page).toMatch(/<link rel="stylesheet" href="\/docs\/assets\/css\/katex\.[0-9a-f]{8}\.css">/);
+    expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).not.toContain('katex.');
+  });
+
   it('catches the search data up after an edit', async () => {
     await writeFile(file('guide/setup.md'), '# Setup\n\nZanzibar configuration. Back to the [guide](/guide/).\n');
     const before = JSON.parse(

@@ -18,6 +18,7 @@ const highlighter: BuildHighlighting = {
   knows: () => true,
   prepare: async () => undefined,
   block: () => ({ html: '<span>highlighted</span>', key: 'block' }),
+  drawn: (_key, draw) => draw(),
   keep: () => undefined,
   forThreads: () => Promise.reject(new Error('no page threads in these tests')),
 };

@@ -54,6 +54,70 @@ describe('raw HTML images', () => {
     expect(images[3]).toBe('<img src="https://example.com/remote.png" alt="remote" />');
   });
 
+  it("in a <picture> take the source's rewritten URL, and an <img> without a src the size of that source's image", async () => {
+    const contentDir = await mkdtemp(path.join(tmpdir(), 'docs-raw-img-'));
+    await mkdir(path.join(contentDir, 'guide'));
+    await writeFile(path.join(contentDir, 'desktop.png'), pngImage(1482, 788));
+    await writeFile(path.join(contentDir, 'guide/mobile.png'), pngImage(411, 387));
+    const body = [
+      '# Page',
+      '',
+      '## Screens',
+      '',
+      '<picture>',
+      '  <source srcset="/desktop.png" media="(min-width: 719px)">',
+      '  <img class="snap" alt="Desktop">',
+      '</picture>',
+      '',
+      '<picture>',
+      '  <source srcset="./mobile.png 1x, /desktop.png 2x">',
+      '  <img class="snap" alt="Mobile">',
+      '</picture>',
+      '',
+    ].join('\n');
+    const { page, messages } = render(body, contentDir);
+    expect(messages).toEqual([]);
+    const sources = page?.html.match(/<source [^>]*>/g) ?? [];
+    expect(sources[0]).toMatch(/^<source srcset="\/docs\/assets\/img\/desktop\.[0-9a-f]+\.png" media=/);
+    expect(sources[1]).toMatch(
+      /^<source srcset="\/docs\/assets\/img\/mobile\.[0-9a-f]+\.png 1x, \/docs\/assets\/img\/desktop\.[0-9a-f]+\.png 2x"/,
+    );
+    const images = page?.html.match(/<img [^>]*>/g) ?? [];
+    expect(images).toEqual([
+      '<img width="1482" height="788" decoding="async" loading="lazy" class="snap" alt="Desktop" />',
+      '<img width="411" height="387" decoding="async" loading="lazy" class="snap" alt="Mobile" />',
+    ]);
+  });
+
+  it('of a local file all get a width and a height, however the writer sized them', async () => {
+    const contentDir = await mkdtemp(path.join(tmpdir(), 'docs-raw-img-'));
+    await mkdir(path.join(contentDir, 'guide'));
+    await writeFile(path.join(contentDir, 'guide/photo.png'), pngImage(1000, 500));
+    const body = [
+      '# Page',
+      '',
+      '![Markdown](./photo.png)',
+      '',
+      '<img src="./photo.png" alt="Plain">',
+      '<img src="./photo.png" width="300" alt="Pixels">',
+      '<img src="./photo.png" width="300px" alt="Pixels with a unit">',
+      '<img src="./photo.png" width="40%" alt="Share">',
+      '<img src="./photo.png" height="120" alt="Height">',
+      '',
+      '<picture>',
+      '  <source srcset="./photo.png">',
+      '  <img alt="Picture">',
+      '</picture>',
+      '',
+    ].join('\n');
+    const { page, messages } = render(body, contentDir);
+    expect(messages).toEqual([]);
+    const images = page?.html.match(/<img [^>]*>/g) ?? [];
+    const sized = images.filter((img) => / width="\d+"/.test(img) && / height="\d+"/.test(img));
+    expect(images).toHaveLength(7);
+    expect(sized).toEqual(images);
+  });
+
   it('with only a width or a height, in pixels or a share of the column, get the other side in proportion', async () => {
     const contentDir = await mkdtemp(path.join(tmpdir(), 'docs-raw-img-'));
     await mkdir(path.join(contentDir, 'guide'));

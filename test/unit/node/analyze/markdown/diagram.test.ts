@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTree, makeTree, messages } from '../../../../helpers/tree';
@@ -33,8 +33,10 @@ describe('mermaid diagrams', () => {
     const figures = [...html.matchAll(/<figure class="diagram"[^>]*>([\s\S]*?)<\/figure>/g)].map((m) => m[1]!);
     expect(figures).toHaveLength(2);
     // Named as an image: by its accessible title, else by its labels.
-    expect(figures[0]).toMatch(/^<svg role="img" aria-label="The path of an event"/);
-    expect(figures[1]).toMatch(/^<svg role="img" aria-label="Diagram: [^"]*Client[^"]*Stream/);
+    expect(figures[0]).toMatch(
+      /^<svg data-diagram="mermaid-[0-9a-f]{16}" role="img" aria-label="The path of an event"/,
+    );
+    expect(figures[1]).toMatch(/^<svg data-diagram="[^"]+" role="img" aria-label="Diagram: [^"]*Client[^"]*Stream/);
     for (const svg of figures) {
       // Colours come from CSS variables; nothing the site's CSP would block, no font from elsewhere.
       expect(svg).toContain('fill="var(--_node-fill)"');
@@ -61,6 +63,39 @@ describe('mermaid diagrams', () => {
     expect(scripts.filter((text) => /mermaid|elkjs|sequenceDiagram/i.test(text))).toEqual([]);
   });
 
+  it('are kept in the highlight cache by their text: a later build takes them from there, redrawing only a changed one', async () => {
+    const state = '```mermaid\nstateDiagram-v2\n  Queued --> Running\n  Running --> Retrying\n```';
+    const root = await makeTree({
+      '_site.yaml': 'title: Docs\n',
+      'README.md': PAGE,
+      'other.md': `# Other\n\n${state}\n`,
+    });
+    expect(messages(await buildTree(root))).toEqual([]);
+    const cacheFile = path.join(root, '.cache/highlight.json');
+    const cached = () => JSON.parse(readFileSync(cacheFile, 'utf8')) as { entries: Record<string, string> };
+    const drawings = () => Object.entries(cached().entries).filter(([key]) => key.startsWith('mermaid-'));
+    expect(drawings()).toHaveLength(3);
+    // A drawing read from the cache is the cached one: one changed there shows on the page built next.
+    const file = cached();
+    for (const [key, drawing] of drawings()) file.entries[key] = drawing.replace('>Destinations<', '>From the cache<');
+    writeFileSync(cacheFile, JSON.stringify(file));
+    const readme = path.join(root, 'content/README.md');
+    writeFileSync(readme, PAGE.replace("An event's path.", 'The path an event takes.'));
+    expect(messages(await buildTree(root))).toEqual([]);
+    const page = () => readFileSync(path.join(root, 'dist/index.html'), 'utf8');
+    expect(page()).toContain('>From the cache</text>');
+    // A changed diagram is drawn again, and its old drawing leaves the cache; the other page, reused
+    // unchanged from the last build, keeps its diagram's.
+    writeFileSync(readme, PAGE.replace('(Destinations)', '(Every destination)'));
+    expect(messages(await buildTree(root))).toEqual([]);
+    expect(page()).toContain('>Every destination</text>');
+    expect(page()).not.toContain('>From the cache</text>');
+    const labels = drawings().map(([, drawing]) =>
+      drawing.includes('Running') ? 'state' : /Every destination|Client/.exec(drawing)?.[0],
+    );
+    expect(labels.sort()).toEqual(['Client', 'Every destination', 'state']);
+  });
+
   it('fail the build at the line of a diagram that does not parse, or of a type that is not drawn', async () => {
     const page = [
       '# Broken',
@@ -76,6 +111,11 @@ describe('mermaid diagrams', () => {
       '  "Dogs" : 3',
       '```',
       '',
+      '```mermaid',
+      'timeline',
+      '  2024 : Sources',
+      '```',
+      '',
     ].join('\n');
     const root = await makeTree({ '_site.yaml': 'title: Docs\n', 'README.md': page });
     const result = await buildTree(root);
@@ -83,6 +123,8 @@ describe('mermaid diagrams', () => {
     expect(messages(result)).toEqual([
       'README.md:4:1 mermaid diagram does not parse: Invalid mermaid header: "flowchart sideways". Expected "graph TD", "flowchart LR", "stateDiagram-v2", etc.',
       'README.md:10:1 mermaid diagram type "pie" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
+      // beautiful-mermaid draws no timeline (1.1.3, its latest release, answers "Invalid mermaid header").
+      'README.md:15:1 mermaid diagram type "timeline" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
     ]);
   });
 
@@ -97,7 +139,7 @@ describe('mermaid diagrams', () => {
     ]);
     const html = readFileSync(path.join(root, 'dist/index.html'), 'utf8');
     expect(html.match(/<svg\b/g)).toHaveLength(1);
-    expect(html).toContain('<svg role="img" aria-label="The path of an event"');
+    expect(html).toContain('role="img" aria-label="The path of an event"');
     expect(html).not.toContain('<circle r="1"');
     expect(html).not.toContain('<mi>x</mi>');
     expect(html).toMatch(/<math [^>]*><semantics><mrow><mi>y<\/mi>/);

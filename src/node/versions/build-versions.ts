@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { contentHash } from '../content-hash';
+import { DiagnosticList, type Diagnostic } from '../diagnostics';
+import { HeldUpdates } from '../output/publish';
+import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
+import { versionConfig, withVersionLinks } from './version-config';
+import { builtVersions, type BuiltVersion } from './version-entries';
+import { codeDigest, markBuilt, unchangedVersion, versionMark } from './version-mark';
+
+/** What the versions layer asks of one site's build, besides its folders. */
+export interface SiteLayer {
+  /** The settings the site is built with, made from those of its own `_site.yaml`. */
+  settings?: (own: SiteConfig) => SiteConfig;
+  /** Where the highlight cache is: one for every version, as most code is the same in each. */
+  highlightCacheDir?: string;
+  /** Folders of the site's outputs that the versions nested in it own. */
+  nested?: readonly string[];
+  /** Where the site's written outputs wait to be committed with the other versions'. */
+  held?: HeldUpdates;
+}
+
+/** The folders and strictness of one site's build. */
+export interface SiteFolders {
+  contentDir: string;
+  manifestDir: string;
+  outDir: string;
+  cacheDir: string;
+  strict: boolean;
+}
+
+export interface SiteBuildResult {
+  ok: boolean;
+  pages: number;
+  rendered: number;
+  diagnostics: Diagnostic[];
+  seconds: number;
+}
+
+/** The one-site build (src/node/build.ts): scan → analyze → site → render → output, with a layer's asks. */
+export type BuildSite = (folders: SiteFolders, layer: SiteLayer) => Promise<SiteBuildResult>;
+
+/**
+ * Builds the site and every version `_site.yaml` builds with it, each a site of its own made by the same
+ * build (`buildSite`) at its route under the base, with its own pages, links, sidebar, search data and
+ * caches. They are built one after the other, so that only one version's texts are held at a time, and
+ * published together once none has an error: all of them, or nothing. A site without built versions is
+ * built as it always was.
+ */
+export async function buildWithVersions(
+  { srcDir, ...folders }: SiteFolders & { srcDir: string },
+  buildSite: BuildSite,
+): Promise<SiteBuildResult> {
+  const started = performance.now();
+  // Read here only to find the versions: the site's build reads it again and reports its problems.
+  const site = await readSiteConfig(folders.contentDir, new DiagnosticList());
+  if (!site.valid || !site.config.versions.some((version) => version.route !== undefined))
+    return buildSite(folders, {});
+  const diagnostics = new DiagnosticList(folders.strict);
+  const gitFolders = path.join(folders.cacheDir, 'versions', 'git');
+  const versions = await builtVersions(folders.contentDir, site.config, site.configText, diagnostics, gitFolders);
+  const results: SiteBuildResult[] = [];
+  const outcome = (ok: boolean): SiteBuildResult => ({
+    ok,
+    pages: results.reduce((sum, result) => sum + result.pages, 0),
+    rendered: results.reduce((sum, result) => sum + result.rendered, 0),
+    diagnostics: [...diagnostics.items, ...results.flatMap((result) => result.diagnostics)],
+    seconds: (performance.now() - started) / 1000,
+  });
+  if (!versions) return outcome(false);
+  const held = new HeldUpdates();
+  const shared = { held, highlightCacheDir: folders.cacheDir };
+  try {
+    const nested = versions.map((version) => version.route.slice(1));
+    const current = await buildSite(folders, { ...shared, settings: withVersionLinks, nested });
+    results.push(current);
+    if (!current.ok) return outcome(false);
+    const code = codeDigest(srcDir);
+    const built: { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[] = [];
+    for (const version of versions) {
+      const at = versionFolders(folders, version);
+      const settings = (own: SiteConfig) => versionConfig(own, site.config, version);
+      const madeFrom = versionMark(at, settings(GIVEN_ONLY), code);
+      // A version nobody touched is kept as it is: its documents, fragments and search data, unread.
+      const kept = await unchangedVersion(at, madeFrom);
+      const result = kept
+        ? { ok: true, rendered: 0, seconds: 0, ...kept }
+        : await buildSite(at, { ...shared, settings });
+      if (!kept) built.push({ at, madeFrom, result });
+      results.push({
+        ...result,
+        diagnostics: result.diagnostics.map((d) => ({ ...d, file: `${version.label}/${d.file}` })),
+      });
+      if (!result.ok) return outcome(false);
+    }
+    await held.commit();
+    for (const { at, madeFrom, result } of built) await markBuilt(at, madeFrom, result);
+    return outcome(true);
+  } finally {
+    // Nothing once committed; otherwise every version's written files go, and the outputs are as they were.
+    await held.rollback();
+  }
+}
+
+/** A site's settings with nothing of its own: a version's, filled in, are what the current site gives it. */
+const GIVEN_ONLY = siteConfigSchema.parse({ title: '-' });
+
+/** A version's folders: its outputs at its route inside the site's, its caches its own. */
+function versionFolders(folders: SiteFolders, version: BuiltVersion): SiteFolders {
+  return {
+    contentDir: version.contentDir,
+    manifestDir: path.join(folders.manifestDir, version.route),
+    outDir: path.join(folders.outDir, version.route),
+    cacheDir: path.join(folders.cacheDir, 'versions', contentHash(version.contentDir)),
+    strict: folders.strict && version.strict,
+  };
+}

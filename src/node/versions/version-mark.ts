@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { POINTER_FILE } from '../../shared/site-data';
+import { digestOfAll, sourceDigest } from '../content-hash';
+import type { Diagnostic } from '../diagnostics';
+import type { SiteConfig } from '../scan/site-config';
+import { writeAside } from '../write-aside';
+import type { SiteFolders } from './build-versions';
+
+/** What a version's last build left, beside its caches: what it was made from, and what it wrote. */
+interface BuiltMark {
+  /** Everything the version's outputs are made from (`versionMark`). */
+  madeFrom: string;
+  /** The digests of its pointer and whole manifest as written, to know its outputs are still those. */
+  outputs: string;
+  pages: number;
+  /** Its problems (warnings): reported again by every build that keeps it. */
+  diagnostics: Diagnostic[];
+}
+
+const MARK_FILE = 'built.json';
+
+/** The build's own code, whose change may change every output: the whole of `src/` and the locked packages. */
+export const codeDigest = (srcDir: string): string =>
+  sourceDigest(srcDir, ['node', 'shared', 'client', '../package-lock.json'], 'versions');
+
+/**
+ * What a version's outputs are made from: every file of its folder (path, size and time: a few thousand
+ * stats, no reads), what the current site gives it, its folders and strictness, and the build's code.
+ */
+export function versionMark(folders: SiteFolders, given: SiteConfig, code: string): string {
+  const parts = [code, JSON.stringify(folders), JSON.stringify(given)];
+  const root = folders.contentDir;
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const { size, mtimeMs } = statSync(file);
+    parts.push(`${path.relative(root, file)}\0${size}\0${mtimeMs}`);
+  }
+  return digestOfAll(parts.sort());
+}
+
+/** The digests of a version's pointer and whole manifest as they are now; missing ones count as such. */
+function outputsNow(folders: SiteFolders): string {
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '(none)';
+    }
+  };
+  return digestOfAll([
+    read(path.join(folders.outDir, POINTER_FILE)),
+    read(path.join(folders.manifestDir, 'manifest.json')),
+  ]);
+}
+
+/**
+ * The result of the version's last build when nothing it is made from changed since and its outputs are
+ * as that build left them: the version is then not built again, its files all kept as they are.
+ */
+export async function unchangedVersion(
+  folders: SiteFolders,
+  madeFrom: string,
+): Promise<{ pages: number; diagnostics: Diagnostic[] } | undefined> {
+  try {
+    const mark = JSON.parse(await readFile(path.join(folders.cacheDir, MARK_FILE), 'utf8')) as BuiltMark;
+    if (mark.madeFrom !== madeFrom || mark.outputs !== outputsNow(folders)) return undefined;
+    return { pages: mark.pages, diagnostics: mark.diagnostics };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Notes what a version's published build was made from; a failure only costs the next build the version's build. */
+export async function markBuilt(
+  folders: SiteFolders,
+  madeFrom: string,
+  result: { pages: number; diagnostics: Diagnostic[] },
+): Promise<void> {
+  const mark: BuiltMark = {
+    madeFrom,
+    outputs: outputsNow(folders),
+    pages: result.pages,
+    diagnostics: result.diagnostics,
+  };
+  try {
+    await mkdir(folders.cacheDir, { recursive: true });
+    await writeAside(path.join(folders.cacheDir, MARK_FILE), JSON.stringify(mark));
+  } catch {
+    // The next build builds the version again.
+  }
+}

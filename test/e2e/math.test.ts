@@ -1,0 +1,89 @@
+import { createRequire } from 'node:module';
+import type { AxeResults, RunOptions } from 'axe-core';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hydrated, useBrowser } from './browser';
+import { useServedTree } from './preview';
+
+/**
+ * A page with formulas, as KaTeX draws them at build time: its HTML laid out by KaTeX's stylesheet and
+ * fonts, served by the site and loaded by pages with math only, under the site's Content-Security-Policy
+ * (no inline styles). Runs under the preview server and under nginx.
+ */
+const site = useServedTree({
+  'README.md': '# Home\n\nThe [cost of a workflow](/costs/) is worked out there.\n',
+  'costs.md': [
+    '# Costs',
+    '',
+    'A run of $n$ steps of $t_i$ seconds each costs $\\lceil \\sum_i t_i / 30 \\rceil$ credits; a plan costs $19.',
+    '',
+    '$$',
+    'c = \\frac{1}{30} \\sum_{i=1}^{n} t_i + \\sqrt{r^2 + 1}',
+    '$$',
+    '',
+    'Retries add $\\overrightarrow{r}$ to the count.',
+    '',
+  ].join('\n'),
+});
+const { open } = useBrowser();
+
+/** The KaTeX font families the document has loaded. */
+function loadedKatexFonts(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'loaded').map((f) => f.family);
+  });
+}
+
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const axe = await page.evaluate(() =>
+    (window as unknown as { axe: { run: (c: object, o: RunOptions) => Promise<AxeResults> } }).axe.run(
+      { include: [['#page-content']] },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] },
+    ),
+  );
+  return axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
+}
+
+describe('formulas on a page', () => {
+  it("are laid out with KaTeX's fonts, shown once, with no CSP violation and axe clean in both themes", async () => {
+    const { page, problems } = await open(undefined);
+    await page.context().addInitScript({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    await page.goto(`${site.url}/docs/costs/`);
+    await hydrated(page);
+    expect(await loadedKatexFonts(page)).toEqual(expect.arrayContaining(['KaTeX_Main', 'KaTeX_Math']));
+    const display = page.locator('.math-display .katex-html');
+    // KaTeX's layout took: the fraction stands taller than a line of text, and the MathML is only for
+    // assistive technology (clipped to a pixel), so the formula is seen once.
+    const box = await display.boundingBox();
+    expect(box?.height).toBeGreaterThan(40);
+    const mathml = await page.locator('.math-display .katex-mathml').boundingBox();
+    expect(mathml?.width).toBeLessThanOrEqual(1);
+    expect(await page.locator('#page-content .katex-html').count()).toBe(5);
+    expect(await page.locator('#page-content').textContent()).toContain('a plan costs $19.');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    }
+    // A CSP violation is a console error (a refused inline style, font or stylesheet).
+    expect(problems).toEqual([]);
+  });
+
+  it("are laid out on a page reached by navigation: the app links KaTeX's stylesheet then", async () => {
+    const { page, problems, requests } = await open(undefined);
+    await page.goto(`${site.url}/docs/`);
+    await hydrated(page);
+    const katexLinks = () => page.locator('link[rel="stylesheet"][href*="/katex."]').count();
+    expect(await katexLinks()).toBe(0);
+    expect(requests.filter((url) => /katex|KaTeX/.test(url))).toEqual([]);
+    await page.getByRole('link', { name: 'cost of a workflow' }).click();
+    await page.locator('h1', { hasText: 'Costs' }).waitFor();
+    await expect.poll(katexLinks).toBe(1);
+    await expect.poll(() => loadedKatexFonts(page)).toEqual(expect.arrayContaining(['KaTeX_Main']));
+    const box = await page.locator('.math-display .katex-html').boundingBox();
+    expect(box?.height).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,151 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Manifest } from '../../../../src/shared/types';
+import { buildTree, makeTree, messages } from '../../../helpers/tree';
+import { CURRENT_AND_V1 } from '../../../helpers/versions';
+
+/** The current site (v2) and an older one beside it (v1) with pages of its own and an old broken link. */
+const SITE = {
+  '_site.yaml': `title: Versioned Docs
+siteUrl: https://docs.example.com
+announcement: { id: launch, text: We launched }
+${CURRENT_AND_V1}`,
+  'README.md': '# Home\n\nSee the [guide](guide.md).\n',
+  'guide.md': '# Guide\n\nThe new guide. Uniquely-current wording.\n',
+  'new.md': '# New\n\nOnly in v2.\n',
+  '../v1/_site.yaml': 'title: Old title\nbase: /elsewhere/\nredirects:\n  /setup/: /guide/\n',
+  '../v1/README.md': '# Home v1\n\nSee the [guide](guide.md).\n',
+  '../v1/guide.md': '# Guide v1\n\nThe old guide. Uniquely-older wording. The [new page](/new/) is not in v1.\n',
+};
+
+const read = (root: string, file: string) => readFileSync(path.join(root, file), 'utf8');
+const manifestOf = (root: string, folder: string) => JSON.parse(read(root, `${folder}/manifest.json`)) as Manifest;
+
+/**
+ * Every file of a folder with its modification time, to see which ones a build left alone. With `made`,
+ * only the files made from the pages (their documents, fragments, twins and search data): the few small
+ * files without a key (the pointer, redirect stubs, `_redirects`) are written by every build of any site.
+ */
+function times(dir: string, made = false): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(dir, file);
+    if (made && !/^(assets\/|index\.|guide)/.test(relative)) continue;
+    found.set(relative, statSync(file).mtimeMs);
+  }
+  return found;
+}
+
+describe('a site with a version built from another folder', () => {
+  it('builds each version at its route, with its own pages, links, search data and settings', async () => {
+    const root = await makeTree(SITE);
+    const result = await buildTree(root);
+    // The old version's broken link is a warning, located in its own folder.
+    expect(messages(result)).toEqual(['../v1/guide.md:3:44 warning: broken link "/new/": no page at /new/']);
+    expect(result.ok).toBe(true);
+    expect(result.pages).toBe(5);
+    expect(existsSync(path.join(root, 'dist/v1/guide/index.html'))).toBe(true);
+    expect(existsSync(path.join(root, 'dist/v1/new/index.html'))).toBe(false);
+    // The version's redirects are its own, under its route.
+    expect(read(root, 'dist/v1/setup/index.html')).toContain('url=/docs/v1/guide/');
+
+    const v1 = manifestOf(root, 'manifest/v1');
+    expect(v1.site.base).toBe('/docs/v1/');
+    // The current site's title and announcement, not the version's own.
+    expect(v1.site.title).toBe('Versioned Docs');
+    expect(v1.site.announcement?.id).toBe('launch');
+    expect(v1.site.versions).toEqual([
+      { text: 'v2', link: '/docs/', badge: 'New', current: true, built: true },
+      { text: 'v1', link: '/docs/v1/', built: true },
+    ]);
+    expect(v1.pages.map((page) => page.path).sort()).toEqual(['/', '/guide/']);
+    expect(manifestOf(root, 'manifest').site.versions).toEqual(v1.site.versions);
+
+    // Each version's search data has its own pages' words only.
+    const words = (folder: string) =>
+      readdirSync(path.join(root, folder, 'search'))
+        .map((file) => read(root, `${folder}/search/${file}`))
+        .join('');
+    expect(words('manifest/v1')).toContain('uniquelyolder');
+    expect(words('manifest/v1')).not.toContain('uniquelycurrent');
+    expect(words('manifest')).toContain('uniquelycurrent');
+    expect(words('manifest')).not.toContain('uniquelyolder');
+
+    // An older version is kept out of search engines: noindex, and only the current one in sitemap and llms.
+    const v1Page = read(root, 'dist/v1/guide/index.html');
+    expect(v1Page).toContain('<link rel="canonical" href="https://docs.example.com/docs/v1/guide/">');
+    expect(v1Page).toContain('<meta name="robots" content="noindex">');
+    expect(read(root, 'dist/guide/index.html')).not.toContain('noindex');
+    expect(read(root, 'dist/sitemap.xml')).not.toContain('/v1/');
+    expect(read(root, 'dist/sitemap.xml')).toContain('https://docs.example.com/docs/guide/');
+    expect(read(root, 'dist/llms.txt')).not.toContain('/v1/');
+    expect(existsSync(path.join(root, 'dist/v1/sitemap.xml'))).toBe(false);
+    expect(existsSync(path.join(root, 'dist/v1/llms.txt'))).toBe(false);
+  });
+
+  it('lets a listed older version be indexed, with its own sitemap.xml and llms.txt', async () => {
+    const listed = SITE['_site.yaml'].replace('    strict: false\n', '    strict: false\n    listed: true\n');
+    const root = await makeTree({ ...SITE, '_site.yaml': listed });
+    expect((await buildTree(root)).ok).toBe(true);
+    expect(read(root, 'dist/v1/guide/index.html')).not.toContain('noindex');
+    expect(read(root, 'dist/v1/sitemap.xml')).toContain('https://docs.example.com/docs/v1/guide/');
+    expect(read(root, 'dist/v1/llms.txt')).toContain('Guide v1');
+    expect(read(root, 'dist/sitemap.xml')).not.toContain('/v1/');
+  });
+
+  it('keeps an untouched version as it is when the current one changes, and drops a version no longer built', async () => {
+    const root = await makeTree(SITE);
+    expect((await buildTree(root)).ok).toBe(true);
+    const before = times(path.join(root, 'dist/v1'), true);
+    await writeFile(path.join(root, 'content/guide.md'), '# Guide\n\nThe new guide, edited.\n');
+    const again = await buildTree(root);
+    expect(again.ok).toBe(true);
+    expect(times(path.join(root, 'dist/v1'), true)).toEqual(before);
+    // Only the edited page is analyzed again; v1 is not built at all, and its warning is still reported.
+    expect(again.rendered).toBe(1);
+    expect(again.pages).toBe(5);
+    expect(messages(again)).toEqual(['../v1/guide.md:3:44 warning: broken link "/new/": no page at /new/']);
+    // A version whose outputs someone changed is built again.
+    await writeFile(path.join(root, 'dist/v1/version.json'), '{}');
+    expect((await buildTree(root)).rendered).toBe(0);
+    expect(read(root, 'dist/v1/version.json')).toContain('/docs/v1/assets/js/manifest.');
+
+    await writeFile(path.join(root, 'content/_site.yaml'), 'title: Versioned Docs\n');
+    expect((await buildTree(root)).ok).toBe(true);
+    expect(existsSync(path.join(root, 'dist/v1'))).toBe(false);
+    expect(existsSync(path.join(root, 'manifest/v1'))).toBe(false);
+  });
+
+  it('fails on a broken link in the current version, and then writes nothing, the older versions either', async () => {
+    const root = await makeTree(SITE);
+    expect((await buildTree(root)).ok).toBe(true);
+    const dist = times(path.join(root, 'dist'));
+    await writeFile(path.join(root, 'content/guide.md'), '# Guide\n\nA [broken](/nowhere/) link.\n');
+    await writeFile(path.join(root, 'v1/guide.md'), '# Guide v1\n\nChanged.\n');
+    const failed = await buildTree(root);
+    expect(failed.ok).toBe(false);
+    expect(messages(failed)).toEqual(['guide.md:3:3 broken link "/nowhere/": no page at /nowhere/']);
+    expect(times(path.join(root, 'dist'))).toEqual(dist);
+  });
+
+  it('fails when a strict version has an error, leaving every output as it was', async () => {
+    const root = await makeTree({ ...SITE, '_site.yaml': SITE['_site.yaml'].replace('    strict: false\n', '') });
+    await writeFile(path.join(root, 'v1/guide.md'), '# Guide v1\n\nFine.\n');
+    expect((await buildTree(root)).ok).toBe(true);
+    const dist = times(path.join(root, 'dist'));
+    await writeFile(path.join(root, 'content/guide.md'), '# Guide\n\nEdited.\n');
+    await writeFile(path.join(root, 'v1/guide.md'), '# Guide v1\n\nA [broken](/nowhere/) link.\n');
+    const failed = await buildTree(root);
+    expect(messages(failed)).toEqual(['../v1/guide.md:3:3 broken link "/nowhere/": no page at /nowhere/']);
+    expect(failed.ok).toBe(false);
+    expect(times(path.join(root, 'dist'))).toEqual(dist);
+    const leftovers = readdirSync(path.join(root, 'dist'), { recursive: true }).filter((n) =>
+      String(n).includes('.replacing-'),
+    );
+    expect(leftovers).toEqual([]);
+  });
+});
