@@ -4,12 +4,13 @@ import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
 
 /**
  * How many threads work of `units` (pages, documents) is worth, sized once for the machine: none below
- * `minUnits`, where a thread's start costs more than it saves; else one for each core the build's own
- * thread leaves free (it does the same work meanwhile, or writes what the threads give).
+ * `minUnits`, where a thread's start costs more than it saves; else one for each core. The build's own
+ * thread then only hands out the work and stores and writes what comes back, which keeps it busy enough:
+ * given pages of its own as well, it fell behind and left the threads waiting for their next file.
  */
 export function threadsFor(units: number, minUnits: number): number {
   if (units < minUnits) return 0;
-  return Math.max(1, availableParallelism() - 1);
+  return availableParallelism();
 }
 
 /** Worker threads of the build, all running one compiled script. */

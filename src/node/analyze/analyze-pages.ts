@@ -23,16 +23,14 @@ export interface AnalyzePagesOptions {
 /** Files this thread reads at once when it analyzes alone, so reading one overlaps with rendering the others. */
 const FILES_AT_ONCE = 64;
 /**
- * With threads: files each thread has been sent and not yet answered, enough that it never waits for the
- * next while this thread renders a page; and files this thread reads at once, few, so that at the end it
- * is never left with many pages to analyze alone.
+ * With threads, the files each has been sent and not yet answered: enough that it never waits for the next
+ * while this thread stores what another sent back. This thread makes no pages of its own then.
  */
 const FILES_PER_THREAD = 16;
-const FILES_AT_ONCE_WITH_THREADS = 4;
 
 /**
- * The page pass: makes every page file into a finished page, on this thread and, for a large site, on page
- * threads too, each taking the next file as it is done with one. Files with errors are left out (their
+ * The page pass: makes every page file into a finished page, on this thread, or for a large site on page
+ * threads, each taking the next file as it is done with one. Files with errors are left out (their
  * problems are reported). The pages, with their code blocks' keys, and the problems come in the order of
  * the files, whichever thread had them.
  */
@@ -64,10 +62,7 @@ export async function analyzePages(files: ContentFile[], options: AnalyzePagesOp
   try {
     const here = (file: ContentFile) => analyzeFile(file, { ...settings, highlighter, texts }, diagnostics.strict);
     const lanes = threads
-      ? [
-          ...Array<typeof here>(FILES_AT_ONCE_WITH_THREADS).fill(here),
-          ...Array<typeof here>(threads.count * FILES_PER_THREAD).fill((file) => threads.analyze(file)),
-        ]
+      ? Array<typeof here>(threads.count * FILES_PER_THREAD).fill((file) => threads.analyze(file))
       : Array<typeof here>(FILES_AT_ONCE).fill(here);
     await Promise.all(lanes.map(lane));
   } finally {
