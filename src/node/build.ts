@@ -1,15 +1,18 @@
-import { analyzeSite, type AnalyzedSite } from './analyze/analyze-site';
-import { TextStore } from './analyze/text-store';
+import type { AnalyzedSite } from './analyze/analyze-site';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
-import { inSourceDocuments } from './openapi/api-reference';
-import { appBundles, type AppBundles } from './output/app-bundles';
 import { BuildLock } from './output/build-lock';
 import { outputSite } from './output/output-site';
-import { PageHighlighter } from './render/highlight/page-highlighter';
-import { renderSite } from './render/render-pages';
-import { withReferencePages, type ReferencedSite } from './openapi/reference-site';
-import { scanSite } from './scan/scan-site';
-import { assembleSite } from './site/assemble';
+import {
+  appBundles,
+  makePages,
+  PageHighlighter,
+  readSite,
+  reported,
+  siteOf,
+  TextStore,
+  type AppBundles,
+  type ReferencedSite,
+} from './site-stages';
 import { buildWithVersions, type SiteLayer } from './versions/build-versions';
 
 export interface BuildOptions {
@@ -71,14 +74,10 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
   const finish = (ok: boolean, pages: number): BuildResult => {
     const seconds = (performance.now() - started) / 1000;
     // A problem in a page made from an OpenAPI document is reported in the document.
-    const reported = inSourceDocuments(diagnostics, scanned?.generated ?? new Map());
-    return { ok, pages, rendered: analyzed?.analyzed ?? 0, diagnostics: reported, seconds };
+    return { ok, pages, rendered: analyzed?.analyzed ?? 0, diagnostics: reported(diagnostics, scanned), seconds };
   };
   try {
-    const scanning = scanSite(contentDir, diagnostics).then((read) => {
-      const settings = read && layer.settings ? { ...read, config: layer.settings(read.config) } : read;
-      return settings && withReferencePages(settings, diagnostics, options);
-    });
+    const scanning = readSite(contentDir, diagnostics, { ...options, settings: layer.settings });
     // Code blocks are highlighted as the page pass finds them; the highlight cache loads while the scan runs.
     const highlighting = PageHighlighter.load(layer.highlightCacheDir ?? options.cacheDir);
     highlighting.catch(() => undefined);
@@ -88,9 +87,8 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
-    analyzed = await analyzeSite(scanned, { ...options, highlighter, texts, diagnostics });
-    const site = assembleSite(analyzed.pages, scanned.config, scanned.configText, strict, diagnostics, scanned.unmade);
-    const rendered = renderSite(site, analyzed.cache);
+    analyzed = await makePages(scanned, { ...options, highlighter, texts, diagnostics });
+    const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, analyzed.cache);
     // The caches keep the pages without errors, even of a build the site's problems fail.
     saving = Promise.all([analyzed.cache.save(analyzed.made, analyzed.problems), highlighter.save()]).then(
       () => undefined,

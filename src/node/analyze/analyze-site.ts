@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Diagnostic, DiagnosticList } from '../diagnostics';
 import type { ScannedSite } from '../scan/scan-site';
+import type { SiteConfig } from '../scan/site-config';
 import { analyzePages } from './analyze-pages';
 import type { BuildHighlighting } from './markdown/code-blocks';
 import type { CompletePage } from './page-record';
@@ -46,13 +47,7 @@ export interface AnalyzedSite {
 export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions): Promise<AnalyzedSite> {
   const { files, config } = scanned;
   const { highlighter, diagnostics, log } = options;
-  const settings: PageSettings = {
-    base: config.base,
-    constants: config.constants,
-    strict: options.strict,
-    embeds: config.embeds,
-    lineNumbers: config.lineNumbers,
-  };
+  const settings = pageSettingsOf(config, options.strict);
   const identity = renderIdentity(options.srcDir, scanned.contentDir, settings);
   const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);
   try {
@@ -76,6 +71,12 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
     cache.close();
     throw error;
   }
+}
+
+/** What a page is made with of the site's settings. */
+export function pageSettingsOf(config: SiteConfig, strict: boolean): PageSettings {
+  const { base, constants, embeds, lineNumbers } = config;
+  return { base, constants, strict, embeds, lineNumbers };
 }
 
 /** The pages of the scan, reused or analyzed, in the scan's order (which is the site's page order). */

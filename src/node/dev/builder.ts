@@ -1,23 +1,30 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../../shared/types';
-import { stylesOf, type PageSource } from '../analyze/page-record';
-import { TextStore } from '../analyze/text-store';
-import { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from '../scan/site-config';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
-import { inSourceDocuments, withApiReference, type GeneratedSources } from '../openapi/api-reference';
-import { PageHighlighter } from '../render/highlight/page-highlighter';
-import { appBundles } from '../output/app-bundles';
-import { splitForBrowser } from '../output/browser-data';
-import { siteCss, type ClientAssets } from '../output/bundle';
-import { pointerOf, siteFiles, type RenderRoute } from '../output/site-files';
-import { assembleSite, type Site } from '../site/assemble';
-import type { UnmadeReference } from '../openapi/unmade-references';
-import { renderSite } from '../render/render-pages';
-import { createManifest } from '../output/manifest';
-import { buildSearchFiles, type SearchFiles } from '../site/search-files';
-import { ChangedFilesWriter } from './changed-files';
-import { PageCache, type PageContext } from './page-cache';
+import {
+  appBundles,
+  buildSearchFiles,
+  ChangedFilesWriter,
+  outputFiles,
+  PageHighlighter,
+  pointerOf,
+  readSite,
+  reported,
+  siteCss,
+  siteOf,
+  SITE_CONFIG_FILE,
+  stylesOf,
+  TextStore,
+  type ClientAssets,
+  type PageSource,
+  type PageTools,
+  type ReferencedSite,
+  type RenderRoute,
+  type SearchFiles,
+  type Site,
+} from '../site-stages';
+import { CurrentPages } from './current-pages';
 
 export interface DevBuilderOptions {
   contentDir: string;
@@ -47,10 +54,10 @@ export interface DevResult {
 }
 
 /**
- * The production build's stages, kept in memory between edits. A content change re-renders only the pages
- * whose files changed (all of them when `_site.yaml`, an image or a partial changed), re-assembles the site
- * (cheap: link checks and the sidebar), and writes the files of the site (output/site-files.ts) that
- * changed: the changed pages' files, the manifest, version.json, llms.txt; `updateSearch()` then writes
+ * The build's stages (site-stages.ts), run again after each edit with their results kept in memory. At the
+ * start every page is made by the build's page pass (current-pages.ts); a content change makes again only
+ * the pages it touches (all of them when `_site.yaml` or an OpenAPI document changed), puts the site
+ * together again (cheap: link checks and the sidebar), and writes the files of the site that changed: the changed pages' files, the manifest, version.json, llms.txt; `updateSearch()` then writes
  * the search data and a manifest pointing to it. Nothing hashed is deleted, so open tabs never hit a
  * missing manifest or fragment. A page's problems do not stop the write: `npm run build` refuses the
  * site, but the writer previews it, as the tabs show the problems over the pages they are in.
@@ -60,16 +67,13 @@ export interface DevResult {
  * hydrates, so a reader only sees it for the first paint of a full page load.
  */
 export class DevBuilder {
-  private config!: SiteConfig;
-  private configText = '';
-  private configDiagnostics: Diagnostic[] = [];
-  /** Whether `_site.yaml` was read without a problem (else the config is the defaults). */
+  /** The site as last read (`readSite`): settings, page files, the API reference's pages. */
+  private scanned: ReferencedSite | undefined;
+  /** The problems of `_site.yaml`, the scan and the API reference, as last read. */
+  private siteDiagnostics: Diagnostic[] = [];
+  /** Whether `_site.yaml` was read without a problem (else the site is the one last read). */
   private configValid = true;
-  /** The OpenAPI document each reference page is made from, where its problems are reported. */
-  private generatedSources: GeneratedSources = new Map();
-  /** The API references whose document has an error: links into them are not checked. */
-  private unmadeReferences: readonly UnmadeReference[] = [];
-  private readonly pages: PageCache;
+  private readonly pages: CurrentPages;
   /** The pages' fragments and markdown, for the whole session. */
   private readonly texts: TextStore;
   private readonly output: ChangedFilesWriter;
@@ -90,7 +94,7 @@ export class DevBuilder {
     private readonly options: DevBuilderOptions,
     private readonly highlighter: PageHighlighter,
   ) {
-    this.pages = new PageCache(options.contentDir);
+    this.pages = new CurrentPages(options.contentDir);
     this.texts = new TextStore(options.cacheDir);
     this.output = new ChangedFilesWriter(options.outDir, options.devScript);
   }
@@ -110,19 +114,17 @@ export class DevBuilder {
     return this.options.strict ?? true;
   }
 
-  /** Everything from scratch: config, pages, bundles, and the whole output. Written even with errors, so
-   * the writer sees the pages while fixing them (with an unreadable `_site.yaml`, only when nothing was
-   * written before). */
+  /** Everything from scratch: settings, pages, bundles, and the whole output. Written even with errors, so
+   * the writer sees the pages while fixing them; with an unreadable `_site.yaml`, nothing is written. */
   async fullBuild(): Promise<DevResult> {
     const started = performance.now();
-    this.pages.clear();
-    await this.loadConfig();
-    await this.pages.rescan([], this.pageContext());
+    const scanned = await this.readSite();
+    if (!scanned) return this.result(started, false, this.siteDiagnostics, [], false);
+    await this.pages.makeAll(scanned, this.allPagesOptions());
     await this.bundle();
-    const { assembled, diagnostics } = this.assemble();
+    const { assembled, diagnostics } = this.assemble(scanned);
     const ok = !diagnostics.some((d) => d.severity === 'error');
-    if (!this.configValid && this.manifest) return this.result(started, false, diagnostics, [], false);
-    const { manifest, written } = await this.write(assembled, 'all');
+    const { manifest, written } = await this.write(scanned, assembled, 'all');
     await this.highlighter.save();
     return this.result(started, ok, diagnostics, written, true, manifest);
   }
@@ -130,53 +132,59 @@ export class DevBuilder {
   /** The client code changed: rebundle, rewrite every page, and have the tabs reload. */
   async sourceChanged(): Promise<DevResult> {
     const started = performance.now();
+    const scanned = this.scanned;
+    if (!scanned || !this.configValid) return this.result(started, false, this.siteDiagnostics, [], false);
     await this.bundle();
-    const { assembled, diagnostics } = this.assemble();
+    const { assembled, diagnostics } = this.assemble(scanned);
     const ok = !diagnostics.some((d) => d.severity === 'error');
-    if (!this.configValid && this.manifest) return this.result(started, false, diagnostics, [], true);
-    const { manifest, written } = await this.write(assembled, 'all');
+    const { manifest, written } = await this.write(scanned, assembled, 'all');
     return this.result(started, ok, diagnostics, written, true, manifest);
   }
 
   /**
    * Files under the content folder changed (paths relative to it, `/`-separated; an empty list means
-   * "look at everything"). Additions, renames and deletions are found by rescanning the tree.
+   * "look at everything"). Additions, renames and deletions are found by scanning the tree again.
    */
   async contentChanged(changed: string[]): Promise<DevResult> {
     const started = performance.now();
-    let restart = false;
-    let everything = changed.length === 0;
-    if (changed.includes(SITE_CONFIG_FILE)) {
-      const before = this.configText;
-      await this.loadConfig();
-      if (before !== this.configText) everything = restart = true;
-    }
-    // An OpenAPI document's pages are made again, and read again with the rest.
-    const specs = new Set(this.config.apiReference.map((reference) => path.posix.normalize(reference.spec)));
-    if (!everything && changed.some((file) => specs.has(file))) {
-      await this.loadConfig();
-      everything = true;
-    }
-    const reload = everything ? this.pages.paths : this.pages.affectedBy(changed);
-    if (everything || changed.some((file) => this.pages.needsScan(file))) {
-      await this.pages.rescan(reload, this.pageContext());
-    } else await this.pages.reload(reload, this.pageContext());
-    const { assembled, diagnostics } = this.assemble();
-    const ok = !diagnostics.some((d) => d.severity === 'error');
-    // A page's problems leave the site showable: it is written, and the tabs show the problems over it.
+    const before = this.scanned;
+    // Changes made while `_site.yaml` could not be read were never applied: everything is made again.
+    const missed = !this.configValid;
+    // The settings, an OpenAPI document or the tree's files: the site is read again.
+    const specs = new Set(before?.config.apiReference.map((reference) => path.posix.normalize(reference.spec)));
+    const readAgain =
+      !before ||
+      missed ||
+      changed.length === 0 ||
+      changed.some((file) => file === SITE_CONFIG_FILE || specs.has(file) || this.pages.needsScan(file));
+    const scanned = readAgain ? await this.readSite() : before;
     // An unreadable `_site.yaml` would show the site with the defaults: the tabs keep the last good one.
-    if (!this.configValid) return this.result(started, false, diagnostics, [], false);
-
-    // Only a page rendered again can bring a colour (or a formula's class) the stylesheet lacks.
-    const colours = stylesOf(this.pages.rendered());
+    if (!scanned) return this.result(started, false, this.siteDiagnostics, [], false);
+    const everything =
+      !before ||
+      missed ||
+      changed.length === 0 ||
+      scanned.configText !== before.configText ||
+      changed.some((file) => specs.has(file));
+    if (everything) {
+      await this.pages.makeAll(scanned, this.allPagesOptions());
+      await this.bundle();
+    } else if (readAgain) await this.pages.rescan(this.pages.affectedBy(changed), scanned, this.tools());
+    else await this.pages.remake(this.pages.affectedBy(changed), scanned.config, this.tools());
+    const { assembled, diagnostics } = this.assemble(scanned);
+    const ok = !diagnostics.some((d) => d.severity === 'error');
+    let restart = everything;
+    // Only a page made again can bring a colour (or a formula's class) the stylesheet lacks.
+    const colours = stylesOf(this.pages.made());
     if (!restart && [...colours].some((colour) => !this.colours.has(colour))) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
       this.colours = stylesOf(assembled.pages);
       this.css = await siteCss(this.appCss, assembled.pages);
       restart = true;
     }
+    // A page's problems leave the site showable: it is written, and the tabs show the problems over it.
     // The previous search data for now (the file is already written); updateSearch() catches up.
-    const { manifest, written } = await this.write(assembled, restart ? 'all' : 'changed');
+    const { manifest, written } = await this.write(scanned, assembled, restart ? 'all' : 'changed');
     return this.result(started, ok, diagnostics, written, restart, manifest);
   }
 
@@ -187,12 +195,12 @@ export class DevBuilder {
    */
   async updateSearch(): Promise<DevResult | undefined> {
     const started = performance.now();
-    if (!this.assembled || !this.manifest) return undefined;
+    if (!this.assembled || !this.manifest || !this.scanned) return undefined;
     const search = buildSearchFiles(this.assembled.pages);
     // The entry names every shard by its content hash: the same entry is the same search data.
     if (search.entry === this.search.entry) return undefined;
     this.search = search;
-    const { manifest } = await this.write(this.assembled, 'changed');
+    const { manifest } = await this.write(this.scanned, this.assembled, 'changed');
     return this.result(started, true, [], [], false, manifest);
   }
 
@@ -214,41 +222,32 @@ export class DevBuilder {
     };
   }
 
-  private async loadConfig(): Promise<void> {
+  /** Reads the site again: kept when `_site.yaml` is readable, else the one last read stays. */
+  private async readSite(): Promise<ReferencedSite | undefined> {
     const diagnostics = new DiagnosticList();
-    const site = await readSiteConfig(this.options.contentDir, diagnostics);
-    const { contentDir, cacheDir, srcDir } = this.options;
-    const reference = site.valid
-      ? await withApiReference([], site.config, site.configText, { contentDir, srcDir, cacheDir, diagnostics })
-      : { files: [], config: site.config, sources: new Map(), unmade: [] };
-    this.pages.generated = reference.files;
-    this.generatedSources = reference.sources;
-    this.unmadeReferences = reference.unmade;
-    this.config = reference.config;
-    this.configText = site.configText;
-    this.configDiagnostics = diagnostics.items;
-    this.configValid = site.valid;
+    const { contentDir, srcDir, cacheDir } = this.options;
+    const scanned = await readSite(contentDir, diagnostics, { srcDir, cacheDir });
+    this.siteDiagnostics = diagnostics.items;
+    this.configValid = scanned !== undefined;
+    if (scanned) this.scanned = scanned;
+    return scanned;
   }
 
-  private pageContext(): PageContext {
-    const { base, constants, embeds, lineNumbers } = this.config;
+  private tools(): PageTools {
     const { highlighter, texts, strict } = this;
-    return { base, constants, embeds, lineNumbers, highlighter, texts, strict };
+    return { highlighter, texts, strict };
   }
 
-  private assemble(): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {
+  private allPagesOptions() {
+    const { srcDir, cacheDir } = this.options;
+    return { ...this.tools(), srcDir, cacheDir };
+  }
+
+  private assemble(scanned: ReferencedSite): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const analyzed = assembleSite(
-      this.pages.loaded(),
-      this.config,
-      this.configText,
-      this.strict,
-      site,
-      this.unmadeReferences,
-    );
-    const assembled = renderSite(analyzed);
-    site.items.push(...this.configDiagnostics, ...this.pages.diagnostics());
-    return { assembled, diagnostics: inSourceDocuments(site, this.generatedSources) };
+    const assembled = siteOf(this.pages.loaded(), scanned, this.strict, site);
+    site.items.push(...this.siteDiagnostics, ...this.pages.diagnostics());
+    return { assembled, diagnostics: reported(site, scanned) };
   }
 
   private async bundle(): Promise<void> {
@@ -269,17 +268,16 @@ export class DevBuilder {
    * Returns the manifest and the routes whose documents were written.
    */
   private async write(
+    scanned: ReferencedSite,
     assembled: Site<PageSource>,
     which: 'all' | 'changed',
   ): Promise<{ manifest: Manifest; written: string[] }> {
     if (which === 'all') this.search = buildSearchFiles(assembled.pages);
-    const manifest = createManifest(this.config, assembled, this.search.entry, this.client);
-    const files = siteFiles({
-      manifest,
-      // The same data files as `npm run build`, so that a page in dev reads what it reads in production.
-      browserData: splitForBrowser(manifest),
+    // The same data files as `npm run build`, so that a page in dev reads what it reads in production.
+    const { manifest, files } = outputFiles({
+      config: scanned.config,
+      site: assembled,
       search: this.search,
-      pages: assembled.pages,
       client: this.client,
       css: this.css,
       renderRoute: this.renderRoute,

@@ -6,7 +6,7 @@ import { watch } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { routeFromRelativePath } from '../../shared/paths';
 import { formatDiagnostic } from '../diagnostics';
-import { isPageFile } from '../scan/scan';
+import { isPageFile } from '../site-stages';
 import { DevBuilder, type DevResult } from './builder';
 import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
 

@@ -2,11 +2,13 @@ import type { PageSource } from '../analyze/page-record';
 import { progressLog } from '../progress';
 import type { ScannedSite } from '../scan/scan-site';
 import type { Site } from '../site/assemble';
-import { buildSearchFiles } from '../site/search-files';
+import { buildSearchFiles, type SearchFiles } from '../site/search-files';
+import type { SiteConfig } from '../scan/site-config';
+import type { Manifest } from '../../shared/types';
 import type { AppBundles } from './app-bundles';
-import { splitForBrowser } from './browser-data';
+import { splitForBrowser, type BrowserData } from './browser-data';
 import { PrerenderThreads, prerenderThreadCount } from './prerender-threads';
-import { siteCss } from './bundle';
+import { siteCss, type ClientAssets } from './bundle';
 import { createManifest } from './manifest';
 import { publishSite, type PublishTargets } from './publish';
 
@@ -30,8 +32,7 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const { scanned, site, app, log } = input;
   const { client, prerender, appCss } = app;
   const search = buildSearchFiles(site.pages);
-  const manifest = createManifest(scanned.config, site, search.entry, client, await scanned.history);
-  const browserData = splitForBrowser(manifest);
+  const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
   const threads = input.prerenderThreads ?? prerenderThreadCount(site.pages.length);
   // Started before the stylesheet is made: a thread loads the renderer meanwhile.
   const rendering = threads > 0 ? await PrerenderThreads.start(prerender.file, browserData.data, threads) : undefined;
@@ -52,4 +53,16 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   } finally {
     await rendering?.stop();
   }
+}
+
+/** The site's manifest, and the data files the browser reads of it (browser-data.ts). */
+export function siteOutput(
+  config: SiteConfig,
+  site: Site<PageSource>,
+  search: SearchFiles,
+  client: ClientAssets,
+  history?: ReadonlyMap<string, string>,
+): { manifest: Manifest; browserData: BrowserData } {
+  const manifest = createManifest(config, site, search.entry, client, history);
+  return { manifest, browserData: splitForBrowser(manifest) };
 }

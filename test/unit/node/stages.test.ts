@@ -32,6 +32,8 @@ const RANKS: Record<string, number> = {
   // The versions built with a site, each a site of its own that build.ts builds the same way.
   versions: 6,
   'build.ts': 7,
+  // The stages put together, as build.ts runs them and dev/ runs them again after an edit.
+  'site-stages.ts': 7,
   // The one script of the build's threads: the analyze stage with the render stage's highlighter, and the
   // output stage's prerender, put together as the build does.
   'build-worker.ts': 7,
@@ -82,6 +84,23 @@ describe('the build stages', () => {
       }
     }
     expect(backwards).toEqual([]);
+  });
+
+  it('are run by npm run dev as the build runs them: dev/ imports the build only through site-stages.ts', () => {
+    // The helpers of rank 0 and the server dev/ stands on are no stages.
+    const allowed = (target: string) => target === 'site-stages.ts' || target === 'serve' || RANKS[target] === 0;
+    const direct = filesOf('dev')
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => {
+            const resolved = path.relative(node, path.resolve(path.dirname(path.join(node, file)), specifier));
+            const target = entryOf(resolved);
+            return target !== undefined && target !== 'dev' && !allowed(target);
+          })
+          .map((specifier) => `${file} → ${specifier}`),
+      );
+    expect(direct).toEqual([]);
   });
 
   it('form no cycle: no folder or top-level file imports, even through others, one that imports it', () => {

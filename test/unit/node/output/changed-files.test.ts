@@ -3,7 +3,7 @@ import { mkdtemp, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChangedFilesWriter } from '../../../../src/node/dev/changed-files';
+import { ChangedFilesWriter } from '../../../../src/node/output/changed-files';
 import type { SiteFile } from '../../../../src/node/output/site-files';
 
 const LONG_AGO = new Date('2001-01-01T00:00:00Z');

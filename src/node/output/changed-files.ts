@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isTextInParts, OutputFolder } from '../output/output-folder';
+import { isTextInParts, OutputFolder } from './output-folder';
 import { POINTER_FILE } from '../../shared/site-data';
-import type { SiteFile } from '../output/site-files';
+import type { SiteFile } from './site-files';
 
 /**
  * What a file was last written as: a page's files by the page's fragment (the page's document also shows

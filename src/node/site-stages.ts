@@ -1,0 +1,106 @@
+/**
+ * The build's stages as the commands run them: `build` once, `npm run dev` once when it starts and again,
+ * for what changed, after each save. The one place the stages are put together; dev/ takes everything it
+ * runs of the build from here, never from a stage module.
+ */
+import type { Manifest } from '../shared/types';
+import { analyzeFile, type AnalyzedFile } from './analyze/analyze-file';
+import { analyzeSite, pageSettingsOf, type AnalyzedSite, type AnalyzeOptions } from './analyze/analyze-site';
+import type { CompletePage, PageSource } from './analyze/page-record';
+import type { LinkedHashes } from './analyze/render-cache';
+import type { TextStore } from './analyze/text-store';
+import type { Diagnostic, DiagnosticList } from './diagnostics';
+import { inSourceDocuments } from './openapi/api-reference';
+import { withReferencePages, type ReferencedSite, type ReferenceOptions } from './openapi/reference-site';
+import type { ClientAssets } from './output/bundle';
+import { siteOutput } from './output/output-site';
+import { siteFiles, type RenderRoute, type SiteFile } from './output/site-files';
+import type { PageHighlighter } from './render/highlight/page-highlighter';
+import { renderSite } from './render/render-pages';
+import type { ContentFile } from './scan/scan';
+import { scanSite } from './scan/scan-site';
+import type { SiteConfig } from './scan/site-config';
+import { assembleSite, type Site } from './site/assemble';
+import type { SearchFiles } from './site/search-files';
+
+export { stylesOf, type CompletePage, type PageSource } from './analyze/page-record';
+export { TextStore } from './analyze/text-store';
+export { appBundles, type AppBundles } from './output/app-bundles';
+export { ChangedFilesWriter } from './output/changed-files';
+export { siteCss, type ClientAssets } from './output/bundle';
+export { pointerOf, type RenderRoute, type SiteFile } from './output/site-files';
+export { PageHighlighter } from './render/highlight/page-highlighter';
+export { isPageFile, type ContentFile } from './scan/scan';
+export { SITE_CONFIG_FILE, type SiteConfig } from './scan/site-config';
+export { buildSearchFiles, type SearchFiles } from './site/search-files';
+export type { ReferencedSite } from './openapi/reference-site';
+export type { Site } from './site/assemble';
+
+/**
+ * The scan stage and the pages of the API reference: the page files, `_site.yaml` (through `settings`,
+ * for a version built with the site) and the pages made of the OpenAPI documents it names. Undefined when
+ * `_site.yaml` is wrong (its problems are in `diagnostics`).
+ */
+export async function readSite(
+  contentDir: string,
+  diagnostics: DiagnosticList,
+  options: ReferenceOptions & { settings?: (config: SiteConfig) => SiteConfig },
+): Promise<ReferencedSite | undefined> {
+  const read = await scanSite(contentDir, diagnostics);
+  if (!read) return undefined;
+  const config = options.settings ? options.settings(read.config) : read.config;
+  return withReferencePages({ ...read, config }, diagnostics, options);
+}
+
+/** The analyze stage: every page of the site made, those the render cache holds taken from it, on threads when many. */
+export function makePages(scanned: ReferencedSite, options: AnalyzeOptions): Promise<AnalyzedSite> {
+  return analyzeSite(scanned, options);
+}
+
+/** What one page is made with: the highlighter and the text store of the build or the dev session. */
+export interface PageTools {
+  highlighter: PageHighlighter;
+  texts: TextStore;
+  strict: boolean;
+}
+
+/** One page file made again, as the analyze stage makes each (its problems apart): for `npm run dev`'s edits. */
+export function makePage(file: ContentFile, config: SiteConfig, tools: PageTools): Promise<AnalyzedFile> {
+  const { highlighter, texts, strict } = tools;
+  return analyzeFile(file, { ...pageSettingsOf(config, strict), highlighter, texts }, strict);
+}
+
+/**
+ * The site and render stages: the pages put together (keys, links checked, sidebar, redirects) and each
+ * given its record. `linked` knows the hashes of pages with legacy links from earlier builds.
+ */
+export function siteOf(
+  pages: readonly CompletePage[],
+  scanned: ReferencedSite,
+  strict: boolean,
+  diagnostics: DiagnosticList,
+  linked?: LinkedHashes,
+): Site<PageSource> {
+  const site = assembleSite([...pages], scanned.config, scanned.configText, strict, diagnostics, scanned.unmade);
+  return renderSite(site, linked);
+}
+
+/** The problems as the writer reads them: those of a page made from an OpenAPI document in the document. */
+export function reported(diagnostics: DiagnosticList, scanned: ReferencedSite | undefined): Diagnostic[] {
+  return inSourceDocuments(diagnostics, scanned?.generated ?? new Map());
+}
+
+/** What the output stage writes for a site, as files to write where they changed (`npm run dev`'s output). */
+export function outputFiles(input: {
+  config: SiteConfig;
+  site: Site<PageSource>;
+  search: SearchFiles;
+  client: ClientAssets;
+  css: { name: string; css: Uint8Array };
+  renderRoute: RenderRoute;
+}): { manifest: Manifest; files: Iterable<SiteFile> } {
+  const { site, search, client, css, renderRoute } = input;
+  const { manifest, browserData } = siteOutput(input.config, site, search, client);
+  const files = siteFiles({ manifest, browserData, search, pages: site.pages, client, css, renderRoute });
+  return { manifest, files };
+}
