@@ -6,7 +6,14 @@ import { digestOfAll, sourceDigest } from '../content-hash';
 import type { Diagnostic } from '../diagnostics';
 import type { SiteConfig } from '../scan/site-config';
 import { writeAside } from '../write-aside';
-import type { SiteFolders } from './build-versions';
+
+/** The folders of one site of the build (build-versions.ts): what a mark is of, and where it is kept. */
+interface SiteFolders {
+  contentDir: string;
+  manifestDir: string;
+  outDir: string;
+  cacheDir: string;
+}
 
 /** What a version's last build left, beside its caches: what it was made from, and what it wrote. */
 interface BuiltMark {
