@@ -15,7 +15,7 @@ const nodeImports = {
 
 const shikiInternals = {
   name: 'shiki/textmate',
-  message: "shiki's private TextMate hooks live in src/node/render/highlight/textmate.ts only: add to that file.",
+  message: "shiki's private TextMate hooks live in src/node/highlight/textmate.ts only: add to that file.",
 };
 
 export default tseslint.config(
@@ -40,9 +40,9 @@ export default tseslint.config(
     },
   },
   {
-    // shiki's internals are reached from one file, which a canary test guards (test/unit/node/render/highlight/).
+    // shiki's internals are reached from one file, which a canary test guards (test/unit/node/highlight/).
     files: ['src/node/**/*.ts'],
-    ignores: ['src/node/render/highlight/textmate.ts'],
+    ignores: ['src/node/highlight/textmate.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -55,23 +55,22 @@ export default tseslint.config(
   {
     // How code is highlighted is decided behind one boundary: the rest of the build highlights a page's
     // blocks through highlight/page-highlighter.ts and gets the colour classes' CSS from highlight/css.ts;
-    // the cache and shiki stay inside src/node/render/highlight/.
+    // the cache and shiki stay inside src/node/highlight/.
     // This rule replaces the one above for these files, so it repeats shiki's internals.
     files: ['src/node/**/*.ts', 'build.ts', 'scripts/**/*.ts'],
-    ignores: ['src/node/render/highlight/**'],
+    ignores: ['src/node/highlight/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [
             shikiInternals,
-            { name: 'shiki', message: "shiki is the highlighter's inside: keep it in src/node/render/highlight/." },
+            { name: 'shiki', message: "shiki is the highlighter's inside: keep it in src/node/highlight/." },
           ],
           patterns: [
             {
               regex: '/highlight/(?!(page-highlighter|css)$)[^/]+$',
-              message:
-                'highlight through src/node/render/highlight/page-highlighter.ts (or css.ts): the rest is its inside.',
+              message: 'highlight through src/node/highlight/page-highlighter.ts (or css.ts): the rest is its inside.',
             },
           ],
         },

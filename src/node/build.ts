@@ -43,7 +43,7 @@ export interface BuildResult {
 }
 
 /**
- * content/ → manifest/ + dist/, in five stages, each once: scan → analyze → site → render → output.
+ * content/ → manifest/ + dist/, in its stages, each once: scan → analyze → site → output.
  * Every problem is collected and reported; the outputs are updated only when the build has no error.
  * Another build writing the same folders or cache meanwhile is refused (`BuildLockedError`).
  */

@@ -6,7 +6,7 @@
 import type { Manifest } from '../shared/types';
 import { analyzeFile, type AnalyzedFile } from './analyze/analyze-file';
 import { analyzeSite, pageSettingsOf, type AnalyzedSite, type AnalyzeOptions } from './analyze/analyze-site';
-import type { CompletePage, PageSource } from './analyze/page-record';
+import type { CompletePage, PageRecord } from './analyze/page-record';
 import type { LinkedHashes } from './analyze/render-cache';
 import type { TextStore } from './analyze/text-store';
 import type { Diagnostic, DiagnosticList } from './diagnostics';
@@ -15,21 +15,21 @@ import { withReferencePages, type ReferencedSite, type ReferenceOptions } from '
 import type { ClientAssets } from './output/bundle';
 import { siteOutput } from './output/output-site';
 import { siteFiles, type RenderRoute, type SiteFile } from './output/site-files';
-import type { PageHighlighter } from './render/highlight/page-highlighter';
-import { renderSite } from './render/render-pages';
+import type { PageHighlighter } from './highlight/page-highlighter';
+import { pageRecords } from './site/page-records';
 import type { ContentFile } from './scan/scan';
 import { scanSite } from './scan/scan-site';
 import type { SiteConfig } from './scan/site-config';
 import { assembleSite, type Site } from './site/assemble';
 import type { SearchFiles } from './site/search-files';
 
-export { stylesOf, type CompletePage, type PageSource } from './analyze/page-record';
+export { stylesOf, type CompletePage, type PageRecord } from './analyze/page-record';
 export { TextStore } from './analyze/text-store';
 export { appBundles, type AppBundles } from './output/app-bundles';
 export { ChangedFilesWriter } from './output/changed-files';
 export { siteCss, type ClientAssets } from './output/bundle';
 export { pointerOf, type RenderRoute, type SiteFile } from './output/site-files';
-export { PageHighlighter } from './render/highlight/page-highlighter';
+export { PageHighlighter } from './highlight/page-highlighter';
 export { isPageFile, type ContentFile } from './scan/scan';
 export { SITE_CONFIG_FILE, type SiteConfig } from './scan/site-config';
 export { buildSearchFiles, type SearchFiles } from './site/search-files';
@@ -71,7 +71,7 @@ export function makePage(file: ContentFile, config: SiteConfig, tools: PageTools
 }
 
 /**
- * The site and render stages: the pages put together (keys, links checked, sidebar, redirects) and each
+ * The site stage: the pages put together (keys, links checked, sidebar, redirects) and each
  * given its record. `linked` knows the hashes of pages with legacy links from earlier builds.
  */
 export function siteOf(
@@ -80,9 +80,9 @@ export function siteOf(
   strict: boolean,
   diagnostics: DiagnosticList,
   linked?: LinkedHashes,
-): Site<PageSource> {
+): Site<PageRecord> {
   const site = assembleSite([...pages], scanned.config, scanned.configText, strict, diagnostics, scanned.unmade);
-  return renderSite(site, linked);
+  return pageRecords(site, linked);
 }
 
 /** The problems as the writer reads them: those of a page made from an OpenAPI document in the document. */
@@ -93,7 +93,7 @@ export function reported(diagnostics: DiagnosticList, scanned: ReferencedSite | 
 /** What the output stage writes for a site, as files to write where they changed (`npm run dev`'s output). */
 export function outputFiles(input: {
   config: SiteConfig;
-  site: Site<PageSource>;
+  site: Site<PageRecord>;
   search: SearchFiles;
   client: ClientAssets;
   css: { name: string; css: Uint8Array };

@@ -39,7 +39,7 @@ const CODE_TOKENS = 'pre code';
 /**
  * Serious and critical axe violations, as `rule: target` lines a person can act on. The highlighted
  * tokens inside code blocks are left out: there are thousands per page, and their contrast is proven
- * for every colour of the palette by test/unit/node/render/highlight/css.test.ts. `newLooksOnly`
+ * for every colour of the palette by test/unit/node/highlight/css.test.ts. `newLooksOnly`
  * narrows the run to the text `markNewTextLooks` found.
  */
 async function violations(

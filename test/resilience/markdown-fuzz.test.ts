@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticList } from '../../src/node/diagnostics';
-import { CodeHighlighter } from '../../src/node/render/highlight/code-highlighter';
+import { CodeHighlighter } from '../../src/node/highlight/code-highlighter';
 import { renderMarkdown, type RenderedPage } from '../../src/node/analyze/markdown/pipeline';
 import { htmlProblems } from './html-check';
 import { SUMMARIES } from './summaries';

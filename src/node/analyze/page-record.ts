@@ -21,9 +21,9 @@ export interface SourceStamp {
 
 /**
  * Everything the build knows about one page; only `toPageMeta` decides what ships. Made once, by the
- * render stage (src/node/render/render-pages.ts) from the page pass's `CompletePage`, and never changed.
+ * site stage (src/node/site/page-records.ts) from the page pass's `CompletePage`, and never changed.
  */
-export interface PageSource {
+export interface PageRecord {
   readonly file: ContentFile;
   readonly source: SourceStamp;
   readonly route: string;
@@ -61,7 +61,7 @@ export interface PageSource {
  * it its key and points its links at renamed headings: what the render cache keeps, as neither depends
  * on the page alone.
  */
-export type CompletePage = Omit<PageSource, 'key'>;
+export type CompletePage = Omit<PageRecord, 'key'>;
 
 /** The code colours a fragment uses, as `light-dark` pairs: one per `c-LIGHT-DARK` class the highlighter writes. */
 export function codeColours(html: string): string[] {
@@ -71,7 +71,7 @@ export function codeColours(html: string): string[] {
 }
 
 /** The code colours of some pages' fragments together. */
-export function coloursOf(pages: Iterable<Pick<PageSource, 'codeColours'>>): Set<string> {
+export function coloursOf(pages: Iterable<Pick<PageRecord, 'codeColours'>>): Set<string> {
   const colours = new Set<string>();
   for (const page of pages) for (const colour of page.codeColours) colours.add(colour);
   return colours;
@@ -81,14 +81,14 @@ export function coloursOf(pages: Iterable<Pick<PageSource, 'codeColours'>>): Set
  * What the site's stylesheet defines for some pages: their code colours and their formulas' classes. A
  * page that brings one the stylesheet lacks needs a new stylesheet (`npm run dev`).
  */
-export function stylesOf(pages: Iterable<Pick<PageSource, 'codeColours' | 'mathClasses'>>): Set<string> {
+export function stylesOf(pages: Iterable<Pick<PageRecord, 'codeColours' | 'mathClasses'>>): Set<string> {
   const styles = new Set<string>();
   for (const page of pages) for (const style of [...page.codeColours, ...page.mathClasses]) styles.add(style);
   return styles;
 }
 
 /** The one mapping from the build's page to the record that ships in the manifest. */
-export function toPageMeta(page: PageSource, base: string): PageMeta {
+export function toPageMeta(page: PageRecord, base: string): PageMeta {
   return {
     title: page.title,
     frontmatter: page.frontmatter,
@@ -105,6 +105,6 @@ export function toPageMeta(page: PageSource, base: string): PageMeta {
 /** How every fragment's file name starts. */
 export const FRAGMENT_FILE_PREFIX = 'page.';
 
-export function fragmentFileName(page: PageSource): string {
+export function fragmentFileName(page: PageRecord): string {
   return `${FRAGMENT_FILE_PREFIX}${page.key}.${page.hash}.html`;
 }

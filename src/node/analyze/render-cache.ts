@@ -48,8 +48,8 @@ export interface RenderedPage {
 }
 
 /**
- * The hash of a page's fragment once the render stage has pointed its links to legacy heading ids
- * (render/render-pages.ts), by the page file's relative path and a digest of the fragment's own hash and
+ * The hash of a page's fragment once the site stage has pointed its links to legacy heading ids
+ * (site/page-records.ts), by the page file's relative path and a digest of the fragment's own hash and
  * those links: while both are the same, so is the hash, and a warm build need not read the fragment to
  * know it.
  */

@@ -17,7 +17,7 @@ import {
   stylesOf,
   TextStore,
   type ClientAssets,
-  type PageSource,
+  type PageRecord,
   type PageTools,
   type ReferencedSite,
   type RenderRoute,
@@ -86,7 +86,7 @@ export class DevBuilder {
   private colours = new Set<string>();
   /** The search data the last manifest points to, and the site last written. */
   private search: SearchFiles = { entry: '', shards: [] };
-  private assembled: Site<PageSource> | undefined;
+  private assembled: Site<PageRecord> | undefined;
   /** The last manifest written: what the browser shows. */
   manifest: Manifest | undefined;
 
@@ -243,7 +243,7 @@ export class DevBuilder {
     return { ...this.tools(), srcDir, cacheDir };
   }
 
-  private assemble(scanned: ReferencedSite): { assembled: Site<PageSource>; diagnostics: Diagnostic[] } {
+  private assemble(scanned: ReferencedSite): { assembled: Site<PageRecord>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
     const assembled = siteOf(this.pages.loaded(), scanned, this.strict, site);
     site.items.push(...this.siteDiagnostics, ...this.pages.diagnostics());
@@ -269,7 +269,7 @@ export class DevBuilder {
    */
   private async write(
     scanned: ReferencedSite,
-    assembled: Site<PageSource>,
+    assembled: Site<PageRecord>,
     which: 'all' | 'changed',
   ): Promise<{ manifest: Manifest; written: string[] }> {
     if (which === 'all') this.search = buildSearchFiles(assembled.pages);

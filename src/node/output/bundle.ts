@@ -2,8 +2,8 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { contentHash } from '../content-hash';
-import { coloursOf, type PageSource } from '../analyze/page-record';
-import { highlightCss } from '../render/highlight/css';
+import { coloursOf, type PageRecord } from '../analyze/page-record';
+import { highlightCss } from '../highlight/css';
 import { mathClassesCss } from '../analyze/markdown/math-styles';
 
 export interface ClientAssets {
@@ -186,7 +186,7 @@ export async function bundleAppCss(srcDir: string): Promise<string> {
  */
 export function siteCss(
   appCss: string,
-  pages: readonly Pick<PageSource, 'codeColours' | 'mathClasses'>[],
+  pages: readonly Pick<PageRecord, 'codeColours' | 'mathClasses'>[],
 ): ReturnType<typeof siteStylesheet> {
   const math = mathClassesCss(pages.flatMap((page) => page.mathClasses));
   return siteStylesheet(appCss, `${highlightCss(coloursOf(pages))}\n${math}`);

@@ -1,6 +1,6 @@
 import { markdownTwinPath } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
-import type { PageSource } from '../analyze/page-record';
+import type { PageRecord } from '../analyze/page-record';
 import { heldText, type StoredText } from '../analyze/text-store';
 import { pageUrl } from './page-url';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE } from '../../shared/root-files';
@@ -15,12 +15,12 @@ export { LLMS_FULL_FILE, LLMS_INDEX_FILE };
 /** `llms.txt`, and `llms-full.txt` in parts, each page's markdown read only as the file is written. */
 export function renderLlmsFiles(
   manifest: Manifest,
-  pages: readonly PageSource[],
+  pages: readonly PageRecord[],
 ): { index: string; full: readonly StoredText[] } {
   const { site } = manifest;
   const url = (route: string) => pageUrl(site.siteUrl, site.base, route);
   const byRoute = new Map(pages.map((page) => [page.route, page]));
-  const groups: { text: string; pages: PageSource[] }[] = [];
+  const groups: { text: string; pages: PageRecord[] }[] = [];
   const listed = new Set<string>();
   for (const group of manifest.sidebar) {
     const members = group.items.flatMap((item) => byRoute.get(item.link) ?? []).filter((p) => !listed.has(p.route));

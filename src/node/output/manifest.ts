@@ -2,7 +2,7 @@ import { withBase } from '../../shared/paths';
 import type { Manifest, SiteSettings, VersionLink } from '../../shared/types';
 import { editLinkOf } from '../scan/page-history';
 import { mathAssets } from './math-assets';
-import { toPageMeta, type PageSource } from '../analyze/page-record';
+import { toPageMeta, type PageRecord } from '../analyze/page-record';
 import type { SiteConfig } from '../scan/site-config';
 import { contentHash } from '../content-hash';
 import { announcementHtml } from '../site/announcement';
@@ -62,7 +62,7 @@ export interface ManifestAssets {
 /** The manifest of an assembled site; its hash covers everything in it. */
 export function createManifest(
   config: SiteConfig,
-  assembled: Site<PageSource>,
+  assembled: Site<PageRecord>,
   /** The search data's entry file (site/search-files.ts); it names the shards by their hashes. */
   searchEntry: string,
   client: ManifestAssets,

@@ -1,4 +1,4 @@
-import type { PageSource } from '../analyze/page-record';
+import type { PageRecord } from '../analyze/page-record';
 import { progressLog } from '../progress';
 import type { ScannedSite } from '../scan/scan-site';
 import type { Site } from '../site/assemble';
@@ -14,7 +14,7 @@ import { publishSite, type PublishTargets } from './publish';
 
 export interface OutputInput {
   scanned: ScannedSite;
-  site: Site<PageSource>;
+  site: Site<PageRecord>;
   app: AppBundles;
   /** What the pages' texts were made with (the render cache's identity), for the output ledger. */
   textsVersion: string;
@@ -58,7 +58,7 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
 /** The site's manifest, and the data files the browser reads of it (browser-data.ts). */
 export function siteOutput(
   config: SiteConfig,
-  site: Site<PageSource>,
+  site: Site<PageRecord>,
   search: SearchFiles,
   client: ClientAssets,
   history?: ReadonlyMap<string, string>,

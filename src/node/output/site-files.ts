@@ -7,7 +7,7 @@ import { manifestUrl, POINTER_FILE, type SiteData } from '../../shared/site-data
 import { isUnlistedVersion } from '../../shared/versions';
 import type { DeploymentPointer, Manifest, SiteSettings } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
-import { fragmentFileName, type PageSource } from '../analyze/page-record';
+import { fragmentFileName, type PageRecord } from '../analyze/page-record';
 import { heldText, type StoredText } from '../analyze/text-store';
 import { mathAssets } from './math-assets';
 import { escapeHtml } from '../analyze/markdown/escape';
@@ -64,7 +64,7 @@ export interface SiteInput {
   /** The browser's manifest with its route shards and sidebar group files (output/browser-data.ts). */
   browserData: BrowserData;
   search: SearchFiles;
-  pages: PageSource[];
+  pages: PageRecord[];
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
@@ -92,7 +92,7 @@ export type SiteFile = {
    * document. Such a file changes when the page does (its `key` and `hash`), and for a document when what
    * it shows of the rest of the site does.
    */
-  page?: PageSource;
+  page?: PageRecord;
   /**
    * Everything the file is made from, as a digest (`fileKeys`): the same key makes the same bytes, so the
    * build leaves the file as the previous one wrote it (folder-update.ts). Only given `versions`.
@@ -145,7 +145,7 @@ export function fileKeys(versions: SiteInput['versions']) {
     /** A file named by a hash of its contents: the same file while its name is. */
     named: key('named by its contents'),
     /** A page's texts (fragment, twin): the same while its file, its images and the build's code are. */
-    texts: (page: PageSource) => key(versions?.texts ?? '', page.source.digest, page.hash),
+    texts: (page: PageRecord) => key(versions?.texts ?? '', page.source.digest, page.hash),
   };
 }
 
@@ -154,7 +154,7 @@ export function fileKeys(versions: SiteInput['versions']) {
  * markdown by the key it is made from (`texts`), so that the pages' markdown, most of a large site's
  * text and possibly on disk, is not read to find the file unchanged.
  */
-function partsKey(keys: ReturnType<typeof fileKeys>, parts: readonly StoredText[], pages: readonly PageSource[]) {
+function partsKey(keys: ReturnType<typeof fileKeys>, parts: readonly StoredText[], pages: readonly PageRecord[]) {
   const pageOf = new Map(pages.map((page) => [page.markdown, page]));
   return keys.key(
     ...parts.map((part) => {

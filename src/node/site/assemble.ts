@@ -20,14 +20,14 @@ export interface Site<Page> {
 
 /**
  * A link of a page written for a heading id an older site gave (see heading-aliases.ts): the URL the
- * renderer printed for it, and the URL of the heading's own id, which the render stage puts in its place.
+ * renderer printed for it, and the URL of the heading's own id, which `pageRecords` (page-records.ts) puts in its place.
  */
 export interface LegacyLink {
   written: string;
   resolved: string;
 }
 
-/** The site as the render stage takes it: what each page is called and where its links lead. */
+/** The site as `pageRecords` takes it: what each page is called and where its links lead. */
 export interface AssembledSite<Page> extends Site<Page> {
   /** Every page's key: from its route, with a route-hash suffix when two routes flatten to one key. */
   keys: Map<Page, string>;

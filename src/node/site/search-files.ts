@@ -12,7 +12,7 @@ import {
   type TermShard,
 } from '../../shared/search-layout';
 import { contentHash } from '../content-hash';
-import type { PageSource } from '../analyze/page-record';
+import type { PageRecord } from '../analyze/page-record';
 import { firstResults, postingCount } from './search-first-results';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
 
@@ -50,7 +50,7 @@ export interface SearchFiles {
 }
 
 /** The search data of a site's pages, as files. */
-export function buildSearchFiles(pages: readonly PageSource[]): SearchFiles {
+export function buildSearchFiles(pages: readonly PageRecord[]): SearchFiles {
   return searchFiles(buildSearchIndex(pages));
 }
 

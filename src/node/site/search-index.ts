@@ -1,7 +1,7 @@
 import Fuse from 'fuse.js';
 import { STOP_WORDS } from '../../shared/search-text';
 import type { DetailPage } from '../../shared/search-layout';
-import type { PageSource } from '../analyze/page-record';
+import type { PageRecord } from '../analyze/page-record';
 
 /**
  * Each section's share of text terms (its distinctive words beyond title, heading and excerpt) is capped,
@@ -43,7 +43,7 @@ export interface SearchIndex {
  * headings whole; each section's excerpt and its most distinctive other words (tf-idf) as its text. The
  * section text itself never ships.
  */
-export function buildSearchIndex(sources: readonly PageSource[]): SearchIndex {
+export function buildSearchIndex(sources: readonly PageRecord[]): SearchIndex {
   const pages: DetailPage[] = [];
   const words = new Map<string, IndexedWord>();
   const titleKeys = new Map<string, number[]>();

@@ -36,7 +36,7 @@ export interface SiteBuildResult {
   seconds: number;
 }
 
-/** The one-site build (src/node/build.ts): scan → analyze → site → render → output, with a layer's asks. */
+/** The one-site build (src/node/build.ts): scan → analyze → site → output, with a layer's asks. */
 export type BuildSite = (folders: SiteFolders, layer: SiteLayer) => Promise<SiteBuildResult>;
 
 /**

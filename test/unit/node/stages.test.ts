@@ -5,7 +5,7 @@ import { projectRoot } from '../../helpers/tree';
 
 /**
  * Every folder and top-level file of src/node, ranked in the order the build runs them
- * (docs/architecture.md): the helpers every stage may use, the five stages src/node/build.ts calls, the
+ * (docs/architecture.md): the helpers every stage may use, the stages src/node/build.ts calls, the
  * build itself, and the commands built on it. A module may import its own rank or an earlier one, never a
  * later one; something new in src/node must be ranked here before this test passes.
  */
@@ -26,15 +26,16 @@ const RANKS: Record<string, number> = {
   // The pages made of the OpenAPI documents `_site.yaml` names, joined to the scanned files.
   openapi: 2,
   analyze: 3,
+  // The page highlighter the analyze stage is given (build-worker.ts and site-stages.ts put them together).
+  highlight: 3,
   site: 4,
-  render: 5,
   output: 6,
   // The versions built with a site, each a site of its own that build.ts builds the same way.
   versions: 6,
   'build.ts': 7,
   // The stages put together, as build.ts runs them and dev/ runs them again after an edit.
   'site-stages.ts': 7,
-  // The one script of the build's threads: the analyze stage with the render stage's highlighter, and the
+  // The one script of the build's threads: the analyze stage with the page highlighter, and the
   // output stage's prerender, put together as the build does.
   'build-worker.ts': 7,
   serve: 8,

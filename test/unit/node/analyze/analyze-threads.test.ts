@@ -7,7 +7,7 @@ import { AnalyzeThreads, analyzeThreadCount } from '../../../../src/node/analyze
 import type { LoadedPage } from '../../../../src/node/analyze/page-source';
 import { TextStore } from '../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
-import { PageHighlighter } from '../../../../src/node/render/highlight/page-highlighter';
+import { PageHighlighter } from '../../../../src/node/highlight/page-highlighter';
 import { scanContent } from '../../../../src/node/scan/scan';
 import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';

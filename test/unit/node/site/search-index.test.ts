@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
-import type { PageSource } from '../../../../src/node/analyze/page-record';
+import type { PageRecord } from '../../../../src/node/analyze/page-record';
 import { pageSearch } from '../../../../src/node/analyze/page-search';
 import { contentHash } from '../../../../src/node/content-hash';
 import { searchFiles } from '../../../../src/node/site/search-files';
@@ -17,20 +17,20 @@ import {
 import { EXCERPT_LENGTH, simpleSlug } from '../../../../src/shared/search-text';
 
 /** A page as the search index reads it: title, route, and the search terms of its analysed sections. */
-function page(route: string, title: string, sections: [heading: string, text: string][]): PageSource {
+function page(route: string, title: string, sections: [heading: string, text: string][]): PageRecord {
   const description = `About ${title}.`;
   const analysed = [
     { level: 1 as const, heading: '', slug: '', text: `${title} introduction text.` },
     ...sections.map(([heading, text]) => ({ level: 2 as const, heading, slug: simpleSlug(heading), text })),
   ];
   const search = pageSearch(title, route, description, analysed);
-  return { route, title, description, search: { read: () => search } } as unknown as PageSource;
+  return { route, title, description, search: { read: () => search } } as unknown as PageRecord;
 }
 
 const words = ['ledger', 'quota', 'relay', 'cursor', 'tenant', 'vault', 'mirror', 'beacon', 'signal', 'harbor'];
 
 /** A site of `n` pages with sections whose words vary from page to page, like a real one's. */
-function site(n: number): PageSource[] {
+function site(n: number): PageRecord[] {
   return Array.from({ length: n }, (_, i) => {
     const word = (k: number) => `${words[(i + k) % words.length] ?? ''}${Math.floor(i / 7) + k}`;
     const text = `The ${word(1)} keeps a ${word(2)} of every ${word(3)} it sends, and the ${word(4)} reads it back. `;

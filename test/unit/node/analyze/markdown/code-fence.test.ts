@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fenceLanguages, parseCodeInfo } from '../../../../../src/node/analyze/markdown/code-info';
-import { PageHighlighter } from '../../../../../src/node/render/highlight/page-highlighter';
+import { PageHighlighter } from '../../../../../src/node/highlight/page-highlighter';
 import type { Element } from 'domhandler';
 import { DomUtils } from 'htmlparser2';
 import { HtmlFile } from '../../../../helpers/html';

@@ -7,7 +7,7 @@ import { toPageMeta } from '../../../../../src/node/analyze/page-record';
 import { keyFromRoute } from '../../../../../src/shared/paths';
 import { TextStore } from '../../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
-import { CodeHighlighter } from '../../../../../src/node/render/highlight/code-highlighter';
+import { CodeHighlighter } from '../../../../../src/node/highlight/code-highlighter';
 import { projectRoot } from '../../../../helpers/tree';
 
 /**

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeHighlighter } from '../../../../../src/node/render/highlight/code-highlighter';
+import { CodeHighlighter } from '../../../../../src/node/highlight/code-highlighter';
 import { renderGuidePage } from '../../../../helpers/render-page';
 import { buildTree, makeTree, messages } from '../../../../helpers/tree';
 

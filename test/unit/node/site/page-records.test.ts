@@ -6,7 +6,7 @@ import { TextStore, type StoredText } from '../../../../src/node/analyze/text-st
 import { contentHash } from '../../../../src/node/content-hash';
 import { DiagnosticList } from '../../../../src/node/diagnostics';
 import type { BuildHighlighting } from '../../../../src/node/analyze/markdown/code-blocks';
-import { renderSite } from '../../../../src/node/render/render-pages';
+import { pageRecords } from '../../../../src/node/site/page-records';
 import { scanContent } from '../../../../src/node/scan/scan';
 import { siteConfigSchema } from '../../../../src/node/scan/site-config';
 import { assembleSite } from '../../../../src/node/site/assemble';
@@ -50,7 +50,7 @@ async function rendered(tree: Record<string, string>, linked?: LinkedHashes) {
   const config = siteConfigSchema.parse({ title: 'Docs' });
   const assembled = assembleSite(drafts, config, '', true, diagnostics);
   const analyzed = texts.characters;
-  return { site: renderSite(assembled, linked), made, drafts, diagnostics, texts, analyzed };
+  return { site: pageRecords(assembled, linked), made, drafts, diagnostics, texts, analyzed };
 }
 
 describe('the render stage', () => {
@@ -156,7 +156,7 @@ describe('the render stage', () => {
       get: (file, links) => (known.get(file)?.[0] === links ? known.get(file)?.[1] : undefined),
       set: (file, links, hash) => void known.set(file, [links, hash]),
     };
-    const homeOf = () => renderSite(site, linked).pages.find((page) => page.route === '/');
+    const homeOf = () => pageRecords(site, linked).pages.find((page) => page.route === '/');
 
     const first = homeOf();
     expect(reads).toBe(1);

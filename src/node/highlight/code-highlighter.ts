@@ -1,7 +1,7 @@
 import { createHighlighter, type Highlighter } from 'shiki';
-import { escapeHtml } from '../../analyze/markdown/escape';
+import { escapeHtml } from '../analyze/markdown/escape';
 import { highlightKey, type HighlightCache } from './cache';
-import type { CodeHighlighting, HighlightedBlock } from '../../analyze/markdown/code-blocks';
+import type { CodeHighlighting, HighlightedBlock } from '../analyze/markdown/code-blocks';
 import { HIGHLIGHT_LANGUAGES, isKnownLanguage, isPlainLanguage, LANGUAGE_NAMES } from './languages';
 import { createRegexEngine } from './regex-engine';
 import { GrammarStates, INITIAL, ThemeColours, type StateStack } from './textmate';

@@ -5,7 +5,7 @@ import {
   isKnownLanguage,
   isPlainLanguage,
   LANGUAGE_NAMES,
-} from '../../../../../src/node/render/highlight/languages';
+} from '../../../../src/node/highlight/languages';
 
 describe('the languages', () => {
   it('knows every language name shiki bundles, and loads the common ones first', async () => {

@@ -3,9 +3,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HighlightCache } from '../../../../../src/node/render/highlight/cache';
-import { CodeHighlighter } from '../../../../../src/node/render/highlight/code-highlighter';
-import { buildTree, makeTree, messages } from '../../../../helpers/tree';
+import { HighlightCache } from '../../../../src/node/highlight/cache';
+import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
+import { buildTree, makeTree, messages } from '../../../helpers/tree';
 
 describe('the highlight cache', () => {
   it('is dropped when it was written by another shiki version', async () => {

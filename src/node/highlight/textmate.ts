@@ -9,7 +9,7 @@
  * started in (`GrammarStates`, from the frames `StateStackImpl.toStateStackFrame` serializes), so a line
  * seen before in the same state is not tokenized again. The public API offers neither.
  *
- * What guards it: test/unit/node/render/highlight/textmate.test.ts checks that every member used here still
+ * What guards it: test/unit/node/highlight/textmate.test.ts checks that every member used here still
  * exists, and that the highlighter's light and dark colour, italic and bold of every character of real
  * code in several languages equal what shiki's public `codeToTokensWithThemes` gives. When a shiki
  * upgrade breaks either, this file is the one to revisit.

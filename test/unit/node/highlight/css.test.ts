@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CodeHighlighter } from '../../../../../src/node/render/highlight/code-highlighter';
-import { codeColours } from '../../../../../src/node/analyze/page-record';
-import { highlightCss } from '../../../../../src/node/render/highlight/css';
-import { HIGHLIGHT_LANGUAGES } from '../../../../../src/node/render/highlight/languages';
-import { projectRoot } from '../../../../helpers/tree';
+import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
+import { codeColours } from '../../../../src/node/analyze/page-record';
+import { highlightCss } from '../../../../src/node/highlight/css';
+import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/highlight/languages';
+import { projectRoot } from '../../../helpers/tree';
 
 /** WCAG relative luminance and contrast ratio of two `#rrggbb` colours. */
 function contrast(a: string, b: string): number {

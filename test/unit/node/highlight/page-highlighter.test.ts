@@ -1,12 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzePages } from '../../../../../src/node/analyze/analyze-pages';
-import { scanContent } from '../../../../../src/node/scan/scan';
-import { TextStore } from '../../../../../src/node/analyze/text-store';
-import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
-import { PageHighlighter } from '../../../../../src/node/render/highlight/page-highlighter';
-import { makeTree } from '../../../../helpers/tree';
+import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
+import { scanContent } from '../../../../src/node/scan/scan';
+import { TextStore } from '../../../../src/node/analyze/text-store';
+import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
+import { PageHighlighter } from '../../../../src/node/highlight/page-highlighter';
+import { makeTree } from '../../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
 

@@ -1,18 +1,18 @@
 /**
- * The canary for src/node/render/highlight/textmate.ts, the one file that reaches below shiki's public API: when a
+ * The canary for src/node/highlight/textmate.ts, the one file that reaches below shiki's public API: when a
  * shiki upgrade changes the internals it relies on, these tests fail and name that file.
  */
 import { createHighlighter, type BundledLanguage, type Highlighter } from 'shiki';
 import { INITIAL, Theme, type StateStack, type StateStackImpl } from 'shiki/textmate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../../src/node/render/highlight/code-highlighter';
-import { HIGHLIGHT_LANGUAGES } from '../../../../../src/node/render/highlight/languages';
-import { GrammarStates, ThemeColours } from '../../../../../src/node/render/highlight/textmate';
-import { THEMES } from '../../../../../src/node/render/highlight/themes';
-import { decodeEntities } from '../../../../../src/node/analyze/markdown/escape';
+import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../src/node/highlight/code-highlighter';
+import { HIGHLIGHT_LANGUAGES } from '../../../../src/node/highlight/languages';
+import { GrammarStates, ThemeColours } from '../../../../src/node/highlight/textmate';
+import { THEMES } from '../../../../src/node/highlight/themes';
+import { decodeEntities } from '../../../../src/node/analyze/markdown/escape';
 import { SAMPLES } from './samples';
 
-const REVISIT = 'shiki changed an internal that src/node/render/highlight/textmate.ts relies on: revisit that file';
+const REVISIT = 'shiki changed an internal that src/node/highlight/textmate.ts relies on: revisit that file';
 
 type Style = { light: string; dark: string; lightFontStyle: number; darkFontStyle: number };
 
@@ -96,7 +96,7 @@ function differences<T>(lang: string, expected: T[][], actual: T[][]): string[] 
   return found.slice(0, 20);
 }
 
-describe("the highlighter's private hooks into shiki (src/node/render/highlight/textmate.ts)", () => {
+describe("the highlighter's private hooks into shiki (src/node/highlight/textmate.ts)", () => {
   let shiki: Highlighter;
   beforeAll(async () => {
     shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [...HIGHLIGHT_LANGUAGES] });

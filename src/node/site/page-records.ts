@@ -1,16 +1,16 @@
 /**
- * The render stage: each page given its key and its links to legacy heading ids pointed at the headings'
- * own ids, with the hash of the fragment so linked; the one place a page's record (`PageSource`) is made.
+ * The end of the site stage: each page given its key and its links to legacy heading ids pointed at the headings'
+ * own ids, with the hash of the fragment so linked; the one place a page's record (`PageRecord`) is made.
  * Its fragment is complete already (the page pass highlights code as it goes).
  */
-import type { CompletePage, PageSource } from '../analyze/page-record';
+import type { CompletePage, PageRecord } from '../analyze/page-record';
 import type { LinkedHashes } from '../analyze/render-cache';
 import { escapeHtml } from '../analyze/markdown/escape';
 import { contentHash, digestOfAll } from '../content-hash';
-import type { AssembledSite, LegacyLink, Site } from '../site/assemble';
+import type { AssembledSite, LegacyLink, Site } from './assemble';
 
 /** The site's pages with their keys and legacy links; `linked` knows the hashes of such pages from earlier builds. */
-export function renderSite(site: AssembledSite<CompletePage>, linked?: LinkedHashes): Site<PageSource> {
+export function pageRecords(site: AssembledSite<CompletePage>, linked?: LinkedHashes): Site<PageRecord> {
   const pages = site.pages.map((page) => {
     const key = site.keys.get(page) ?? '';
     return withLinks({ ...page, key }, site.legacyLinks.get(page), linked);
@@ -24,7 +24,7 @@ export function renderSite(site: AssembledSite<CompletePage>, linked?: LinkedHas
  * on the other pages. Its hash is that of the fragment so read; `linked` may know it from an earlier
  * build, which spares reading the fragment of every such page on every build.
  */
-function withLinks(page: PageSource, links: readonly LegacyLink[] | undefined, linked?: LinkedHashes): PageSource {
+function withLinks(page: PageRecord, links: readonly LegacyLink[] | undefined, linked?: LinkedHashes): PageRecord {
   if (!links) return page;
   const written = page.html;
   const read = () => {

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { marked } from 'marked';
 import { createHighlighter, type BundledLanguage } from 'shiki';
 import { describe, expect, it } from 'vitest';
-import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../../src/node/render/highlight/code-highlighter';
-import { HIGHLIGHT_LANGUAGES, LANGUAGE_NAMES } from '../../../../../src/node/render/highlight/languages';
-import { THEMES } from '../../../../../src/node/render/highlight/themes';
-import { escapeHtml } from '../../../../../src/node/analyze/markdown/escape';
-import { projectRoot } from '../../../../helpers/tree';
+import { CodeHighlighter, TOKENIZE_TIME_LIMIT_MS } from '../../../../src/node/highlight/code-highlighter';
+import { HIGHLIGHT_LANGUAGES, LANGUAGE_NAMES } from '../../../../src/node/highlight/languages';
+import { THEMES } from '../../../../src/node/highlight/themes';
+import { escapeHtml } from '../../../../src/node/analyze/markdown/escape';
+import { projectRoot } from '../../../helpers/tree';
 
 const SAMPLE = `import x from "y"; // comment
 export default { async run({ steps, $ }) { const a = 1 + \`t\${b}\`; return /r/g ?? null; } }

@@ -1,8 +1,8 @@
-import { writeAside } from '../../write-aside';
+import { writeAside } from '../write-aside';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { packageVersion } from '../../package-version';
+import { packageVersion } from '../package-version';
 import { HIGHLIGHT_HTML_FORMAT, THEMES } from './themes';
 
 /** A code block's cache key: everything its HTML depends on. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BuildHighlighting, HighlightedBlock, ThreadHighlighting } from '../../analyze/markdown/code-blocks';
+import type { BuildHighlighting, HighlightedBlock, ThreadHighlighting } from '../analyze/markdown/code-blocks';
 import { HighlightCache } from './cache';
 import { CodeHighlighter, plainCodeHtml } from './code-highlighter';
 import { isKnownLanguage, isPlainLanguage } from './languages';
