@@ -158,6 +158,13 @@ describe('mermaid diagrams', () => {
     expect(figure('raw/index.html')!.toLowerCase()).toBe(plain.toLowerCase().replace(/&#39;/g, "'"));
     const twin = readFileSync(path.join(root, 'dist/index.md'), 'utf8');
     expect(twin).toContain(timeline);
+    // Cached by its text as the other diagrams are: both pages' blocks are one entry.
+    const cache = JSON.parse(readFileSync(path.join(root, '.cache/highlight.json'), 'utf8')) as {
+      entries: Record<string, string>;
+    };
+    const key = /data-diagram="([^"]+)"/.exec(plain)![1]!;
+    expect(Object.keys(cache.entries).filter((entry) => entry.startsWith('mermaid-'))).toEqual([key]);
+    expect(cache.entries[key]).toContain('Second attempt');
   });
 
   it('are the only SVG and MathML kept: what a writer types, even with a mark like a drawing, is dropped', async () => {
