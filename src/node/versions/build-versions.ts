@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentHash } from '../content-hash';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
@@ -17,6 +18,8 @@ export interface SiteLayer {
   nested?: readonly string[];
   /** Where the site's written outputs wait to be committed with the other versions'. */
   held?: HeldUpdates;
+  /** The redirect lines of the versions nested in the site, for its own redirect tables. */
+  nestedRedirects?: readonly string[];
 }
 
 /** The folders and strictness of one site's build. */
@@ -43,8 +46,8 @@ export type BuildSite = (folders: SiteFolders, layer: SiteLayer) => Promise<Site
  * Builds the site and every version `_site.yaml` builds with it, each a site of its own made by the same
  * build (`buildSite`) at its route under the base, with its own pages, links, sidebar, search data and
  * caches. They are built one after the other, so that only one version's texts are held at a time, and
- * published together once none has an error: all of them, or nothing. A site without built versions is
- * built as it always was.
+ * published together once none has an error: all of them, or nothing. The current version is built last:
+ * its redirect tables hold the others'. A site without built versions is built as it always was.
  */
 export async function buildWithVersions(
   { srcDir, ...folders }: SiteFolders & { srcDir: string },
@@ -70,12 +73,11 @@ export async function buildWithVersions(
   const held = new HeldUpdates();
   const shared = { held, highlightCacheDir: folders.cacheDir };
   try {
-    const nested = versions.map((version) => version.route.slice(1));
-    const current = await buildSite(folders, { ...shared, settings: withVersionLinks, nested });
-    results.push(current);
-    if (!current.ok) return outcome(false);
     const code = codeDigest(srcDir);
     const built: { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[] = [];
+    const nestedRedirects: string[] = [];
+    // The versions before the site around them: its redirect table is every version's too, as a host
+    // (nginx, Netlify) reads the top one only, and they are held, so committed, before it.
     for (const version of versions) {
       const at = versionFolders(folders, version);
       const settings = (own: SiteConfig) => versionConfig(own, site.config, version);
@@ -91,7 +93,13 @@ export async function buildWithVersions(
         diagnostics: result.diagnostics.map((d) => ({ ...d, file: `${version.label}/${d.file}` })),
       });
       if (!result.ok) return outcome(false);
+      nestedRedirects.push(...(await redirectLines(held, at)));
     }
+    const nested = versions.map((version) => version.route.slice(1));
+    const current = await buildSite(folders, { ...shared, settings: withVersionLinks, nested, nestedRedirects });
+    // The current version's problems first, as a site without versions reports them.
+    results.unshift(current);
+    if (!current.ok) return outcome(false);
     await held.commit();
     for (const { at, madeFrom, result } of built) await markBuilt(at, madeFrom, result);
     return outcome(true);
@@ -99,6 +107,12 @@ export async function buildWithVersions(
     // Nothing once committed; otherwise every version's written files go, and the outputs are as they were.
     await held.rollback();
   }
+}
+
+/** The lines of a version's redirect table (`_redirects`) as its build wrote or kept it. */
+async function redirectLines(held: HeldUpdates, at: SiteFolders): Promise<string[]> {
+  const text = await readFile(held.fileOf(path.join(path.resolve(at.outDir), '_redirects')), 'utf8');
+  return text.split('\n').filter((line) => line.trim() !== '');
 }
 
 /** A site's settings with nothing of its own: a version's, filled in, are what the current site gives it. */

@@ -50,8 +50,10 @@ describe('a site with a version built from another folder', () => {
     expect(result.pages).toBe(5);
     expect(existsSync(path.join(root, 'dist/v1/guide/index.html'))).toBe(true);
     expect(existsSync(path.join(root, 'dist/v1/new/index.html'))).toBe(false);
-    // The version's redirects are its own, under its route.
+    // The version's redirects are its own, under its route, and in the one table a host reads.
     expect(read(root, 'dist/v1/setup/index.html')).toContain('url=/docs/v1/guide/');
+    expect(read(root, 'dist/_redirects')).toContain('/docs/v1/setup/ /docs/v1/guide/ 301');
+    expect(read(root, 'dist/_redirects.nginx')).toContain('location = "/docs/v1/setup/" { return 301 "/docs/v1/guide/');
 
     const v1 = manifestOf(root, 'manifest/v1');
     expect(v1.site.base).toBe('/docs/v1/');
@@ -109,6 +111,8 @@ describe('a site with a version built from another folder', () => {
     expect(again.rendered).toBe(1);
     expect(again.pages).toBe(5);
     expect(messages(again)).toEqual(['../v1/guide.md:3:44 warning: broken link "/new/": no page at /new/']);
+    // Its redirects stay in the site's table, read from its kept files.
+    expect(read(root, 'dist/_redirects.nginx')).toContain('"/docs/v1/setup"');
     // A version whose outputs someone changed is built again.
     await writeFile(path.join(root, 'dist/v1/version.json'), '{}');
     expect((await buildTree(root)).rendered).toBe(0);
