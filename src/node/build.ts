@@ -92,7 +92,8 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
     analyzed = await analyzeSite(scanned, { ...options, highlighter: highlighting.highlighter, texts, diagnostics });
-    const site = assembleSite(analyzed.pages, scanned.config, scanned.configText, strict, diagnostics, scanned.unmade);
+    const { config, configText, unmade } = scanned;
+    const site = assembleSite(analyzed.pages, config, configText, strict, diagnostics, unmade, layer.versions);
     // A page's error or a broken link fails the build: code still being highlighted would only delay that.
     const failed = diagnostics.errors.length > 0;
     const code = failed ? highlighting.stopped() : highlighting.done(analyzed.reusedCode);

@@ -5,7 +5,9 @@ import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HeldUpdates } from '../output/publish';
 import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
 import { versionConfig, withVersionLinks } from './version-config';
+import type { VersionsAround } from '../site/version-links';
 import { builtVersions, type BuiltVersion } from './version-entries';
+import { aroundKey, versionsAround } from './versions-around';
 import { codeDigest, markBuilt, unchangedVersion, versionMark } from './version-mark';
 
 /** What the versions layer asks of one site's build, besides its folders. */
@@ -20,6 +22,8 @@ export interface SiteLayer {
   held?: HeldUpdates;
   /** The redirect lines of the versions nested in the site, for its own redirect tables. */
   nestedRedirects?: readonly string[];
+  /** The other versions built with the site, which its link check names a link into (site/version-links.ts). */
+  versions?: VersionsAround;
 }
 
 /** The folders and strictness of one site's build. */
@@ -76,17 +80,20 @@ export async function buildWithVersions(
     const code = codeDigest(srcDir);
     const built: { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[] = [];
     const nestedRedirects: string[] = [];
+    const around = await versionsAround(folders.contentDir, site.config, versions);
     // The versions before the site around them: its redirect table is every version's too, as a host
     // (nginx, Netlify) reads the top one only, and they are held, so committed, before it.
     for (const version of versions) {
       const at = versionFolders(folders, version);
       const settings = (own: SiteConfig) => versionConfig(own, site.config, version);
-      const madeFrom = versionMark(at, settings(GIVEN_ONLY), code);
+      const others = around(version.route);
+      // What it is told of the others (their pages) says what its links into them are called.
+      const madeFrom = versionMark(at, [settings(GIVEN_ONLY), aroundKey(others)], code);
       // A version nobody touched is kept as it is: its documents, fragments and search data, unread.
       const kept = await unchangedVersion(at, madeFrom);
       const result = kept
         ? { ok: true, rendered: 0, seconds: 0, ...kept }
-        : await buildSite(at, { ...shared, settings });
+        : await buildSite(at, { ...shared, settings, versions: others });
       if (!kept) built.push({ at, madeFrom, result });
       results.push({
         ...result,
@@ -96,7 +103,13 @@ export async function buildWithVersions(
       nestedRedirects.push(...(await redirectLines(held, at)));
     }
     const nested = versions.map((version) => version.route.slice(1));
-    const current = await buildSite(folders, { ...shared, settings: withVersionLinks, nested, nestedRedirects });
+    const current = await buildSite(folders, {
+      ...shared,
+      settings: withVersionLinks,
+      nested,
+      nestedRedirects,
+      versions: around('/'),
+    });
     // The current version's problems first, as a site without versions reports them.
     results.unshift(current);
     if (!current.ok) return outcome(false);

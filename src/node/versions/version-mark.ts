@@ -4,7 +4,6 @@ import path from 'node:path';
 import { POINTER_FILE } from '../../shared/site-data';
 import { digestOfAll, sourceDigest } from '../content-hash';
 import type { Diagnostic } from '../diagnostics';
-import type { SiteConfig } from '../scan/site-config';
 import { writeAside } from '../write-aside';
 import type { SiteFolders } from './build-versions';
 
@@ -27,9 +26,9 @@ export const codeDigest = (srcDir: string): string =>
 
 /**
  * What a version's outputs are made from: every file of its folder (path, size and time: a few thousand
- * stats, no reads), what the current site gives it, its folders and strictness, and the build's code.
+ * stats, no reads), what the current site gives it (as JSON), its folders and strictness, and the build's code.
  */
-export function versionMark(folders: SiteFolders, given: SiteConfig, code: string): string {
+export function versionMark(folders: SiteFolders, given: unknown, code: string): string {
   const parts = [code, JSON.stringify(folders), JSON.stringify(given)];
   const root = folders.contentDir;
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
