@@ -8,7 +8,7 @@ import { versionConfig, withVersionLinks } from './version-config';
 import type { VersionsAround } from '../site/version-links';
 import { builtVersions, type BuiltVersion } from './version-entries';
 import { aroundKey, versionsAround } from './versions-around';
-import { codeDigest, markBuilt, unchangedVersion, versionMark } from './version-mark';
+import { codeDigest, folderFiles, markBuilt, unchangedVersion, versionMark } from './version-mark';
 
 /** What the versions layer asks of one site's build, besides its folders. */
 export interface SiteLayer {
@@ -80,7 +80,12 @@ export async function buildWithVersions(
     const code = codeDigest(srcDir);
     const built: { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[] = [];
     const nestedRedirects: string[] = [];
-    const around = await versionsAround(folders.contentDir, site.config, versions);
+    const filesOf = new Map(versions.map((version) => [version, folderFiles(version.contentDir)]));
+    const currentText = site.config.versions.find((version) => version.current)?.text ?? 'the current version';
+    const around = versionsAround(site.config, [
+      { text: currentText, route: '/', files: folderFiles(folders.contentDir) },
+      ...versions.map((version) => ({ ...version, files: filesOf.get(version) ?? [] })),
+    ]);
     // The versions before the site around them: its redirect table is every version's too, as a host
     // (nginx, Netlify) reads the top one only, and they are held, so committed, before it.
     for (const version of versions) {
@@ -88,7 +93,7 @@ export async function buildWithVersions(
       const settings = (own: SiteConfig) => versionConfig(own, site.config, version);
       const others = around(version.route);
       // What it is told of the others (their pages) says what its links into them are called.
-      const madeFrom = versionMark(at, [settings(GIVEN_ONLY), aroundKey(others)], code);
+      const madeFrom = versionMark(at, [settings(GIVEN_ONLY), aroundKey(others)], code, filesOf.get(version) ?? []);
       // A version nobody touched is kept as it is: its documents, fragments and search data, unread.
       const kept = await unchangedVersion(at, madeFrom);
       const result = kept

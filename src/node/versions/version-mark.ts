@@ -24,19 +24,32 @@ const MARK_FILE = 'built.json';
 export const codeDigest = (srcDir: string): string =>
   sourceDigest(srcDir, ['node', 'shared', 'client', '../package-lock.json'], 'versions');
 
-/**
- * What a version's outputs are made from: every file of its folder (path, size and time: a few thousand
- * stats, no reads), what the current site gives it (as JSON), its folders and strictness, and the build's code.
- */
-export function versionMark(folders: SiteFolders, given: unknown, code: string): string {
-  const parts = [code, JSON.stringify(folders), JSON.stringify(given)];
-  const root = folders.contentDir;
+/** A file of a content folder, as its mark takes it: its path (`/`-separated), size and time. */
+export interface FolderFile {
+  relative: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Every file of a content folder, with its size and time: a few thousand stats, no reads. */
+export function folderFiles(root: string): FolderFile[] {
+  const files: FolderFile[] = [];
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
     const { size, mtimeMs } = statSync(file);
-    parts.push(`${path.relative(root, file)}\0${size}\0${mtimeMs}`);
+    files.push({ relative: path.relative(root, file).split(path.sep).join('/'), size, mtimeMs });
   }
+  return files;
+}
+
+/**
+ * What a version's outputs are made from: every file of its folder (`folderFiles`), what the current site
+ * gives it (as JSON), its folders and strictness, and the build's code.
+ */
+export function versionMark(folders: SiteFolders, given: unknown, code: string, files: readonly FolderFile[]): string {
+  const parts = [code, JSON.stringify(folders), JSON.stringify(given)];
+  for (const { relative, size, mtimeMs } of files) parts.push(`${relative}\0${size}\0${mtimeMs}`);
   return digestOfAll(parts.sort());
 }
 

@@ -1,29 +1,27 @@
 import { routeFromRelativePath } from '../../shared/paths';
-import { DiagnosticList } from '../diagnostics';
-import { scanContent } from '../scan/scan';
+import { isPageFile } from '../scan/scan';
 import type { SiteConfig } from '../scan/site-config';
 import type { OtherVersion, VersionsAround } from '../site/version-links';
-import type { BuiltVersion } from './version-entries';
+import type { FolderFile } from './version-mark';
+
+/** A version as the others are told of it: its text, its route under the site's base, its folder's files. */
+export interface VersionFolder {
+  text: string;
+  route: string;
+  files: readonly FolderFile[];
+}
 
 /**
- * For each version built with the site, the current one included, the others and their pages' routes:
- * what a version's link check names a link into another version by. The pages are those of each
- * version's folder (a scan, no page read); a page a build makes from another file is not among them.
+ * For each version built with the site, the current one (at `/`) included, the others and their pages'
+ * routes: what a version's link check names a link into another version by. The pages are those of each
+ * version's folder, from its files' names; a page a build makes from another file is not among them.
  */
-export async function versionsAround(
-  contentDir: string,
-  config: SiteConfig,
-  versions: readonly BuiltVersion[],
-): Promise<(route: string) => VersionsAround> {
-  const currentText = config.versions.find((version) => version.current)?.text ?? 'the current version';
-  const sites = [{ text: currentText, route: '/', contentDir }, ...versions];
-  const all: OtherVersion[] = await Promise.all(
-    sites.map(async ({ text, route, contentDir: folder }) => {
-      // The pages' own problems are each version's build's to report, once.
-      const files = await scanContent(folder, new DiagnosticList());
-      return { text, route, pages: new Set(files.map((file) => routeFromRelativePath(file.relativePath))) };
-    }),
-  );
+export function versionsAround(config: SiteConfig, sites: readonly VersionFolder[]): (route: string) => VersionsAround {
+  const currentText = sites.find((site) => site.route === '/')?.text ?? 'the current version';
+  const all: OtherVersion[] = sites.map(({ text, route, files }) => {
+    const pages = files.filter((file) => isPageFile(file.relative));
+    return { text, route, pages: new Set(pages.map((file) => routeFromRelativePath(file.relative))) };
+  });
   return (route) => ({
     text: all.find((version) => version.route === route)?.text ?? currentText,
     route,
