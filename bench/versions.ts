@@ -24,6 +24,9 @@ export const VERSION_TARGETS = {
   real: { coldRatio: 2, onePageRatio: 1.2, peakBytes: 1024 * MB },
 };
 
+type Progress = (line: string) => void;
+const noProgress: Progress = () => undefined;
+
 /** A site of the comparison: its folders, and the page of its current version that is edited. */
 interface BenchSite {
   root: string;
@@ -95,7 +98,7 @@ async function markdownFiles(folder: string): Promise<string[]> {
  * A site of `count` versions made from the content folder `source`: the current one as it is, each older
  * one a copy of the next newer with `changed` of its pages edited (a sentence added), at `/v1/`, `/v2/`, ….
  */
-async function versionedSite(source: string, root: string, count: number, changed: number): Promise<void> {
+export async function versionedSite(source: string, root: string, count: number, changed: number): Promise<void> {
   await cp(source, path.join(root, 'content'), { recursive: true });
   const pages = await markdownFiles(source);
   const every = changed > 0 ? Math.round(1 / changed) : 0;
@@ -191,9 +194,6 @@ export async function measureRealVersions(
   return compare('real tree, 2,000 pages, 5 versions', alone, versioned, 5, pairs, timeoutMs, progress);
 }
 
-type Progress = (line: string) => void;
-const noProgress: Progress = () => undefined;
-
 const ratios = (pairs: Pair[]) => pairs.map((pair) => pair.versioned.wallMs / pair.alone.wallMs);
 const load = (values: number[][]) => {
   const first = values.map((v) => v[0] ?? 0);
@@ -242,6 +242,33 @@ export function versionsFigures(
     });
   }
   return figures;
+}
+
+const PAIRS = 2;
+
+/** The figures for `npm run bench`: both comparisons, or what kept each from being taken. */
+export async function versionFigures(realMissing: string | undefined, progress: Progress): Promise<Figure[]> {
+  const ws = await createWorkspace();
+  const notTaken = (label: string, why: string): Figure => ({
+    section: `Versions (${label})`,
+    name: 'cold build and one page changed',
+    value: null,
+    unit: 'ratio',
+    note: why,
+  });
+  const figures: Figure[] = [];
+  try {
+    const content = await measureContentVersions(ws, PAIRS, 600_000, progress).catch((error: Error) => error);
+    if (content instanceof Error) figures.push(notTaken('content/', `not measured: ${content.message}`));
+    else figures.push(...versionsFigures(content, VERSION_TARGETS.content));
+    if (realMissing) return [...figures, notTaken('real tree', 'skipped: no real tree')];
+    const real = await measureRealVersions(ws, PAIRS, 1_800_000, progress).catch((error: Error) => error);
+    if (real instanceof Error) figures.push(notTaken('real tree', `not measured: ${real.message}`));
+    else figures.push(...versionsFigures(real, VERSION_TARGETS.real));
+    return figures;
+  } finally {
+    await ws.dispose();
+  }
 }
 
 async function main(): Promise<void> {
