@@ -56,12 +56,15 @@ export type BuildSite = (folders: SiteFolders, layer: SiteLayer) => Promise<Site
 export async function buildWithVersions(
   { srcDir, ...folders }: SiteFolders & { srcDir: string },
   buildSite: BuildSite,
+  /** Only the older versions, published at their routes in the outputs: what `npm run dev` serves beside its own. */
+  olderOnly = false,
 ): Promise<SiteBuildResult> {
   const started = performance.now();
   // Read here only to find the versions: the site's build reads it again and reports its problems.
   const site = await readSiteConfig(folders.contentDir, new DiagnosticList());
-  if (!site.valid || !site.config.versions.some((version) => version.route !== undefined))
-    return buildSite(folders, {});
+  const hasBuilt = site.valid && site.config.versions.some((version) => version.route !== undefined);
+  if (!hasBuilt)
+    return olderOnly ? { ok: true, pages: 0, rendered: 0, diagnostics: [], seconds: 0 } : buildSite(folders, {});
   const diagnostics = new DiagnosticList(folders.strict);
   const gitFolders = path.join(folders.cacheDir, 'versions', 'git');
   const versions = await builtVersions(folders.contentDir, site.config, site.configText, diagnostics, gitFolders);
@@ -107,6 +110,7 @@ export async function buildWithVersions(
       if (!result.ok) return outcome(false);
       nestedRedirects.push(...(await redirectLines(held, at)));
     }
+    if (olderOnly) return await published(held, built, outcome);
     const nested = versions.map((version) => version.route.slice(1));
     const current = await buildSite(folders, {
       ...shared,
@@ -118,13 +122,22 @@ export async function buildWithVersions(
     // The current version's problems first, as a site without versions reports them.
     results.unshift(current);
     if (!current.ok) return outcome(false);
-    await held.commit();
-    for (const { at, madeFrom, result } of built) await markBuilt(at, madeFrom, result);
-    return outcome(true);
+    return await published(held, built, outcome);
   } finally {
     // Nothing once committed; otherwise every version's written files go, and the outputs are as they were.
     await held.rollback();
   }
+}
+
+/** Commits every held output, then notes what each version built was made from. */
+async function published(
+  held: HeldUpdates,
+  built: readonly { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[],
+  outcome: (ok: boolean) => SiteBuildResult,
+): Promise<SiteBuildResult> {
+  await held.commit();
+  for (const { at, madeFrom, result } of built) await markBuilt(at, madeFrom, result);
+  return outcome(true);
 }
 
 /** The lines of a version's redirect table (`_redirects`) as its build wrote or kept it. */
