@@ -3,6 +3,7 @@ import path from 'node:path';
 import { contentHash } from '../content-hash';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HeldUpdates } from '../output/publish';
+import { isPageFile } from '../scan/scan';
 import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
 import { versionConfig, withVersionLinks } from './version-config';
 import type { VersionsAround } from '../site/version-links';
@@ -67,7 +68,11 @@ export async function buildWithVersions(
     return olderOnly ? { ok: true, pages: 0, rendered: 0, diagnostics: [], seconds: 0 } : buildSite(folders, {});
   const diagnostics = new DiagnosticList(folders.strict);
   const gitFolders = path.join(folders.cacheDir, 'versions', 'git');
-  const versions = await builtVersions(folders.contentDir, site.config, site.configText, diagnostics, gitFolders);
+  // The current site's files by name: its pages are checked against the versions' routes, and linked to.
+  const currentFiles = folderFiles(folders.contentDir, true);
+  const currentPages = currentFiles.map((file) => file.relative).filter(isPageFile);
+  const { config, configText } = site;
+  const versions = await builtVersions(folders.contentDir, config, configText, diagnostics, gitFolders, currentPages);
   const results: SiteBuildResult[] = [];
   const outcome = (ok: boolean): SiteBuildResult => ({
     ok,
@@ -86,7 +91,7 @@ export async function buildWithVersions(
     const filesOf = new Map(versions.map((version) => [version, folderFiles(version.contentDir)]));
     const currentText = site.config.versions.find((version) => version.current)?.text ?? 'the current version';
     const around = versionsAround(site.config, [
-      { text: currentText, route: '/', files: folderFiles(folders.contentDir) },
+      { text: currentText, route: '/', files: currentFiles },
       ...versions.map((version) => ({ ...version, files: filesOf.get(version) ?? [] })),
     ]);
     // The versions before the site around them: its redirect table is every version's too, as a host

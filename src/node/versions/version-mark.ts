@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { POINTER_FILE } from '../../shared/site-data';
@@ -11,7 +11,7 @@ import type { SiteFolders } from './build-versions';
 interface BuiltMark {
   /** Everything the version's outputs are made from (`versionMark`). */
   madeFrom: string;
-  /** The digests of its pointer and whole manifest as written, to know its outputs are still those. */
+  /** Its pointer's and whole manifest's stats as written (`outputsNow`), to know its outputs are still those. */
   outputs: string;
   pages: number;
   /** Its problems (warnings): reported again by every build that keeps it. */
@@ -31,13 +31,16 @@ export interface FolderFile {
   mtimeMs: number;
 }
 
-/** Every file of a content folder, with its size and time: a few thousand stats, no reads. */
-export function folderFiles(root: string): FolderFile[] {
+/**
+ * Every file of a content folder, with its size and time (a few thousand stats, no reads), or with
+ * `names` only its files' names (sizes and times 0).
+ */
+export function folderFiles(root: string, names = false): FolderFile[] {
   const files: FolderFile[] = [];
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    const { size, mtimeMs } = statSync(file);
+    const { size, mtimeMs } = names ? { size: 0, mtimeMs: 0 } : statSync(file);
     files.push({ relative: path.relative(root, file).split(path.sep).join('/'), size, mtimeMs });
   }
   return files;
@@ -53,19 +56,22 @@ export function versionMark(folders: SiteFolders, given: unknown, code: string, 
   return digestOfAll(parts.sort());
 }
 
-/** The digests of a version's pointer and whole manifest as they are now; missing ones count as such. */
+/**
+ * Which files a version's pointer and whole manifest are now, by their stats: a build puts a new file in
+ * place by renaming it there (another inode), a hand edit changes its time; missing ones count as such.
+ */
 function outputsNow(folders: SiteFolders): string {
-  const read = (file: string) => {
+  const stamp = (file: string) => {
     try {
-      return readFileSync(file, 'utf8');
+      const { ino, size, mtimeMs } = statSync(file);
+      return `${ino}:${size}:${mtimeMs}`;
     } catch {
       return '(none)';
     }
   };
-  return digestOfAll([
-    read(path.join(folders.outDir, POINTER_FILE)),
-    read(path.join(folders.manifestDir, 'manifest.json')),
-  ]);
+  return [path.join(folders.outDir, POINTER_FILE), path.join(folders.manifestDir, 'manifest.json')]
+    .map(stamp)
+    .join('|');
 }
 
 /**
