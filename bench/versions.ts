@@ -138,7 +138,9 @@ async function compare(
     onePage: [],
     loadAverage: [],
   };
-  for (let pair = 0; pair < pairs; pair++) {
+  // BENCH_VERSIONS_COLD=0: the one-page figures alone (their first build, not counted, is then cold).
+  const coldPairs = Number(process.env['BENCH_VERSIONS_COLD'] ?? pairs);
+  for (let pair = 0; pair < coldPairs; pair++) {
     result.loadAverage.push(loadavg());
     const a = await cold(alone, timeoutMs);
     const b = await cold(versioned, timeoutMs);
@@ -151,6 +153,7 @@ async function compare(
     const a = await onePage(alone, timeoutMs);
     const b = await onePage(versioned, timeoutMs);
     result.onePage.push({ alone: a, versioned: b });
+    result.pages = { alone: a.pages, versioned: b.pages };
     progress(`${label}, one page, pair ${pair + 1}: ${a.wallMs.toFixed(0)} ms / ${b.wallMs.toFixed(0)} ms`);
   }
   result.loadAverage.push(loadavg());
@@ -194,7 +197,7 @@ export async function measureRealVersions(
   return compare('real tree, 2,000 pages, 5 versions', alone, versioned, 5, pairs, timeoutMs, progress);
 }
 
-const ratios = (pairs: Pair[]) => pairs.map((pair) => pair.versioned.wallMs / pair.alone.wallMs);
+const ratios = (pairs: Pair[]): number[] => pairs.map((pair) => pair.versioned.wallMs / pair.alone.wallMs);
 const load = (values: number[][]) => {
   const first = values.map((v) => v[0] ?? 0);
   return `load ${Math.min(...first).toFixed(1)}–${Math.max(...first).toFixed(1)}`;
@@ -214,7 +217,7 @@ export function versionsFigures(
     {
       section,
       name: `cold build, ${measured.versions} versions / 1 (median ratio)`,
-      value: median(ratios(measured.cold)),
+      value: measured.cold.length > 0 ? median(ratios(measured.cold)) : null,
       unit: 'ratio',
       target: { max: targets.coldRatio, inclusive: true },
       note: note(measured.cold),
@@ -228,7 +231,7 @@ export function versionsFigures(
       note: note(measured.onePage),
     },
   ];
-  if (targets.peakBytes !== undefined) {
+  if (targets.peakBytes !== undefined && measured.cold.length > 0) {
     const peaks = measured.cold.map((pair) => pair.versioned.maxRssBytes);
     figures.push({
       section,
