@@ -11,7 +11,7 @@ import type { SiteFolders } from './build-versions';
 interface BuiltMark {
   /** Everything the version's outputs are made from (`versionMark`). */
   madeFrom: string;
-  /** Its pointer's and whole manifest's stats as written (`outputsNow`), to know its outputs are still those. */
+  /** Its pointer's, redirect table's and manifest's stats as written (`outputsNow`): its outputs are still those. */
   outputs: string;
   pages: number;
   /** Its problems (warnings): reported again by every build that keeps it. */
@@ -57,8 +57,9 @@ export function versionMark(folders: SiteFolders, given: unknown, code: string, 
 }
 
 /**
- * Which files a version's pointer and whole manifest are now, by their stats: a build puts a new file in
- * place by renaming it there (another inode), a hand edit changes its time; missing ones count as such.
+ * Which files a version's pointer, redirect table and whole manifest are now, by their stats: a build
+ * puts a new file in place by renaming it there (another inode), a hand edit changes its time; missing
+ * ones count as such.
  */
 function outputsNow(folders: SiteFolders): string {
   const stamp = (file: string) => {
@@ -69,9 +70,9 @@ function outputsNow(folders: SiteFolders): string {
       return '(none)';
     }
   };
-  return [path.join(folders.outDir, POINTER_FILE), path.join(folders.manifestDir, 'manifest.json')]
-    .map(stamp)
-    .join('|');
+  // Its redirect table too: the site's own is made from it (build-versions.ts).
+  const files = [POINTER_FILE, '_redirects'].map((file) => path.join(folders.outDir, file));
+  return [...files, path.join(folders.manifestDir, 'manifest.json')].map(stamp).join('|');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../../src/shared/types';
@@ -118,7 +118,10 @@ describe('a site with a version built from another folder', () => {
     expect(messages(again)).toEqual([V1_LINK_TO_V2]);
     // Its redirects stay in the site's table, read from its kept files.
     expect(read(root, 'dist/_redirects.nginx')).toContain('"/docs/v1/setup"');
-    // A version whose outputs someone changed is built again.
+    // A version whose outputs someone changed is built again, its redirect table as well.
+    await rm(path.join(root, 'dist/v1/_redirects'));
+    expect((await buildTree(root)).rendered).toBe(0);
+    expect(read(root, 'dist/_redirects')).toContain('/docs/v1/setup/ /docs/v1/guide/ 301');
     await writeFile(path.join(root, 'dist/v1/version.json'), '{}');
     expect((await buildTree(root)).rendered).toBe(0);
     expect(read(root, 'dist/v1/version.json')).toContain('/docs/v1/assets/js/manifest.');
