@@ -10,7 +10,7 @@ import { renderSite } from './render/render-pages';
 import { withReferencePages, type ReferencedSite } from './openapi/reference-site';
 import { scanSite } from './scan/scan-site';
 import { assembleSite } from './site/assemble';
-import { buildWithVersions, type SiteLayer } from './versions/build-versions';
+import { buildWithVersions, type BuildSite, type SiteLayer } from './versions/build-versions';
 
 export interface BuildOptions {
   contentDir: string;
@@ -46,14 +46,25 @@ export interface BuildResult {
  * Every problem is collected and reported; the outputs are updated only when the build has no error.
  * Another build writing the same folders or cache meanwhile is refused (`BuildLockedError`).
  */
-export async function build(options: BuildOptions): Promise<BuildResult> {
+export function build(options: BuildOptions): Promise<BuildResult> {
+  return buildLocked(options, false);
+}
+
+/**
+ * Only the older versions `_site.yaml` builds with the site, each at its route in the outputs, the current
+ * one left out: what `npm run dev` serves beside the current version it builds itself.
+ */
+export function buildOlderVersions(options: BuildOptions): Promise<BuildResult> {
+  return buildLocked(options, true);
+}
+
+async function buildLocked(options: BuildOptions, olderOnly: boolean): Promise<BuildResult> {
   const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
   const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
   try {
     // Each version built with the site is a site of its own, built the same way (src/node/versions/).
-    return await buildWithVersions(options, (folders, layer) =>
-      buildInLockedFolders({ ...options, ...folders }, layer),
-    );
+    const buildSite: BuildSite = (folders, layer) => buildInLockedFolders({ ...options, ...folders }, layer);
+    return await buildWithVersions(options, buildSite, olderOnly);
   } finally {
     lock.release();
   }
@@ -92,7 +103,8 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
     analyzed = await analyzeSite(scanned, { ...options, highlighter: highlighting.highlighter, texts, diagnostics });
-    const site = assembleSite(analyzed.pages, scanned.config, scanned.configText, strict, diagnostics, scanned.unmade);
+    const { config, configText, unmade } = scanned;
+    const site = assembleSite(analyzed.pages, config, configText, strict, diagnostics, unmade, layer.versions);
     // A page's error or a broken link fails the build: code still being highlighted would only delay that.
     const failed = diagnostics.errors.length > 0;
     const code = failed ? highlighting.stopped() : highlighting.done(analyzed.reusedCode);
