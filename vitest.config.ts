@@ -1,6 +1,15 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const NGINX_FILES = ['hosting', 'first-load', 'images', 'announcement', 'feedback', 'api-reference', 'math'];
+const NGINX_FILES = [
+  'hosting',
+  'first-load',
+  'images',
+  'announcement',
+  'feedback',
+  'api-reference',
+  'math',
+  'version-redirects',
+];
 
 /**
  * `npm test` runs the unit, resilience and browser projects in one run, as one group sharing these workers

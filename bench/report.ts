@@ -1,7 +1,7 @@
 /** The bench's figures and how they are printed: one table, grouped by section, target and ✓/✗ beside each. */
 
-/** `count`: a plain number of things (requests, routes, faults); `per-second`: a rate. */
-export type Unit = 'ms' | 'bytes' | 'count' | 'per-second';
+/** `count`: a plain number of things (requests, routes, faults); `per-second`: a rate; `ratio`: one figure over another. */
+export type Unit = 'ms' | 'bytes' | 'count' | 'per-second' | 'ratio';
 
 export interface Target {
   /** The figure passes when it is below this value (or equal, with `inclusive`). */
@@ -43,6 +43,7 @@ export const MB = 1024 * 1024;
 export function formatValue(value: number, unit: Unit): string {
   if (unit === 'count') return Math.round(value).toLocaleString('en');
   if (unit === 'per-second') return `${Math.round(value).toLocaleString('en')}/s`;
+  if (unit === 'ratio') return `${value.toFixed(2)}×`;
   if (unit === 'ms') {
     if (value >= 1000) return `${(value / 1000).toFixed(2)} s`;
     if (value >= 100) return `${Math.round(value)} ms`;

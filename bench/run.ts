@@ -17,6 +17,8 @@
  *   npm run bench -- --only takeover            only the app's takeover of content/'s pages: one build,
  *                                               the initial JS, the longest main-thread tasks after the
  *                                               first paint and Lighthouse (JSON in bench/results-takeover.json)
+ *   npm run bench -- --only versions            only what versions cost a build (bench/versions.ts; JSON in
+ *                                               bench/results-versions.json)
  */
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -55,6 +57,7 @@ import { resilienceFigures } from './resilience';
 import { measureTakeover, takeoverFigures } from './takeover';
 import { findSearchData, measureInWorker, searchFigures } from './search';
 import { initialAssets, SIZE_TARGETS, sizeFigures } from './sizes';
+import { versionFigures } from './versions';
 
 const TARGETS = {
   contentColdMs: 1500,
@@ -94,7 +97,7 @@ const COMPARED = [
 
 interface Options {
   /** Only the real trees (`--only real`), only the large ones (`--only large`), or only the takeover. */
-  only?: 'real' | 'large' | 'takeover';
+  only?: 'real' | 'large' | 'takeover' | 'versions';
   /** Only the large trees of these sizes (`--pages 2000`), or all. */
   pages?: number[];
 }
@@ -105,14 +108,14 @@ function parseOptions(args: string[]): Options {
     return at >= 0 ? args[at + 1] : undefined;
   };
   const only = value('--only');
-  if (only !== undefined && only !== 'real' && only !== 'large' && only !== 'takeover')
-    throw new Error(`--only takes "real", "large" or "takeover", not "${only}"`);
+  if (only !== undefined && !['real', 'large', 'takeover', 'versions'].includes(only))
+    throw new Error(`--only takes "real", "large", "takeover" or "versions", not "${only}"`);
   const pages = value('--pages')
     ?.split(',')
     .map((n) => Number(n.replace(/_/g, '')));
   if (pages?.some((n) => !Number.isInteger(n) || n <= 0))
     throw new Error('--pages takes page counts: --pages 2000,10000');
-  return { ...(only ? { only } : {}), ...(pages ? { pages } : {}) };
+  return { ...(only ? { only: only as Options['only'] } : {}), ...(pages ? { pages } : {}) };
 }
 
 /**
@@ -346,6 +349,7 @@ async function main(): Promise<void> {
     const trees = largeTrees(real).filter(
       (tree) =>
         opts.only !== 'takeover' &&
+        opts.only !== 'versions' &&
         (opts.only !== 'real' || tree.source === real) &&
         (!opts.pages || opts.pages.includes(tree.pages)),
     );
@@ -401,6 +405,9 @@ async function main(): Promise<void> {
       figures.push(...importFigures(imported));
       details['import'] = imported;
     }
+
+    // 6a. Versions built with the site: content/ and a copy as v1, five versions of the real tree (A B A B).
+    if (smallOnes || opts.only === 'versions') figures.push(...(await versionFigures(missing, progress)));
 
     // 6b. 1,000 diagrams and 1,000 formulas, cold and after one page changed: their CPU beyond plain pages'.
     const extras = smallOnes ? await section('diagrams and math', () => measureDiagramsMath(2)) : undefined;

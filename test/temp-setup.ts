@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** Set while a run's folder exists: the projects of one run share it rather than nest their own in it. */
-const RUN_FOLDER = 'DOCS_TESTS_FOLDER';
+export const RUN_FOLDER = 'DOCS_TESTS_FOLDER';
 
 export default async function setup(): Promise<() => Promise<void>> {
   // Chromium's socket path must stay short: a folder a project deep per project would overrun it.

@@ -13,7 +13,7 @@ import {
   type AppBundles,
   type ReferencedSite,
 } from './site-stages';
-import { buildWithVersions, type SiteLayer } from './versions/build-versions';
+import { buildWithVersions, type BuildSite, type SiteLayer } from './versions/build-versions';
 
 export interface BuildOptions {
   contentDir: string;
@@ -47,14 +47,25 @@ export interface BuildResult {
  * Every problem is collected and reported; the outputs are updated only when the build has no error.
  * Another build writing the same folders or cache meanwhile is refused (`BuildLockedError`).
  */
-export async function build(options: BuildOptions): Promise<BuildResult> {
+export function build(options: BuildOptions): Promise<BuildResult> {
+  return buildLocked(options, false);
+}
+
+/**
+ * Only the older versions `_site.yaml` builds with the site, each at its route in the outputs, the current
+ * one left out: what `npm run dev` serves beside the current version it builds itself.
+ */
+export function buildOlderVersions(options: BuildOptions): Promise<BuildResult> {
+  return buildLocked(options, true);
+}
+
+async function buildLocked(options: BuildOptions, olderOnly: boolean): Promise<BuildResult> {
   const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
   const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
   try {
     // Each version built with the site is a site of its own, built the same way (src/node/versions/).
-    return await buildWithVersions(options, (folders, layer) =>
-      buildInLockedFolders({ ...options, ...folders }, layer),
-    );
+    const buildSite: BuildSite = (folders, layer) => buildInLockedFolders({ ...options, ...folders }, layer);
+    return await buildWithVersions(options, buildSite, olderOnly);
   } finally {
     lock.release();
   }
@@ -88,7 +99,10 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
     analyzed = await makePages(scanned, { ...options, highlighter, texts, diagnostics });
-    const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, analyzed.cache);
+    const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, {
+      linked: analyzed.cache,
+      versions: layer.versions,
+    });
     // The caches keep the pages without errors, even of a build the site's problems fail.
     saving = Promise.all([analyzed.cache.save(analyzed.made, analyzed.problems), highlighter.save()]).then(
       () => undefined,

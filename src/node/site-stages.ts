@@ -21,6 +21,7 @@ import type { ContentFile } from './scan/scan';
 import { scanSite } from './scan/scan-site';
 import type { SiteConfig } from './scan/site-config';
 import { assembleSite, type Site } from './site/assemble';
+import type { VersionsAround } from './site/version-links';
 import type { SearchFiles } from './site/search-files';
 
 export { stylesOf, type CompletePage, type PageRecord } from './analyze/page-record';
@@ -31,7 +32,7 @@ export { siteCss, type ClientAssets } from './output/bundle';
 export { pointerOf, type RenderRoute, type SiteFile } from './output/site-files';
 export { PageHighlighter } from './highlight/page-highlighter';
 export { isPageFile, type ContentFile } from './scan/scan';
-export { SITE_CONFIG_FILE, type SiteConfig } from './scan/site-config';
+export { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './scan/site-config';
 export { buildSearchFiles, type SearchFiles } from './site/search-files';
 export type { ReferencedSite } from './openapi/reference-site';
 export type { Site } from './site/assemble';
@@ -71,18 +72,20 @@ export function makePage(file: ContentFile, config: SiteConfig, tools: PageTools
 }
 
 /**
- * The site stage: the pages put together (keys, links checked, sidebar, redirects) and each
- * given its record. `linked` knows the hashes of pages with legacy links from earlier builds.
+ * The site stage: the pages put together (keys, links checked, sidebar, redirects) and each given its
+ * record. `linked` knows the hashes of pages with legacy links from earlier builds; `versions` are the
+ * other versions built with this one, whose pages a link may lead into.
  */
 export function siteOf(
   pages: readonly CompletePage[],
   scanned: ReferencedSite,
   strict: boolean,
   diagnostics: DiagnosticList,
-  linked?: LinkedHashes,
+  around: { linked?: LinkedHashes; versions?: VersionsAround } = {},
 ): Site<PageRecord> {
-  const site = assembleSite([...pages], scanned.config, scanned.configText, strict, diagnostics, scanned.unmade);
-  return pageRecords(site, linked);
+  const { config, configText, unmade } = scanned;
+  const site = assembleSite([...pages], config, configText, strict, diagnostics, unmade, around.versions);
+  return pageRecords(site, around.linked);
 }
 
 /** The problems as the writer reads them: those of a page made from an OpenAPI document in the document. */

@@ -22,7 +22,28 @@ const TEST_CHROMIUM_ARGS = [...CHROMIUM_ARGS, '--renderer-process-limit=2'];
  */
 export type ClosedBy = 'after each test' | 'caller';
 
-/** One browser per test file; each test gets a fresh context (its own cache, storage and clock). */
+/** Closes a context whose route handlers may still be running, letting them go (see `useBrowser`). */
+async function letGo(context: BrowserContext): Promise<void> {
+  const owners = [...context.pages(), context].map((owner) => owner.unrouteAll({ behavior: 'ignoreErrors' }));
+  await Promise.allSettled(owners);
+  await context.close();
+}
+
+/**
+ * The browser of this worker process. The browser projects run their files one after another in each
+ * worker (isolate: false), and every test opens a fresh context of its own, so the files of a worker share
+ * one browser rather than each launching its own. Playwright closes it when the worker process ends.
+ */
+let workerBrowser: Promise<Browser> | undefined;
+
+async function browserOfWorker(): Promise<Browser> {
+  const running = await workerBrowser?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  workerBrowser = chromium.launch({ executablePath: inject('chromiumPath'), args: TEST_CHROMIUM_ARGS });
+  return workerBrowser;
+}
+
+/** The worker's browser for a test file; each test gets a fresh context (its own cache, storage and clock). */
 export function useBrowser(): {
   open: (path?: string, options?: BrowserContextOptions, closedBy?: ClosedBy) => Promise<OpenedPage>;
   base: () => string;
@@ -34,22 +55,18 @@ export function useBrowser(): {
   // the search worker), and a file's pages left open would take the cores from the tests after them.
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: inject('chromiumPath'), args: TEST_CHROMIUM_ARGS });
+    browser = await browserOfWorker();
   });
   afterEach(async () => {
     // A test's route handler may still be fetching (a new deployment's files, served through `route.fetch`)
     // when the test ends: its response is disposed with the context, and the handler's error would reach
     // the run as an unhandled rejection. The test has asserted what it needed; its handlers are let go
     // (a context the test closed itself has none left).
-    const closing = contexts.splice(0).map(async (context) => {
-      const letGo = [...context.pages(), context].map((owner) => owner.unrouteAll({ behavior: 'ignoreErrors' }));
-      await Promise.allSettled(letGo);
-      await context.close();
-    });
-    await Promise.all(closing);
+    await Promise.all(contexts.splice(0).map(letGo));
   });
   afterAll(async () => {
-    await browser?.close();
+    // The next file of the worker gets the browser as a fresh one: no context of this file's left open.
+    await Promise.all(browser?.contexts().map(letGo) ?? []);
   });
   return {
     base: () => server.url,

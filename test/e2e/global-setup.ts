@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { formatDiagnostic } from '../../src/node/diagnostics';
 import { ensureChromium } from './chromium';
 import { ensureNginx, startNginx } from './nginx';
 import { startPreview } from './preview';
+import { RUN_FOLDER } from '../temp-setup';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,13 +29,31 @@ function serverKind(project: TestProject): 'preview' | 'nginx' {
   return kind;
 }
 
-/** Builds the real site once per project, serves it, and hands the browser path and URL to every test file. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const kind = serverKind(project);
-  const chromiumPath = ensureChromium();
-  const nginx = kind === 'nginx' ? ensureNginx() : undefined;
-  const work = await mkdtemp(path.join(tmpdir(), 'docs-e2e-'));
+/** The real site, built, and a file next to its dist/ that no request may ever return. */
+interface BuiltSite {
+  work: string;
+  distDir: string;
+  outsideFile: { path: string; marker: string };
+  /** The site is in a folder of its own, not the run's, and goes when the project's tests end. */
+  ownFolder: boolean;
+}
+
+/**
+ * Builds the real site once a run, into the run's folder (test/temp-setup.ts): the projects' set-ups run
+ * one after another in one process, and no test writes to dist/, so the first project's build serves
+ * every project that comes after it. The outside file is written last: while it is missing, there is no
+ * finished build.
+ */
+async function buildOnce(): Promise<BuiltSite> {
+  const runFolder = process.env[RUN_FOLDER];
+  const work = runFolder ? path.join(runFolder, 'site') : await mkdtemp(path.join(tmpdir(), 'docs-e2e-'));
   const distDir = path.join(work, 'dist');
+  const outsideFile = {
+    path: path.join(work, 'outside-dist.txt'),
+    marker: `outside-dist-${path.basename(runFolder ?? work)}`,
+  };
+  const site = { work, distDir, outsideFile, ownFolder: !runFolder };
+  if (existsSync(outsideFile.path)) return site;
   const result = await build({
     contentDir: path.join(root, 'content'),
     manifestDir: path.join(work, 'manifest'),
@@ -45,8 +65,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     waitForLock: true,
   });
   if (!result.ok) throw new Error(`the site does not build:\n${result.diagnostics.map(formatDiagnostic).join('\n')}`);
-  const outsideFile = { path: path.join(work, 'outside-dist.txt'), marker: `outside-dist-${path.basename(work)}` };
   await writeFile(outsideFile.path, `${outsideFile.marker}\n`);
+  return site;
+}
+
+/** Serves the real site (built once a run) to the project's files, with the browser path and the URL. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const kind = serverKind(project);
+  const chromiumPath = ensureChromium();
+  const nginx = kind === 'nginx' ? ensureNginx() : undefined;
+  const { work, distDir, outsideFile, ownFolder } = await buildOnce();
 
   let url: string;
   let stop: () => Promise<void>;
@@ -66,6 +94,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('servers', [{ name: kind, url }]);
   return async () => {
     await stop();
-    await rm(work, { recursive: true, force: true });
+    // Else the site is in the run's folder, removed when the run ends.
+    if (ownFolder) await rm(work, { recursive: true, force: true });
   };
 }

@@ -30,6 +30,15 @@ const site = useServedTree({
       ]),
     'The logo at its own size: ![Logo](./logo.png). Download [the checklist](./checklist.pdf).',
     '',
+    '## Sizes written by hand',
+    '',
+    // As imported sites write them: one side only, in pixels, a share of the column or another unit.
+    ...['width="300"', 'width="50%"', 'height="120"', 'width="30em"'].flatMap((sides) => [
+      `<img src="./screen-1.png" ${sides} alt="Step 1 at ${sides.replace(/"/g, '')}">`,
+      '',
+      'The step once more, at the size its writer gave it.',
+      '',
+    ]),
   ].join('\n'),
   'guide/logo.png': pngImage(120, 40),
   'guide/checklist.pdf': '%PDF-1.4\n% a checklist\n',
@@ -49,10 +58,10 @@ describe('images on a page', () => {
     await page.goto(`${site.url}/docs/guide/`);
     await hydrated(page);
     const images = page.locator('#page-content img');
-    expect(await images.count()).toBe(7);
+    expect(await images.count()).toBe(11);
     expect(await images.first().getAttribute('loading')).toBeNull();
     expect(await images.nth(1).getAttribute('loading')).toBe('lazy');
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 11; i++) {
       await images.nth(i).scrollIntoViewIfNeeded();
       await expect.poll(() => images.nth(i).evaluate((img: HTMLImageElement) => img.complete)).toBe(true);
     }
@@ -61,6 +70,9 @@ describe('images on a page', () => {
     // Scaled to the column at the screenshot's own proportions.
     expect(box && column && Math.round(box.width)).toBe(column && Math.round(column.width));
     expect(box && Math.abs(box.height - (box.width * 1000) / 1600)).toBeLessThan(1.5);
+    // A browser reads `30em` as 30 pixels, as the build did when it gave the image its height.
+    const em = (await page.getByAltText('Step 1 at width=30em').boundingBox())!;
+    expect([em.width, Math.round(em.height)]).toEqual([30, Math.round((30 * 1040) / 1600)]);
     expect(await layoutShifts(page)).toEqual([]);
     expect(problems).toEqual([]);
   });

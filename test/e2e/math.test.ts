@@ -8,10 +8,33 @@ import { useServedTree } from './preview';
 /**
  * A page with formulas, as KaTeX draws them at build time: its HTML laid out by KaTeX's stylesheet and
  * fonts, served by the site and loaded by pages with math only, under the site's Content-Security-Policy
- * (no inline styles). Runs under the preview server and under nginx.
+ * (no inline styles). Runs under the preview server and under nginx. The same site holds a page with
+ * diagrams, the other drawing the build makes (one site, so one build and server, for both).
  */
 const site = useServedTree({
   'README.md': '# Home\n\nThe [cost of a workflow](/costs/) is worked out there.\n',
+  'retries.md': [
+    '# Retries',
+    '',
+    'A step that fails is tried again, up to four times in a day.',
+    '',
+    '```mermaid',
+    'flowchart LR',
+    '  run[Step runs] -->|fails| wait[Waits] --> run',
+    '  run -->|fourth failure| dlq[(Dead-letter queue)]',
+    '```',
+    '',
+    '```mermaid',
+    'timeline',
+    '  title Retries of a failed step',
+    '  section First hour',
+    '    1 minute : Second attempt',
+    '    10 minutes : Third attempt : The alert is sent',
+    '  section Later',
+    '    1 day : Last attempt, then the event goes to the dead-letter queue',
+    '```',
+    '',
+  ].join('\n'),
   'costs.md': [
     '# Costs',
     '',
@@ -85,5 +108,59 @@ describe('formulas on a page', () => {
     const box = await page.locator('.math-display .katex-html').boundingBox();
     expect(box?.height).toBeGreaterThan(40);
     expect(problems).toEqual([]);
+  });
+});
+
+/** The colour a CSS variable of the site's stylesheet resolves to, as computed styles give colours. */
+function themeColour(page: Page, variable: string): Promise<string> {
+  return page.evaluate((name) => {
+    const probe = document.createElement('span');
+    probe.style.color = `var(${name})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }, variable);
+}
+
+describe('diagrams on a page', () => {
+  it('are drawn in the theme colours, scaled to the column, with no CSP violation and axe clean in both themes', async () => {
+    const { page, problems } = await open(undefined);
+    await page.context().addInitScript({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    await page.goto(`${site.url}/docs/retries/`);
+    await hydrated(page);
+    const timeline = page.getByRole('img', { name: 'Retries of a failed step' });
+    const title = timeline.locator('text.timeline-title');
+    const event = timeline.locator('.timeline-event text').first();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      // Painted by the site's variables: the same drawing follows the theme.
+      expect(await title.evaluate((text) => getComputedStyle(text).fill)).toBe(await themeColour(page, '--text'));
+      expect(await event.evaluate((text) => getComputedStyle(text).fill)).toBe(await themeColour(page, '--text-2'));
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    }
+    const column = await page.locator('#page-content').boundingBox();
+    for (const svg of await page.locator('figure.diagram svg').all()) {
+      const box = await svg.boundingBox();
+      expect(box!.width).toBeGreaterThan(100);
+      expect(box!.width).toBeLessThanOrEqual(column!.width);
+    }
+    expect(await timeline.locator('.timeline-period').count()).toBe(3);
+    expect(problems).toEqual([]);
+  });
+
+  it('keep their text readable on a phone and scroll sideways instead', async () => {
+    const { page } = await open(undefined, { viewport: { width: 375, height: 740 } });
+    await page.goto(`${site.url}/docs/retries/`);
+    await hydrated(page);
+    const figure = page.locator('figure.diagram', { has: page.locator('.timeline-title') });
+    const svg = figure.locator('svg');
+    // Drawn at its own size, not shrunk to the screen: its 12-unit event text is 12 pixels tall.
+    expect((await svg.boundingBox())!.width).toBe(Number(await svg.getAttribute('width')));
+    const scroll = await figure.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+    expect(scroll.scroll).toBeGreaterThan(scroll.client);
+    await figure.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => figure.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
   });
 });

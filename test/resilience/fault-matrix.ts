@@ -353,7 +353,11 @@ interface Scenario {
   navigation: boolean;
   /** After Retry, with the fault gone: what must work now. */
   recovered: (page: Page) => Promise<void>;
+  /** The faults it meets: every one, unless some would take exactly the way another scenario's do. */
+  faults?: Fault[];
 }
+
+const faultsNamed = (...names: string[]) => FAULTS.filter((fault) => names.includes(fault.name));
 
 const attribute = (view: Locator) => view.getAttribute('data-error-type');
 
@@ -389,10 +393,16 @@ let dialogChunk: RegExp | undefined;
  * A file the app cannot start without, faulty from the first load: the prerendered page stays readable
  * under a startup banner, and Retry starts the app on it.
  */
-function startupScenario(resource: string, file: RegExp, requestedBy: 'boot script' | 'app'): Scenario {
+function startupScenario(
+  resource: string,
+  file: RegExp,
+  requestedBy: 'boot script' | 'app',
+  faults?: Fault[],
+): Scenario {
   return {
     resource,
     moment: 'first load',
+    ...(faults ? { faults } : {}),
     arrange: async (page, fault) => {
       const injection = inject(page, file, fault);
       await injection.start();
@@ -457,8 +467,11 @@ const SCENARIOS: Scenario[] = [
     },
   },
   // The page's own route shard (its record) is preloaded by its HTML: the app cannot start without it,
-  // so it fails as the manifest does, with the page readable under a startup banner.
-  startupScenario('route shard', ROUTE_SHARDS, 'app'),
+  // so it fails as the manifest does, with the page readable under a startup banner. The app's start reads
+  // both with the same fetch (readRouteData, src/client/data/fetch-chunk.ts) and shows what it throws the
+  // same way: a 404, a 500, a reset and a stall take the manifest's way exactly. Only the faults the
+  // shard's own parser meets (an HTML page, a cut body) take a way of their own.
+  startupScenario('route shard', ROUTE_SHARDS, 'app', faultsNamed('SPA fallback page', 'truncated body')),
   {
     // A link into a shard the tab has not loaded: the navigation needs the shard before the fragment.
     // VISITED's record is in another shard than START's (the harness checks the fault is hit). Every
@@ -477,6 +490,10 @@ const SCENARIOS: Scenario[] = [
     shownType: attribute,
     navigation: true,
     recovered: (page) => showsPage(page, VISITED),
+    // A missing shard (404, or the SPA page its parser rejects) makes navigation look for a new deployment
+    // (loadRouteData), and the parser meets the cut body. A 500, a reset and a stall fail through the same
+    // query options, fetch and error view as the page fragment's after a navigation, and are its cases.
+    faults: faultsNamed('404', 'SPA fallback page', 'truncated body'),
   },
   {
     // The current page's fragment is inside its prerendered HTML and is never fetched (asserted: a fault
@@ -671,7 +688,7 @@ let part: Moment = 'first load';
 function matrix(scenarios: Scenario[]): void {
   describe.concurrent.each(scenarios)('$resource on $moment', (scenario) => {
     // The test's own `expect`: a concurrent test's `expect.poll` must know which test it belongs to.
-    it.for(FAULTS)(
+    it.for(scenario.faults ?? FAULTS)(
       '$name: explained as "$type", Retry works, the next navigation works',
       { repeats: REPEATS },
       async (fault, { expect }) => {

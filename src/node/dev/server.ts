@@ -27,6 +27,8 @@ export interface DevServerOptions {
   analytics?: boolean;
   /** The bundled dev client (src/client/dev/live.ts). */
   liveScript: () => string;
+  /** The older versions' built site (older-versions.ts), served under their bases. */
+  olderVersions?: { distDir: string; bases: readonly string[] };
 }
 
 export interface DevServer {
@@ -46,19 +48,20 @@ export interface DevServer {
  * answered exactly as `npm run preview` would answer it, so the dev site behaves like the deployed one.
  */
 export function createDevServer(options: DevServerOptions): DevServer {
-  const siteHandler = () => {
+  const siteHandler = (distDir = options.distDir) => {
     // Analytics stays as the session started (the tag manager is off unless asked for); the embed domains
     // and the redirects follow the last build (the site server reads them again after each one).
-    const site = createSiteServer({
-      distDir: options.distDir,
-      base: options.base,
-      analytics: options.analytics ?? false,
-    });
+    const site = createSiteServer({ distDir, base: options.base, analytics: options.analytics ?? false });
     const [listener] = site.listeners('request') as http.RequestListener[];
     if (!listener) throw new Error('the site server has no request handler');
     return listener;
   };
   let site = siteHandler();
+  const older = options.olderVersions;
+  // Built once as `npm run build` builds them, and served as `npm run preview` would.
+  const olderSite = older && siteHandler(older.distDir);
+  const isOlder = (pathname: string) =>
+    older?.bases.some((base) => pathname.startsWith(base) || pathname === base.replace(/\/$/, '')) ?? false;
   const streams = new Set<http.ServerResponse>();
   let lastProblems: DevMessage | undefined;
 
@@ -88,7 +91,8 @@ export function createDevServer(options: DevServerOptions): DevServer {
       res.end(req.method === 'HEAD' ? undefined : options.liveScript());
       return;
     }
-    site(req, res);
+    if (olderSite && isOlder(pathname ?? '')) olderSite(req, res);
+    else site(req, res);
   };
   // One request that fails is answered 500 and logged; the server goes on (serve/failures.ts).
   const server = http.createServer(answerFailures(handle));

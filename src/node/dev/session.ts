@@ -5,9 +5,11 @@ import path from 'node:path';
 import { watch } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { routeFromRelativePath } from '../../shared/paths';
+import type { BuildResult } from '../build';
 import { formatDiagnostic } from '../diagnostics';
 import { isPageFile } from '../site-stages';
 import { DevBuilder, type DevResult } from './builder';
+import { buildOlderVersionsForDev } from './older-versions';
 import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
 
 export interface DevSessionOptions {
@@ -99,11 +101,14 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   const first = await builder.fullBuild();
   report(first, 'built the site');
   const base = builder.manifest?.site.base ?? '/docs/';
+  const older = await buildOlderVersionsForDev({ ...options, strict: options.strict ?? true });
+  if (older) reportOlder(older.result);
   const dev = createDevServer({
     distDir: outDir,
     base,
     analytics: Boolean(builder.manifest?.site.analyticsId),
     liveScript: () => liveScript,
+    ...(older && { olderVersions: older }),
   });
   // A tab that connects gets the problems the server replays.
   sendProblems(first);
@@ -115,6 +120,12 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     if (result.ok) log(`✓ ${what} in ${Math.round(result.ms)} ms`);
     else if (result.manifest) log(`✗ ${what} with ${errors} error${s}: the pages show them in the browser`, true);
     else log(`✗ ${errors} error${s}: the browser keeps the last good site`, true);
+  }
+
+  function reportOlder(result: BuildResult): void {
+    for (const d of result.diagnostics) log(formatDiagnostic(d), d.severity === 'error');
+    if (result.ok) log(`✓ built the older versions (${result.pages} pages) in ${Math.round(result.seconds * 1000)} ms`);
+    else log('✗ the older versions did not build: they are served as they last built', true);
   }
 
   /** Tells the tabs the site's problems after a rebuild: none (the overlay goes) when it has no error. */

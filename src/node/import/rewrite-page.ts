@@ -16,6 +16,7 @@ import { FENCE, rewriteFrontmatter } from './rewrite-frontmatter';
  *   leaves code as written, its value;
  * - other template text is escaped so it shows as written, and reported;
  * - `<script>` and `<style>` blocks are removed and reported;
+ * - an image or link bound to `$withBase('/x.png')` gets `/x.png` as its own `src` or `href`;
  * - Vue components: a static one of `.vuepress/components/` becomes its HTML, `<ClientOnly>` its content,
  *   `<Badge>` and `<RouterLink>` their HTML equivalents; any other is removed and reported;
  * - a page with no title gets one from its file name.
@@ -46,6 +47,7 @@ const PROSE = new RegExp(
     String.raw`<(${NAME})((?:\s[^<>]*?)?)>([\s\S]*?)<\/\6\s*>`, // 6, 7, 8: a component with content
     String.raw`\{\{([\s\S]*?)\}\}`, // 9: template text
     String.raw`(\]\(\s*<?|\shref\s*=\s*["']|^ {0,3}\[[^\]\n]+\]:[ \t]*<?)([^\s"'<>()]+)`, // 10, 11: a link's target
+    String.raw`\s(?:v-bind)?:(src|href)\s*=\s*(?:"\$withBase\(\s*'([^'"]*)'\s*\)"|'\$withBase\(\s*"([^'"]*)"\s*\)')`, // 12, 13, 14: $withBase
   ].join('|'),
   'gm',
 );
@@ -109,8 +111,15 @@ function rewriteProse(
     const [whole, ticks, code, block, selfName, selfAttrs, name, attrs, inner, template, before, target] = match as (
       string | undefined
     )[];
-    const at = start + (match[12] as number);
+    const bound = match[12] as string | undefined;
+    const basePath = (match[13] ?? match[14]) as string | undefined;
+    const at = start + (match[15] as number);
     const line = where(at);
+    if (bound !== undefined && basePath !== undefined) {
+      // The site's base comes first in every link and image of this site, as `$withBase` put it there.
+      ctx.report.changed(file, line, `\`:${bound}="$withBase('${basePath}')"\` became \`${bound}="${basePath}"\``);
+      return ` ${bound}="${basePath}"`;
+    }
     if (target !== undefined) {
       const moved = movedLink(target, file);
       if (moved !== target) links.push(line);
@@ -132,7 +141,7 @@ function rewriteProse(
     const componentName = selfName ?? name;
     if (componentName !== undefined) {
       const html = component(componentName, selfAttrs ?? attrs ?? '', inner ?? '', file, line, at, ctx, where);
-      const heading = componentKey(componentName) === 'badge' ? oldHeadingId(text, match[12] as number) : undefined;
+      const heading = componentKey(componentName) === 'badge' ? oldHeadingId(text, match[15] as number) : undefined;
       // The old site's id of a heading left the badge out; its text is in the heading here, so the mark
       // carries the old id, for links written for the old site.
       return heading ? html.replace(/^<mark>/, `<mark id="${heading}">`) : html;

@@ -60,7 +60,9 @@ export async function withApiReference(
       continue;
     }
     const key = `${spec} ${reference.route}`;
-    const inputs = digestOfAll([code, JSON.stringify(config.constants), key]);
+    // The document's own place too: a build of another content folder with the same cache (the default one
+    // is the project's) must read its own document, not take pages made from the last folder's.
+    const inputs = digestOfAll([code, JSON.stringify(config.constants), key, file]);
     let made = await unchanged(previous[key], inputs, generatedDir);
     if (!made) {
       const reported = diagnostics.items.length;

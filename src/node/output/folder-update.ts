@@ -124,18 +124,22 @@ export class FolderUpdate {
     }
     const folders: string[] = [];
     if (!existsSync(this.root)) return;
-    // Relative paths cut from the entries' own, as a large site's output has tens of thousands of them.
-    const under = this.root + path.sep;
-    for (const entry of readdirSync(this.root, { recursive: true, withFileTypes: true })) {
-      const folder = entry.parentPath === this.root ? '' : entry.parentPath.slice(under.length) + path.sep;
-      const relative = folder + entry.name;
-      if (this.nested.some((nested) => relative === nested || relative.startsWith(nested + path.sep))) continue;
-      if (entry.isDirectory()) {
-        if (!needed.has(relative)) folders.push(relative);
-      } else if (!this.files.has(relative)) {
-        unlinkSync(path.join(this.root, relative));
+    // A folder at a time, so that the nested sites' folders (other versions, each as large as this site)
+    // are never read.
+    const nested = new Set(this.nested);
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(path.join(this.root, folder), { withFileTypes: true })) {
+        const relative = folder + entry.name;
+        if (entry.isDirectory()) {
+          if (nested.has(relative)) continue;
+          if (!needed.has(relative)) folders.push(relative);
+          walk(relative + path.sep);
+        } else if (!this.files.has(relative)) {
+          unlinkSync(path.join(this.root, relative));
+        }
       }
-    }
+    };
+    walk('');
     // Deepest first, so a folder is empty by the time it is removed.
     folders.sort((a, b) => b.length - a.length);
     for (const folder of folders) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { FolderUpdate } from './folder-update';
 import { writeDist, writeManifestFolder, type DistInput } from './write-site';
 
@@ -10,6 +11,8 @@ export interface PublishTargets {
   nested?: readonly string[];
   /** Given, the written updates wait in it to be committed with other sites' (`HeldUpdates`). */
   held?: HeldUpdates;
+  /** The redirect lines of the nested sites, written into this one's tables (`SiteInput.nestedRedirects`). */
+  nestedRedirects?: readonly string[];
 }
 
 /**
@@ -31,6 +34,17 @@ export class HeldUpdates {
   async rollback(): Promise<void> {
     await Promise.all(this.updates.splice(0).map((update) => update.rollback()));
   }
+
+  /**
+   * The file that holds the held bytes of the output file `file` (absolute) until commit (`FolderUpdate.fileOf`),
+   * by the innermost held folder it is in; `file` itself when no held update has it.
+   */
+  fileOf(file: string): string {
+    const holding = this.updates
+      .filter((update) => file.startsWith(update.root + path.sep))
+      .sort((a, b) => b.root.length - a.root.length)[0];
+    return holding ? holding.fileOf(path.relative(holding.root, file)) : file;
+  }
 }
 
 /**
@@ -46,7 +60,8 @@ export async function publishSite(targets: PublishTargets, input: DistInput): Pr
   // dist/ first: what readers are served is never older than manifest/ says.
   const updates = [distFolder, manifestFolder];
   try {
-    const dist = writeDist(distFolder.root, input, distFolder);
+    const nestedRedirects = targets.nestedRedirects ?? [];
+    const dist = writeDist(distFolder.root, { ...input, nestedRedirects }, distFolder);
     // Each to its end even when the other fails, so nothing is still being written when the updates are
     // rolled back; manifest/'s search shards are links to the files dist/ wrote (or kept), made once
     // dist/ is written: to its bytes, not its place, where a damaged file waits to be replaced.

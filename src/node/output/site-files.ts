@@ -82,6 +82,8 @@ export interface SiteInput {
   versions?: { texts: string; documents: string };
   /** Called with the number of pages whose documents are written (rendered or unchanged) so far. */
   onProgress?: (done: number) => void;
+  /** The redirect table's lines of the sites nested in this one (its versions'): a host reads the top one only. */
+  nestedRedirects?: readonly string[];
 }
 
 /** One file of the site, by its path in the output folder (`/`-separated, no leading slash). */
@@ -246,6 +248,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     const source = withBase(site.base, from);
     redirectLines.push(`${source.replace(/\/$/, '')} ${target} 301`, `${source} ${target} 301`);
   }
+  redirectLines.push(...(input.nestedRedirects ?? []));
   yield { path: '_redirects', data: `${redirectLines.join('\n')}\n` };
   yield { path: '_redirects.nginx', data: renderNginxRedirects(redirectLines) };
   yield {

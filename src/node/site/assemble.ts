@@ -7,6 +7,7 @@ import type { CompletePage } from '../analyze/page-record';
 import type { DiagnosticList } from '../diagnostics';
 import type { LinkReference } from '../analyze/markdown/analyze';
 import { UncheckedLinks, type UnmadeReference } from '../openapi/unmade-references';
+import { crossVersionLink, type VersionsAround } from './version-links';
 
 /** What the site stage reads of a page: never its texts. */
 export type SitePage = Pick<CompletePage, 'file' | 'route' | 'title' | 'analysis' | 'neighbours' | 'redirect'>;
@@ -47,6 +48,8 @@ export function assembleSite<Page extends SitePage>(
   diagnostics: DiagnosticList,
   /** API references whose document has an error: links into them are not checked (unmade-references.ts). */
   unmade: readonly UnmadeReference[] = [],
+  /** The other versions built with this one, whose pages a link may lead into (version-links.ts). */
+  versions?: VersionsAround,
 ): AssembledSite<Page> {
   const unchecked = new UncheckedLinks(unmade);
   const byRoute = new Map<string, Page>();
@@ -78,7 +81,8 @@ export function assembleSite<Page extends SitePage>(
         diagnostics.problem(
           strict,
           ...where,
-          `broken link "${link.written}": no page at ${link.route}${closestRoute(link.route, routes, { written: link.written, file: page.file.relativePath })}`,
+          (versions && crossVersionLink(link, versions)) ??
+            `broken link "${link.written}": no page at ${link.route}${closestRoute(link.route, routes, { written: link.written, file: page.file.relativePath })}`,
         );
       } else if (link.hash && !target.analysis.anchors.includes(link.hash)) {
         const renamed = target.analysis.aliases[link.hash];

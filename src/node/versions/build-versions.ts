@@ -1,11 +1,15 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentHash } from '../content-hash';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HeldUpdates } from '../output/publish';
+import { isPageFile } from '../scan/scan';
 import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
 import { versionConfig, withVersionLinks } from './version-config';
+import type { VersionsAround } from '../site/version-links';
 import { builtVersions, type BuiltVersion } from './version-entries';
-import { codeDigest, markBuilt, unchangedVersion, versionMark } from './version-mark';
+import { aroundKey, versionsAround } from './versions-around';
+import { codeDigest, folderFiles, markBuilt, unchangedVersion, versionMark } from './version-mark';
 
 /** What the versions layer asks of one site's build, besides its folders. */
 export interface SiteLayer {
@@ -17,6 +21,10 @@ export interface SiteLayer {
   nested?: readonly string[];
   /** Where the site's written outputs wait to be committed with the other versions'. */
   held?: HeldUpdates;
+  /** The redirect lines of the versions nested in the site, for its own redirect tables. */
+  nestedRedirects?: readonly string[];
+  /** The other versions built with the site, which its link check names a link into (site/version-links.ts). */
+  versions?: VersionsAround;
 }
 
 /** The folders and strictness of one site's build. */
@@ -43,21 +51,28 @@ export type BuildSite = (folders: SiteFolders, layer: SiteLayer) => Promise<Site
  * Builds the site and every version `_site.yaml` builds with it, each a site of its own made by the same
  * build (`buildSite`) at its route under the base, with its own pages, links, sidebar, search data and
  * caches. They are built one after the other, so that only one version's texts are held at a time, and
- * published together once none has an error: all of them, or nothing. A site without built versions is
- * built as it always was.
+ * published together once none has an error: all of them, or nothing. The current version is built last:
+ * its redirect tables hold the others'. A site without built versions is built as it always was.
  */
 export async function buildWithVersions(
   { srcDir, ...folders }: SiteFolders & { srcDir: string },
   buildSite: BuildSite,
+  /** Only the older versions, published at their routes in the outputs: what `npm run dev` serves beside its own. */
+  olderOnly = false,
 ): Promise<SiteBuildResult> {
   const started = performance.now();
   // Read here only to find the versions: the site's build reads it again and reports its problems.
   const site = await readSiteConfig(folders.contentDir, new DiagnosticList());
-  if (!site.valid || !site.config.versions.some((version) => version.route !== undefined))
-    return buildSite(folders, {});
+  const hasBuilt = site.valid && site.config.versions.some((version) => version.route !== undefined);
+  if (!hasBuilt)
+    return olderOnly ? { ok: true, pages: 0, rendered: 0, diagnostics: [], seconds: 0 } : buildSite(folders, {});
   const diagnostics = new DiagnosticList(folders.strict);
   const gitFolders = path.join(folders.cacheDir, 'versions', 'git');
-  const versions = await builtVersions(folders.contentDir, site.config, site.configText, diagnostics, gitFolders);
+  // The current site's files by name: its pages are checked against the versions' routes, and linked to.
+  const currentFiles = folderFiles(folders.contentDir, true);
+  const currentPages = currentFiles.map((file) => file.relative).filter(isPageFile);
+  const { config, configText } = site;
+  const versions = await builtVersions(folders.contentDir, config, configText, diagnostics, gitFolders, currentPages);
   const results: SiteBuildResult[] = [];
   const outcome = (ok: boolean): SiteBuildResult => ({
     ok,
@@ -70,35 +85,70 @@ export async function buildWithVersions(
   const held = new HeldUpdates();
   const shared = { held, highlightCacheDir: folders.cacheDir };
   try {
-    const nested = versions.map((version) => version.route.slice(1));
-    const current = await buildSite(folders, { ...shared, settings: withVersionLinks, nested });
-    results.push(current);
-    if (!current.ok) return outcome(false);
     const code = codeDigest(srcDir);
     const built: { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[] = [];
+    const nestedRedirects: string[] = [];
+    const filesOf = new Map(versions.map((version) => [version, folderFiles(version.contentDir)]));
+    const currentText = site.config.versions.find((version) => version.current)?.text ?? 'the current version';
+    const around = versionsAround(site.config, [
+      { text: currentText, route: '/', files: currentFiles },
+      ...versions.map((version) => ({ ...version, files: filesOf.get(version) ?? [] })),
+    ]);
+    // The versions before the site around them: its redirect table is every version's too, as a host
+    // (nginx, Netlify) reads the top one only, and they are held, so committed, before it.
     for (const version of versions) {
       const at = versionFolders(folders, version);
       const settings = (own: SiteConfig) => versionConfig(own, site.config, version);
-      const madeFrom = versionMark(at, settings(GIVEN_ONLY), code);
+      const others = around(version.route);
+      // What it is told of the others (their pages) says what its links into them are called.
+      const madeFrom = versionMark(at, [settings(GIVEN_ONLY), aroundKey(others)], code, filesOf.get(version) ?? []);
       // A version nobody touched is kept as it is: its documents, fragments and search data, unread.
       const kept = await unchangedVersion(at, madeFrom);
       const result = kept
         ? { ok: true, rendered: 0, seconds: 0, ...kept }
-        : await buildSite(at, { ...shared, settings });
+        : await buildSite(at, { ...shared, settings, versions: others });
       if (!kept) built.push({ at, madeFrom, result });
       results.push({
         ...result,
         diagnostics: result.diagnostics.map((d) => ({ ...d, file: `${version.label}/${d.file}` })),
       });
       if (!result.ok) return outcome(false);
+      nestedRedirects.push(...(await redirectLines(held, at)));
     }
-    await held.commit();
-    for (const { at, madeFrom, result } of built) await markBuilt(at, madeFrom, result);
-    return outcome(true);
+    if (olderOnly) return await published(held, built, outcome);
+    const nested = versions.map((version) => version.route.slice(1));
+    const current = await buildSite(folders, {
+      ...shared,
+      settings: withVersionLinks,
+      nested,
+      nestedRedirects,
+      versions: around('/'),
+    });
+    // The current version's problems first, as a site without versions reports them.
+    results.unshift(current);
+    if (!current.ok) return outcome(false);
+    return await published(held, built, outcome);
   } finally {
     // Nothing once committed; otherwise every version's written files go, and the outputs are as they were.
     await held.rollback();
   }
+}
+
+/** Commits every held output, then notes what each version built was made from. */
+async function published(
+  held: HeldUpdates,
+  built: readonly { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[],
+  outcome: (ok: boolean) => SiteBuildResult,
+): Promise<SiteBuildResult> {
+  await held.commit();
+  for (const { at, madeFrom, result } of built) await markBuilt(at, madeFrom, result);
+  return outcome(true);
+}
+
+/** The lines of a version's redirect table (`_redirects`) as its build wrote or kept it. */
+async function redirectLines(held: HeldUpdates, at: SiteFolders): Promise<string[]> {
+  const text = await readFile(held.fileOf(path.join(path.resolve(at.outDir), '_redirects')), 'utf8');
+  return text.split('\n').filter((line) => line.trim() !== '');
 }
 
 /** A site's settings with nothing of its own: a version's, filled in, are what the current site gives it. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isNode, parseDocument } from 'yaml';
 import { routeFromRelativePath } from '../../shared/paths';
 import { DiagnosticList, positionAt } from '../diagnostics';
-import { isInside, scanContent } from '../scan/scan';
+import { isInside } from '../scan/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../scan/site-config';
 import { folderOfTree, isCommit, repositoryOf, treeAt } from './git-tree';
 
@@ -36,6 +36,8 @@ export async function builtVersions(
   configText: string,
   diagnostics: DiagnosticList,
   gitFolders: string,
+  /** The current site's page files, relative to its folder (`/`-separated). */
+  currentPages: readonly string[],
 ): Promise<BuiltVersion[] | undefined> {
   const doc = parseDocument(configText);
   const report = (index: number, key: string, message: string) => {
@@ -90,7 +92,7 @@ export async function builtVersions(
     routes.push({ route: entry.route, index });
     versions.push({ text: entry.text, route: entry.route, strict: entry.strict ?? true, ...folder });
   }
-  for (const { page, index } of await pagesAtRoutes(contentDir, routes)) {
+  for (const { page, index } of pagesAtRoutes(currentPages, routes)) {
     const route = config.versions[index]?.route ?? '';
     report(index, 'route', `route ${route} is where page ${page} is: give the version another route`);
   }
@@ -138,17 +140,14 @@ function isFolder(folder: string): boolean {
 }
 
 /** The current site's pages whose routes are at or under a version's route: the output of both would be one. */
-async function pagesAtRoutes(
-  contentDir: string,
+function pagesAtRoutes(
+  pages: readonly string[],
   routes: readonly { route: string; index: number }[],
-): Promise<{ page: string; index: number }[]> {
-  if (routes.length === 0) return [];
-  // The page files alone: their own problems are the build's to report, once.
-  const files = await scanContent(contentDir, new DiagnosticList());
+): { page: string; index: number }[] {
   const found: { page: string; index: number }[] = [];
   for (const { route, index } of routes) {
-    const page = files.find((file) => routeFromRelativePath(file.relativePath).startsWith(route));
-    if (page) found.push({ page: page.relativePath, index });
+    const page = pages.find((file) => routeFromRelativePath(file).startsWith(route));
+    if (page) found.push({ page, index });
   }
   return found;
 }

@@ -1,10 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { POINTER_FILE } from '../../shared/site-data';
 import { digestOfAll, sourceDigest } from '../content-hash';
 import type { Diagnostic } from '../diagnostics';
-import type { SiteConfig } from '../scan/site-config';
 import { writeAside } from '../write-aside';
 
 /** The folders of one site of the build (build-versions.ts): what a mark is of, and where it is kept. */
@@ -19,7 +18,7 @@ interface SiteFolders {
 interface BuiltMark {
   /** Everything the version's outputs are made from (`versionMark`). */
   madeFrom: string;
-  /** The digests of its pointer and whole manifest as written, to know its outputs are still those. */
+  /** Its pointer's, redirect table's and manifest's stats as written (`outputsNow`): its outputs are still those. */
   outputs: string;
   pages: number;
   /** Its problems (warnings): reported again by every build that keeps it. */
@@ -32,35 +31,55 @@ const MARK_FILE = 'built.json';
 export const codeDigest = (srcDir: string): string =>
   sourceDigest(srcDir, ['node', 'shared', 'client', '../package-lock.json'], 'versions');
 
+/** A file of a content folder, as its mark takes it: its path (`/`-separated), size and time. */
+export interface FolderFile {
+  relative: string;
+  size: number;
+  mtimeMs: number;
+}
+
 /**
- * What a version's outputs are made from: every file of its folder (path, size and time: a few thousand
- * stats, no reads), what the current site gives it, its folders and strictness, and the build's code.
+ * Every file of a content folder, with its size and time (a few thousand stats, no reads), or with
+ * `names` only its files' names (sizes and times 0).
  */
-export function versionMark(folders: SiteFolders, given: SiteConfig, code: string): string {
-  const parts = [code, JSON.stringify(folders), JSON.stringify(given)];
-  const root = folders.contentDir;
+export function folderFiles(root: string, names = false): FolderFile[] {
+  const files: FolderFile[] = [];
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    const { size, mtimeMs } = statSync(file);
-    parts.push(`${path.relative(root, file)}\0${size}\0${mtimeMs}`);
+    const { size, mtimeMs } = names ? { size: 0, mtimeMs: 0 } : statSync(file);
+    files.push({ relative: path.relative(root, file).split(path.sep).join('/'), size, mtimeMs });
   }
+  return files;
+}
+
+/**
+ * What a version's outputs are made from: every file of its folder (`folderFiles`), what the current site
+ * gives it (as JSON), its folders and strictness, and the build's code.
+ */
+export function versionMark(folders: SiteFolders, given: unknown, code: string, files: readonly FolderFile[]): string {
+  const parts = [code, JSON.stringify(folders), JSON.stringify(given)];
+  for (const { relative, size, mtimeMs } of files) parts.push(`${relative}\0${size}\0${mtimeMs}`);
   return digestOfAll(parts.sort());
 }
 
-/** The digests of a version's pointer and whole manifest as they are now; missing ones count as such. */
+/**
+ * Which files a version's pointer, redirect table and whole manifest are now, by their stats: a build
+ * puts a new file in place by renaming it there (another inode), a hand edit changes its time; missing
+ * ones count as such.
+ */
 function outputsNow(folders: SiteFolders): string {
-  const read = (file: string) => {
+  const stamp = (file: string) => {
     try {
-      return readFileSync(file, 'utf8');
+      const { ino, size, mtimeMs } = statSync(file);
+      return `${ino}:${size}:${mtimeMs}`;
     } catch {
       return '(none)';
     }
   };
-  return digestOfAll([
-    read(path.join(folders.outDir, POINTER_FILE)),
-    read(path.join(folders.manifestDir, 'manifest.json')),
-  ]);
+  // Its redirect table too: the site's own is made from it (build-versions.ts).
+  const files = [POINTER_FILE, '_redirects'].map((file) => path.join(folders.outDir, file));
+  return [...files, path.join(folders.manifestDir, 'manifest.json')].map(stamp).join('|');
 }
 
 /**

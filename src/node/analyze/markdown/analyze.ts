@@ -8,7 +8,7 @@ import { annotateCode } from './code-fence';
 import { DEFAULT_EMBED_DOMAINS, isAllowedEmbed } from '../../scan/embeds';
 import { LegacySlugger } from './heading-aliases';
 import { linkTargets, type LinkReference } from './link-targets';
-import { ARTICLE_WIDTH } from './image-box';
+import { ARTICLE_WIDTH, unsizedRemoteImage } from './image-box';
 import { renderMath, type MathToken } from './math';
 import { checkRawHtml, type RawHtmlHooks } from './raw-html';
 import { collectSection, type SearchSection } from './sections';
@@ -216,6 +216,9 @@ export function analyzeTokens(tokens: Token[], body: string, ctx: PageContext): 
     if (link.type === 'image') {
       const assetsBefore = result.assets.length;
       link.resolved = embedTarget(link.href, 'image', offset);
+      const unsized =
+        link.resolved === null ? undefined : unsizedRemoteImage(link.resolved, undefined, undefined, true);
+      if (unsized) report(offset, unsized, 'warning');
       if (result.assets.length > assetsBefore) link.dimensions = result.assets.at(-1)?.dimensions;
       link.eager = images++ === 0 && result.headers.length === 0;
       // A link of its own inside a link's text would nest <a> in <a>.

@@ -4,12 +4,15 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { packageVersion } from '../../package-version';
 import { markDrawn } from './drawn-markup';
 import { escapeHtml } from './escape';
+import { drawTimeline } from './timeline-draw';
+import { parseTimeline } from './timeline-parse';
 
 /**
  * What a drawing depends on besides its block's text: the renderer's version and the way this module
- * turns its SVG into the page's (raise `DRAWING_FORMAT` when that changes, and cached drawings are redrawn).
+ * turns its SVG into the page's, or draws a timeline (raise `DRAWING_FORMAT` when either changes, and
+ * cached drawings are redrawn).
  */
-const DRAWING_FORMAT = 1;
+const DRAWING_FORMAT = 2;
 const RENDERER = `beautiful-mermaid ${packageVersion('beautiful-mermaid')} ${DRAWING_FORMAT}`;
 
 /**
@@ -21,7 +24,10 @@ export function diagramKey(source: string): string {
   return `mermaid-${createHash('sha256').update(`${RENDERER}\0${source}`).digest('hex').slice(0, 16)}`;
 }
 
-/** The diagram types beautiful-mermaid draws, by the keyword a block starts with. */
+/** beautiful-mermaid draws no timeline: timeline-parse.ts and timeline-draw.ts do. */
+const TIMELINE = /^timeline\b/i;
+
+/** The diagram types drawn, by the keyword a block starts with: beautiful-mermaid's, and timelines (ours). */
 const SUPPORTED = [
   ['flowchart', /^(graph|flowchart)\b/i],
   ['sequenceDiagram', /^sequenceDiagram\b/],
@@ -29,6 +35,7 @@ const SUPPORTED = [
   ['classDiagram', /^classDiagram\b/],
   ['erDiagram', /^erDiagram\b/],
   ['xychart-beta', /^xychart(-beta)?\b/],
+  ['timeline', TIMELINE],
 ] as const;
 
 /** A drawn diagram, or what is wrong with its block and on which of its lines (0 for the first). */
@@ -79,31 +86,69 @@ export function drawDiagram(source: string): Diagram {
   }
   const { title, description, rest } = accessibleText(lines);
   let svg: string;
-  try {
-    svg = renderMermaidSVG(rest.join('\n'), { bg: 'var(--bg)', fg: 'var(--text)', transparent: true });
-  } catch (error) {
-    return { problem: `mermaid diagram does not parse: ${(error as Error).message}`, line: first };
+  let shownTitle: string | undefined;
+  if (TIMELINE.test(header)) {
+    const timeline = parseTimeline(rest);
+    if ('problem' in timeline) return { problem: `mermaid timeline: ${timeline.problem}`, line: timeline.line };
+    svg = drawTimeline(timeline);
+    shownTitle = timeline.title;
+  } else {
+    try {
+      svg = renderMermaidSVG(rest.join('\n'), { bg: 'var(--bg)', fg: 'var(--text)', transparent: true });
+    } catch (error) {
+      return { problem: `mermaid diagram does not parse: ${(error as Error).message}`, line: first };
+    }
   }
   const texts = DomUtils.findAll((el) => el.name === 'text', parseDocument(svg, { xmlMode: true }).children);
-  const labels = texts.map((text) => DomUtils.textContent(text).trim());
-  const name = [title, description].filter(Boolean).join(': ') || `Diagram: ${[...new Set(labels)].join(', ')}`;
+  const labels = texts.map(labelOf);
+  const named = [title ?? shownTitle, description].filter(Boolean).join(': ');
+  const name = named || `Diagram: ${[...new Set(labels)].join(', ')}`;
   const key = diagramKey(source);
   return { svg: withoutOwnStyles(svg, key, name), labels: [title, description, ...labels].filter(isText) };
+}
+
+type DrawnText = ReturnType<typeof DomUtils.findAll>[number];
+
+/** A `<text>`'s words: the lines of a wrapped label (its `<tspan>`s) joined by a space. */
+function labelOf(text: DrawnText): string {
+  const lines = DomUtils.getElementsByTagName('tspan', text.children, false);
+  const parts = lines.length > 0 ? lines.map((line) => DomUtils.textContent(line)) : [DomUtils.textContent(text)];
+  return parts
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 function isText(text: string | undefined): text is string {
   return text !== undefined && text !== '';
 }
 
-/** `accTitle: …` and `accDescr: …` (mermaid's accessible title and description), taken out of the source. */
+/**
+ * `accTitle: …`, `accDescr: …` and `accDescr { … }` over several lines (mermaid's accessible title and
+ * description), taken out of the source: their lines are left blank, so the others keep their numbers.
+ */
 function accessibleText(lines: string[]): { title?: string; description?: string; rest: string[] } {
   const found: { title?: string; description?: string } = {};
-  const rest = lines.filter((line) => {
-    const match = /^\s*acc(Title|Descr)\s*:\s*(.*)$/.exec(line);
-    if (!match) return true;
-    found[match[1] === 'Title' ? 'title' : 'description'] = match[2]!.trim();
-    return false;
-  });
+  const rest = [...lines];
+  for (let index = 0; index < rest.length; index++) {
+    const single = /^\s*acc(Title|Descr)\s*:\s*(.*)$/.exec(rest[index]!);
+    if (single) {
+      found[single[1] === 'Title' ? 'title' : 'description'] = single[2]!.trim();
+      rest[index] = '';
+      continue;
+    }
+    if (!/^\s*accDescr\s*\{/.test(rest[index]!)) continue;
+    const end = rest.findIndex((line, at) => at >= index && line.includes('}'));
+    const last = end === -1 ? rest.length - 1 : end;
+    const block = rest.slice(index, last + 1).join('\n');
+    found.description = block
+      .replace(/^\s*accDescr\s*\{/, '')
+      .replace(/\}[\s\S]*$/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    rest.fill('', index, last + 1);
+    index = last;
+  }
   return { ...found, rest };
 }
 

@@ -1,6 +1,6 @@
 import type { AssetKind, ImageDimensions } from './assets';
 import { escapeHtml } from './escape';
-import { imageBox } from './image-box';
+import { imageBox, unsizedRemoteImage } from './image-box';
 import { openingTags, type RawAttribute, type RawTag } from './html-tags';
 import { droppedAttribute, droppedElement } from './sanitize';
 
@@ -84,6 +84,12 @@ export function checkRawHtml(html: string, offset: number, hooks: RawHtmlHooks):
       }
       const named = attribute.name === 'id' || (tag.name === 'a' && attribute.name === 'name');
       if (!dropped && named && attribute.value !== '') hooks.anchor(attribute.value);
+    }
+    if (tag.name === 'img') {
+      const side = (name: string) => tag.attributes.find((a) => a.name === name)?.value;
+      const src = side('src');
+      const unsized = src === undefined ? undefined : unsizedRemoteImage(src, side('width'), side('height'));
+      if (unsized) hooks.warn(offset + tag.offset, unsized);
     }
     // An `<img>` without a `src` in a `<picture>` shows a source's image: it is sized by that image.
     if (tag.name === 'img' && pictureImage && !tag.attributes.some((a) => a.name === 'src')) {

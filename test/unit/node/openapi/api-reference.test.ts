@@ -104,6 +104,25 @@ describe('API reference pages in a build', () => {
     expect(page()).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
   });
 
+  it('are made from the document of the content folder built, when another folder shared the cache', async () => {
+    const first = await makeTree({ '_site.yaml': site(), 'api/openapi.yaml': SPEC, ...PAGES });
+    expect(messages(await buildTree(first))).toEqual([]);
+    const second = await makeTree({
+      '_site.yaml': site(),
+      'api/openapi.yaml': SPEC.replace('Get the current user', 'Who am I'),
+      ...PAGES,
+    });
+    const cacheDir = path.join(first, '.cache');
+    expect(messages(await buildTree(second, { cacheDir }))).toEqual([]);
+    const page = readFileSync(path.join(second, 'dist/api/reference/users/index.html'), 'utf8');
+    expect(page).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
+    await writeFile(path.join(second, 'content/api/openapi.yaml'), SPEC.replace('type: string', 'type: strnig'));
+    const third = await buildTree(second, { cacheDir });
+    expect(messages(third)[0]).toMatch(
+      /^api\/openapi\.yaml:25:\d+ invalid OpenAPI document: .*name\.type" must be equal/,
+    );
+  });
+
   it('name the document as their source: the record, the edit link and the date are those of the document', async () => {
     const root = await makeTree({
       '_site.yaml': site('editLink: { pattern: "https://example.com/edit/:path" }\nlastUpdated: true\n'),

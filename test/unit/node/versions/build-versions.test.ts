@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../../src/shared/types';
@@ -19,6 +19,11 @@ ${CURRENT_AND_V1}`,
   '../v1/README.md': '# Home v1\n\nSee the [guide](guide.md).\n',
   '../v1/guide.md': '# Guide v1\n\nThe old guide. Uniquely-older wording. The [new page](/new/) is not in v1.\n',
 };
+
+/** v1's link to a page only v2 has: a warning at its file and line, which says what to write instead. */
+const V1_LINK_TO_V2 =
+  '../v1/guide.md:3:44 warning: cross-version link "/new/": /new/ is a page of v2, not of v1; ' +
+  "link a page of v1, or write v2's full address (https://docs.example.com/docs/new/)";
 
 const read = (root: string, file: string) => readFileSync(path.join(root, file), 'utf8');
 const manifestOf = (root: string, folder: string) => JSON.parse(read(root, `${folder}/manifest.json`)) as Manifest;
@@ -45,13 +50,15 @@ describe('a site with a version built from another folder', () => {
     const root = await makeTree(SITE);
     const result = await buildTree(root);
     // The old version's broken link is a warning, located in its own folder.
-    expect(messages(result)).toEqual(['../v1/guide.md:3:44 warning: broken link "/new/": no page at /new/']);
+    expect(messages(result)).toEqual([V1_LINK_TO_V2]);
     expect(result.ok).toBe(true);
     expect(result.pages).toBe(5);
     expect(existsSync(path.join(root, 'dist/v1/guide/index.html'))).toBe(true);
     expect(existsSync(path.join(root, 'dist/v1/new/index.html'))).toBe(false);
-    // The version's redirects are its own, under its route.
+    // The version's redirects are its own, under its route, and in the one table a host reads.
     expect(read(root, 'dist/v1/setup/index.html')).toContain('url=/docs/v1/guide/');
+    expect(read(root, 'dist/_redirects')).toContain('/docs/v1/setup/ /docs/v1/guide/ 301');
+    expect(read(root, 'dist/_redirects.nginx')).toContain('location = "/docs/v1/setup/" { return 301 "/docs/v1/guide/');
 
     const v1 = manifestOf(root, 'manifest/v1');
     expect(v1.site.base).toBe('/docs/v1/');
@@ -108,8 +115,13 @@ describe('a site with a version built from another folder', () => {
     // Only the edited page is analyzed again; v1 is not built at all, and its warning is still reported.
     expect(again.rendered).toBe(1);
     expect(again.pages).toBe(5);
-    expect(messages(again)).toEqual(['../v1/guide.md:3:44 warning: broken link "/new/": no page at /new/']);
-    // A version whose outputs someone changed is built again.
+    expect(messages(again)).toEqual([V1_LINK_TO_V2]);
+    // Its redirects stay in the site's table, read from its kept files.
+    expect(read(root, 'dist/_redirects.nginx')).toContain('"/docs/v1/setup"');
+    // A version whose outputs someone changed is built again, its redirect table as well.
+    await rm(path.join(root, 'dist/v1/_redirects'));
+    expect((await buildTree(root)).rendered).toBe(0);
+    expect(read(root, 'dist/_redirects')).toContain('/docs/v1/setup/ /docs/v1/guide/ 301');
     await writeFile(path.join(root, 'dist/v1/version.json'), '{}');
     expect((await buildTree(root)).rendered).toBe(0);
     expect(read(root, 'dist/v1/version.json')).toContain('/docs/v1/assets/js/manifest.');
@@ -130,6 +142,28 @@ describe('a site with a version built from another folder', () => {
     expect(failed.ok).toBe(false);
     expect(messages(failed)).toEqual(['guide.md:3:3 broken link "/nowhere/": no page at /nowhere/']);
     expect(times(path.join(root, 'dist'))).toEqual(dist);
+  });
+
+  it('names a link of the current version into an older one as such, an error that says what to write', async () => {
+    const root = await makeTree({
+      ...SITE,
+      'guide.md': '# Guide\n\nThe old [setup guide](/v1/guide/#steps) and a [typo](/gide/).\n',
+    });
+    const failed = await buildTree(root);
+    expect(failed.ok).toBe(false);
+    expect(messages(failed)).toEqual([
+      'guide.md:3:9 cross-version link "/v1/guide/#steps": /guide/ is a page of v1, which v2\'s links do not ' +
+        'reach by route; write its full address instead (https://docs.example.com/docs/v1/guide/#steps)',
+      // A link that no version has a page for is a broken link, as it always was.
+      'guide.md:3:47 broken link "/gide/": no page at /gide/ (did you mean "/guide/"?)',
+      V1_LINK_TO_V2,
+    ]);
+    // Written as the full address, it is left as it is.
+    await writeFile(
+      path.join(root, 'content/guide.md'),
+      '# Guide\n\nThe old [setup guide](https://docs.example.com/docs/v1/guide/).\n',
+    );
+    expect(messages(await buildTree(root))).toEqual([V1_LINK_TO_V2]);
   });
 
   it('fails when a strict version has an error, leaving every output as it was', async () => {

@@ -40,7 +40,10 @@ describe('raw HTML images', () => {
       '',
     ].join('\n');
     const { page, messages } = render(body, contentDir);
-    expect(messages).toEqual([]);
+    // The build reads the size of the files it copies; it would have to download a remote image.
+    expect(messages).toEqual([
+      'guide/page.md:11:1 warning: remote image "https://example.com/remote.png" has no size the build can read, so the text after it moves when it loads: give the <img> a width and a height, or copy the image into the content folder',
+    ]);
     const images = page?.html.match(/<img [^>]*>/g) ?? [];
     expect(images).toHaveLength(4);
     // The first image above the first section may be on the first screen: it loads at once.
@@ -132,8 +135,30 @@ describe('raw HTML images', () => {
     // 50 % of the 780 px column at its widest; the stylesheet scales it down with the column.
     expect(sized('width="50%"')).toBe('<img alt="x" width="390" height="195" decoding="async" />');
     expect(sized('height="100"')).toBe('<img alt="x" height="100" width="200" decoding="async" />');
-    // Both sides given, or a length this cannot read: the writer's tag stays as written.
+    // A length in another unit is read as a browser reads the attribute: its number, in pixels.
+    expect(sized('width="30em"')).toBe('<img alt="x" width="30" height="15" decoding="async" />');
+    // Both sides given, or a side with no number: the writer's tag stays as written.
     expect(sized('width="300" height="20"')).toBe('<img alt="x" width="300" height="20" decoding="async" />');
     expect(sized('width="auto"')).toBe('<img alt="x" width="auto" decoding="async" />');
+  });
+
+  it('from another site are warned of at their line unless given both sides, in markdown and raw HTML', () => {
+    const body = [
+      '# Page',
+      '',
+      '![build](https://img.shields.io/badge/build-passing-green.svg)',
+      '',
+      '<img src="//example.com/logo.png" width="120" alt="logo">',
+      '',
+      '<img src="https://example.com/banner.png" width="88" height="31" alt="banner">',
+      '',
+    ].join('\n');
+    const { page, messages } = render(body);
+    expect(messages).toEqual([
+      'guide/page.md:3:1 warning: remote image "https://img.shields.io/badge/build-passing-green.svg" has no size the build can read, so the text after it moves when it loads: write it as <img src="https://img.shields.io/badge/build-passing-green.svg" width="…" height="…">, or copy the image into the content folder',
+      'guide/page.md:5:1 warning: remote image "//example.com/logo.png" has no size the build can read, so the text after it moves when it loads: give the <img> a width and a height, or copy the image into the content folder',
+    ]);
+    // Shown all the same, as written.
+    expect(page?.html.match(/<img [^>]*>/g)).toHaveLength(3);
   });
 });

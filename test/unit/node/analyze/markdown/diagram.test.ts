@@ -114,6 +114,7 @@ describe('mermaid diagrams', () => {
       '```mermaid',
       'timeline',
       '  2024 : Sources',
+      '  2025:Streams',
       '```',
       '',
     ].join('\n');
@@ -122,10 +123,48 @@ describe('mermaid diagrams', () => {
     expect(result.ok).toBe(false);
     expect(messages(result)).toEqual([
       'README.md:4:1 mermaid diagram does not parse: Invalid mermaid header: "flowchart sideways". Expected "graph TD", "flowchart LR", "stateDiagram-v2", etc.',
-      'README.md:10:1 mermaid diagram type "pie" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
-      // beautiful-mermaid draws no timeline (1.1.3, its latest release, answers "Invalid mermaid header").
-      'README.md:15:1 mermaid diagram type "timeline" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta',
+      'README.md:10:1 mermaid diagram type "pie" is not supported: use one of flowchart, sequenceDiagram, stateDiagram-v2, classDiagram, erDiagram, xychart-beta, timeline',
+      'README.md:17:1 mermaid timeline: put a space after the ":" that starts an event (found "2025:Streams")',
     ]);
+  });
+
+  it('draw a timeline, which passes the sanitizer whole on a page with raw HTML', async () => {
+    const timeline = [
+      '```mermaid',
+      'timeline',
+      '  title Retries of a failed step',
+      '  section First day',
+      '    1 minute : Second attempt',
+      "    10 minutes : Third attempt : The step's alert is sent",
+      '  section Later',
+      '    1 day : Last attempt, then the event goes to the dead-letter queue',
+      '```',
+    ].join('\n');
+    const root = await makeTree({
+      '_site.yaml': 'title: Docs\n',
+      'README.md': `# Plain\n\n${timeline}\n`,
+      'raw.md': `# Raw\n\n<kbd>Raw HTML</kbd> too.\n\n${timeline}\n`,
+    });
+    expect(messages(await buildTree(root))).toEqual([]);
+    const figure = (file: string) =>
+      /<figure class="diagram"[^>]*>([\s\S]*?)<\/figure>/.exec(
+        readFileSync(path.join(root, 'dist', file), 'utf8'),
+      )?.[1];
+    const plain = figure('index.html')!;
+    expect(plain).toMatch(/^<svg data-diagram="mermaid-[0-9a-f]{16}" role="img" aria-label="Retries of a failed step"/);
+    expect(plain).toContain('>Second attempt</text>');
+    // The sanitizer reads attribute names in lower case (a browser gives SVG's their case back) and keeps
+    // every element and attribute of the drawing; it writes an apostrophe in text as itself.
+    expect(figure('raw/index.html')!.toLowerCase()).toBe(plain.toLowerCase().replace(/&#39;/g, "'"));
+    const twin = readFileSync(path.join(root, 'dist/index.md'), 'utf8');
+    expect(twin).toContain(timeline);
+    // Cached by its text as the other diagrams are: both pages' blocks are one entry.
+    const cache = JSON.parse(readFileSync(path.join(root, '.cache/highlight.json'), 'utf8')) as {
+      entries: Record<string, string>;
+    };
+    const key = /data-diagram="([^"]+)"/.exec(plain)![1]!;
+    expect(Object.keys(cache.entries).filter((entry) => entry.startsWith('mermaid-'))).toEqual([key]);
+    expect(cache.entries[key]).toContain('Second attempt');
   });
 
   it('are the only SVG and MathML kept: what a writer types, even with a mark like a drawing, is dropped', async () => {

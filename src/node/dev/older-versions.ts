@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { withBase } from '../../shared/paths';
+import { buildOlderVersions, type BuildResult } from '../build';
+import { DiagnosticList } from '../diagnostics';
+import { readSiteConfig } from '../site-stages';
+
+/** The older versions `npm run dev` serves beside the current one: their built site, and where each is. */
+export interface OlderVersions {
+  /** The built outputs, each version at its route inside. */
+  distDir: string;
+  /** Each version's place under the site's base (`/docs/v1/`). */
+  bases: string[];
+  result: BuildResult;
+}
+
+/**
+ * Builds the older versions `_site.yaml` lists, once, as `npm run build` does (src/node/versions/), into a
+ * folder of the dev cache: a version unchanged since the last `npm run dev` is kept as it is. Undefined
+ * when the site builds none. An edit in an older version shows at the next start.
+ */
+export async function buildOlderVersionsForDev(options: {
+  contentDir: string;
+  srcDir: string;
+  cacheDir: string;
+  strict: boolean;
+}): Promise<OlderVersions | undefined> {
+  const site = await readSiteConfig(options.contentDir, new DiagnosticList());
+  const routes = site.valid ? site.config.versions.flatMap((version) => version.route ?? []) : [];
+  if (routes.length === 0) return undefined;
+  const folder = path.join(options.cacheDir, 'older-versions');
+  const distDir = path.join(folder, 'dist');
+  const result = await buildOlderVersions({
+    ...options,
+    outDir: distDir,
+    manifestDir: path.join(folder, 'manifest'),
+    cacheDir: path.join(folder, 'cache'),
+  });
+  return { distDir, bases: routes.map((route) => withBase(site.config.base, route)), result };
+}
