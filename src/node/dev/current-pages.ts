@@ -65,15 +65,18 @@ export class CurrentPages {
   }
 
   /**
-   * The pages to make again: the changed page files, the pages that use a changed image, and the pages
-   * that had problems (a missing image or a bad file may have been fixed by this change).
+   * The pages to make again: the changed page files, the pages that use a changed image or miss one that
+   * changed (it may have just been added), and the files that could not be made (an error there may have
+   * been fixed). A page whose problems are only warnings is left as it is: on an imported tree that is
+   * thousands of pages, which every save would make again.
    */
   affectedBy(changed: string[]): string[] {
     const files = new Set(changed.map((file) => path.join(path.resolve(this.contentDir), file)));
     const affected = new Set(changed.filter(isPageFile));
     for (const [file, page] of this.pages) {
-      if ((this.pageDiagnostics.get(file) ?? []).length > 0 || !page) affected.add(file);
+      if (!page) affected.add(file);
       else if (page.analysis.assets.some((asset) => files.has(asset.absolutePath))) affected.add(file);
+      else if (page.analysis.uncopied.some((missing) => files.has(missing))) affected.add(file);
     }
     return [...affected];
   }

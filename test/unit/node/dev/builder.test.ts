@@ -210,6 +210,27 @@ describe('the dev builder', () => {
     expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, fixed.');
   });
 
+  it('makes a page again when an image it misses appears, and leaves a page with warnings alone otherwise', async () => {
+    await writeFile(file('guide/setup.md'), '# Setup\n\n<img src="./shot.png" alt="The form">\n');
+    const missing = await builder.contentChanged(['guide/setup.md']);
+    expect(missing.diagnostics.map(formatDiagnostic)).toEqual([
+      expect.stringMatching(/^guide\/setup\.md:3:\d+ .*shot\.png/),
+    ]);
+    // Another page's save: the page with the warning is not made again, and keeps its warning.
+    await writeFile(file('guide/README.md'), '# Guide\n\nThe guide, edited.\n\n## Install\n\nRun it.\n');
+    const other = await builder.contentChanged(['guide/README.md']);
+    expect(other.written).toEqual(['/guide/']);
+    expect(other.diagnostics).toHaveLength(1);
+    // The image appears: the page that missed it is made again, with it.
+    await writeFile(
+      file('guide/shot.png'),
+      readFileSync(path.join(projectRoot, 'test/fixtures/markdown/files/icon.png')),
+    );
+    const found = await builder.contentChanged(['guide/shot.png']);
+    expect(found.diagnostics).toEqual([]);
+    expect(found.written).toEqual(['/guide/setup/']);
+  });
+
   it('keeps the last good site while _site.yaml cannot be read', async () => {
     const good = pointer();
     const before = fragments();
