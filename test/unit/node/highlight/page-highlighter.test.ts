@@ -1,11 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
-import { scanContent } from '../../../../src/node/scan/scan';
-import { TextStore } from '../../../../src/node/analyze/text-store';
-import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
+import { formatDiagnostic } from '../../../../src/node/diagnostics';
 import { PageHighlighter } from '../../../../src/node/highlight/page-highlighter';
+import { pagePass } from '../../../helpers/page-pass';
 import { makeTree } from '../../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
@@ -43,17 +41,8 @@ function pages(): Record<string, string> {
 
 /** Makes the pages of `<root>/content` as the build does, with this many page threads and this cache folder. */
 async function render(root: string, threads: number, cacheDir?: string) {
-  const diagnostics = new DiagnosticList();
-  const files = await scanContent(path.join(root, 'content'), diagnostics);
   const highlighter = await PageHighlighter.load(cacheDir);
-  const texts = new TextStore(path.join(root, 'cache'));
-  const made = await analyzePages(files, {
-    settings: { base: '/docs/', constants: {}, strict: true },
-    highlighter,
-    texts,
-    diagnostics,
-    threads,
-  });
+  const { diagnostics, made } = await pagePass(root, highlighter, { threads });
   await highlighter.save();
   const pages = made.map(({ page }) => page);
   const saved = cacheDir

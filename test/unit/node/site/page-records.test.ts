@@ -1,15 +1,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
 import type { LinkedHashes } from '../../../../src/node/analyze/render-cache';
 import { TextStore, type StoredText } from '../../../../src/node/analyze/text-store';
 import { contentHash } from '../../../../src/node/content-hash';
-import { DiagnosticList } from '../../../../src/node/diagnostics';
 import type { BuildHighlighting } from '../../../../src/node/analyze/markdown/code-blocks';
 import { pageRecords } from '../../../../src/node/site/page-records';
-import { scanContent } from '../../../../src/node/scan/scan';
 import { siteConfigSchema } from '../../../../src/node/scan/site-config';
 import { assembleSite } from '../../../../src/node/site/assemble';
+import { pagePass } from '../../../helpers/page-pass';
 import { makeTree } from '../../../helpers/tree';
 
 /** Every block "highlighted" as this HTML, so the tests see what the stage does around the code. */
@@ -35,17 +33,9 @@ class CountedStore extends TextStore {
 
 async function rendered(tree: Record<string, string>, linked?: LinkedHashes) {
   const root = await makeTree(tree);
-  const diagnostics = new DiagnosticList();
-  const files = await scanContent(path.join(root, 'content'), diagnostics);
   // No memory budget: every text goes through the store's file, as on a large site.
   const texts = new CountedStore(path.join(root, 'cache'), 0);
-  const made = await analyzePages(files, {
-    settings: { base: '/docs/', constants: {}, strict: true },
-    highlighter,
-    texts,
-    diagnostics,
-    threads: 0,
-  });
+  const { diagnostics, made } = await pagePass(root, highlighter, { texts });
   const drafts = made.map(({ page }) => page);
   const config = siteConfigSchema.parse({ title: 'Docs' });
   const assembled = assembleSite(drafts, config, '', true, diagnostics);
@@ -132,16 +122,7 @@ describe('the render stage', () => {
       'README.md': '# Home\n\nSee [the history](./b.md#event-execution-history).\n',
       'b.md': '# Beta\n\n## Event / Execution History\n\nText.\n',
     });
-    const diagnostics = new DiagnosticList();
-    const files = await scanContent(path.join(root, 'content'), diagnostics);
-    const texts = new TextStore(path.join(root, 'cache'));
-    const made = await analyzePages(files, {
-      settings: { base: '/docs/', constants: {}, strict: true },
-      highlighter,
-      texts,
-      diagnostics,
-      threads: 0,
-    });
+    const { diagnostics, texts, made } = await pagePass(root, highlighter);
     // Pages as the render cache gives them, whose fragments count their reads from here on.
     let reads = 0;
     const pages = made.map(({ page }) => {
