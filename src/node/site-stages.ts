@@ -32,7 +32,7 @@ export { siteCss, type ClientAssets } from './output/bundle';
 export { pointerOf, type RenderRoute, type SiteFile } from './output/site-files';
 export { PageHighlighter } from './highlight/page-highlighter';
 export { isPageFile, type ContentFile } from './scan/scan';
-export { readSiteConfig, SITE_CONFIG_FILE, type SiteConfig } from './scan/site-config';
+export { SITE_CONFIG_FILE, type SiteConfig } from './scan/site-config';
 export { buildSearchFiles, type SearchFiles } from './site/search-files';
 export type { ReferencedSite } from './openapi/reference-site';
 export type { Site } from './site/assemble';

@@ -22,6 +22,7 @@ import {
   type ReferencedSite,
   type RenderRoute,
   type SearchFiles,
+  type SiteConfig,
   type Site,
 } from '../site-stages';
 import { CurrentPages } from './current-pages';
@@ -103,6 +104,11 @@ export class DevBuilder {
     await mkdir(options.cacheDir, { recursive: true });
     await mkdir(options.outDir, { recursive: true });
     return new DevBuilder(options, await PageHighlighter.load(options.cacheDir));
+  }
+
+  /** The site's settings as last read without a problem; none before `_site.yaml` could be read. */
+  get config(): SiteConfig | undefined {
+    return this.scanned?.config;
   }
 
   /** Lets go of what the session holds on disk; the builder is not used after. */

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { withBase } from '../../shared/paths';
 import { buildOlderVersions, type BuildResult } from '../build';
-import { DiagnosticList } from '../diagnostics';
-import { readSiteConfig } from '../site-stages';
+import type { SiteConfig } from '../site-stages';
 
 /** The older versions `npm run dev` serves beside the current one: their built site, and where each is. */
 export interface OlderVersions {
@@ -18,14 +17,13 @@ export interface OlderVersions {
  * folder of the dev cache: a version unchanged since the last `npm run dev` is kept as it is. Undefined
  * when the site builds none. An edit in an older version shows at the next start.
  */
-export async function buildOlderVersionsForDev(options: {
-  contentDir: string;
-  srcDir: string;
-  cacheDir: string;
-  strict: boolean;
-}): Promise<OlderVersions | undefined> {
-  const site = await readSiteConfig(options.contentDir, new DiagnosticList());
-  const routes = site.valid ? site.config.versions.flatMap((version) => version.route ?? []) : [];
+export async function buildOlderVersionsForDev(
+  /** The site's settings as the dev builder read them; none while `_site.yaml` cannot be read. */
+  config: SiteConfig | undefined,
+  options: { contentDir: string; srcDir: string; cacheDir: string; strict: boolean },
+): Promise<OlderVersions | undefined> {
+  if (!config) return undefined;
+  const routes = config.versions.flatMap((version) => version.route ?? []);
   if (routes.length === 0) return undefined;
   const folder = path.join(options.cacheDir, 'older-versions');
   const distDir = path.join(folder, 'dist');
@@ -35,5 +33,5 @@ export async function buildOlderVersionsForDev(options: {
     manifestDir: path.join(folder, 'manifest'),
     cacheDir: path.join(folder, 'cache'),
   });
-  return { distDir, bases: routes.map((route) => withBase(site.config.base, route)), result };
+  return { distDir, bases: routes.map((route) => withBase(config.base, route)), result };
 }

@@ -101,7 +101,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   const first = await builder.fullBuild();
   report(first, 'built the site');
   const base = builder.manifest?.site.base ?? '/docs/';
-  const older = await buildOlderVersionsForDev({ ...options, strict: options.strict ?? true });
+  const older = await buildOlderVersionsForDev(builder.config, { ...options, strict: options.strict ?? true });
   if (older) reportOlder(older.result);
   const dev = createDevServer({
     distDir: outDir,
