@@ -94,8 +94,9 @@ export class CurrentPages {
     this.pages.clear();
     this.pageDiagnostics.clear();
     for (const problem of diagnostics.items) {
-      const list = this.pageDiagnostics.get(problem.file) ?? [];
-      this.pageDiagnostics.set(problem.file, [...list, problem]);
+      const list = this.pageDiagnostics.get(problem.file);
+      if (list) list.push(problem);
+      else this.pageDiagnostics.set(problem.file, [problem]);
     }
     for (const file of scanned.files) this.pages.set(file.relativePath, byFile.get(file.relativePath));
     this.files = new Map(scanned.files.map((f) => [f.relativePath, f]));
