@@ -101,9 +101,11 @@ export function outputFiles(input: {
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
+  /** Each file's last commit date, when the site shows it (`ReferencedSite.history`). */
+  history?: ReadonlyMap<string, string>;
 }): { manifest: Manifest; files: Iterable<SiteFile> } {
   const { site, search, client, css, renderRoute } = input;
-  const { manifest, browserData } = siteOutput(input.config, site, search, client);
+  const { manifest, browserData } = siteOutput(input.config, site, search, client, input.history);
   const files = siteFiles({ manifest, browserData, search, pages: site.pages, client, css, renderRoute });
   return { manifest, files };
 }

@@ -287,6 +287,8 @@ export class DevBuilder {
       client: this.client,
       css: this.css,
       renderRoute: this.renderRoute,
+      // The git dates the scan asked for, when the site shows them: the same "last updated" as a build.
+      history: await scanned.history,
     });
     const written = await this.output.write(files, which === 'all');
     this.assembled = assembled;

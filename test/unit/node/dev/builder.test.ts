@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -300,6 +301,37 @@ describe('the dev builder with an API reference', () => {
           `api/openapi.yaml:8:37 broken link "/hom/": no page at /hom/ (in the reference page made from it, api/reference/${page}.md)`,
       ),
     );
+    builder.close();
+  }, 60_000);
+});
+
+describe('the dev builder on a site that shows when each page was last updated', () => {
+  it('gives each page the date of its last commit, as the build does', async () => {
+    const root = await makeTree({ ...TREE, '_site.yaml': 'title: Docs\nlastUpdated: true\n' });
+    const date = '2025-03-04T05:06:07Z';
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Writer', '-c', 'user.email=w@example.com', ...args], {
+        cwd: root,
+        env: { ...process.env, GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date },
+      });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'Docs');
+    const out = path.join(root, 'dev-out');
+    const builder = await DevBuilder.create({
+      contentDir: path.join(root, 'content'),
+      outDir: out,
+      cacheDir: path.join(root, '.cache'),
+      srcDir: path.join(projectRoot, 'src'),
+    });
+    expect((await builder.fullBuild()).ok).toBe(true);
+    const pointer = JSON.parse(readFileSync(path.join(out, 'version.json'), 'utf8')) as DeploymentPointer;
+    const core = JSON.parse(readFileSync(path.join(out, pointer.manifest.replace('/docs/', '')), 'utf8')) as SiteCore;
+    const records = Array.from(
+      { length: core.shards },
+      (_, n) => JSON.parse(readFileSync(path.join(out, shardUrl(core, n).replace('/docs/', '')), 'utf8')) as RouteShard,
+    ).flatMap((shard) => shard.pages);
+    expect(records.find((page) => page.path === '/guide/setup/')?.lastUpdated).toBe('2025-03-04T05:06:07+00:00');
     builder.close();
   }, 60_000);
 });
