@@ -18,6 +18,8 @@ export interface AnalyzePagesOptions {
   /** Page-analysis threads (0: this thread only); by default as many as the pass is large enough to pay for. */
   threads?: number;
   log?: (line: string) => void;
+  /** Ends the pass before its next file (`npm run dev` stopped while its first pass runs). */
+  signal?: AbortSignal;
 }
 
 /** Files this thread reads at once when it analyzes alone, so reading one overlaps with rendering the others. */
@@ -50,6 +52,7 @@ export async function analyzePages(files: ContentFile[], options: AnalyzePagesOp
   const lane = async (analyze: (file: ContentFile) => Promise<AnalyzedFile>) => {
     for (let i = next++; i < files.length; i = next++) {
       try {
+        options.signal?.throwIfAborted();
         analyzed[i] = await analyze(files[i] as ContentFile);
       } catch (error) {
         // The first fault fails the pass: no lane takes another file.

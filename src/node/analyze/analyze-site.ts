@@ -22,6 +22,8 @@ export interface AnalyzeOptions {
   /** Page-analysis threads (0: none); by default as many as the pages to analyze are enough to pay for. */
   analyzeThreads?: number;
   log?: (line: string) => void;
+  /** Ends the page pass before its next file. */
+  signal?: AbortSignal;
 }
 
 /** What the analyze stage hands on. */
@@ -58,8 +60,8 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
     diagnostics.items.push(...reuse.problems);
     const problemsBefore = diagnostics.items.length;
     const texts = options.texts;
-    const threads = options.analyzeThreads;
-    const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log });
+    const { analyzeThreads: threads, signal } = options;
+    const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log, signal });
     const problems = diagnostics.items.slice(problemsBefore);
     const pages = inScanOrder(
       files,

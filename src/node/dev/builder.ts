@@ -1,31 +1,25 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { canonicalRoute } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import {
-  appBundles,
-  buildSearchFiles,
-  ChangedFilesWriter,
-  outputFiles,
   PageHighlighter,
-  pointerOf,
   readSite,
   reported,
-  siteCss,
   siteOf,
   SITE_CONFIG_FILE,
-  stylesOf,
   TextStore,
-  type ClientAssets,
   type PageRecord,
   type PageTools,
   type ReferencedSite,
-  type RenderRoute,
-  type SearchFiles,
   type SiteConfig,
   type Site,
 } from '../site-stages';
 import { CurrentPages } from './current-pages';
+import { DevOutput } from './dev-output';
+import { devResult, type DevResult } from './dev-result';
+import { EarlySite } from './early-site';
 
 export interface DevBuilderOptions {
   contentDir: string;
@@ -40,32 +34,20 @@ export interface DevBuilderOptions {
   devScript?: string;
 }
 
-export interface DevResult {
-  /** No error: a result with errors may still have written the site, which then shows them. */
-  ok: boolean;
-  /** Errors and warnings of the whole site as it is now on disk, sorted. */
-  diagnostics: Diagnostic[];
-  ms: number;
-  /** The manifest the browser should switch to (when the output was written). */
-  manifest?: string;
-  /** Routes whose fragment and index.html were written. */
-  written: string[];
-  /** The open tabs must reload: the client bundle, the stylesheet or the site configuration changed. */
-  reload: boolean;
-}
-
 /**
  * The build's stages (site-stages.ts), run again after each edit with their results kept in memory. At the
- * start every page is made by the build's page pass (current-pages.ts); a content change makes again only
- * the pages it touches (all of them when `_site.yaml` or an OpenAPI document changed), puts the site
- * together again (cheap: link checks and the sidebar), and writes the files of the site that changed: the changed pages' files, the manifest, version.json, llms.txt; `updateSearch()` then writes
- * the search data and a manifest pointing to it. Nothing hashed is deleted, so open tabs never hit a
- * missing manifest or fragment. A page's problems do not stop the write: `npm run build` refuses the
- * site, but the writer previews it, as the tabs show the problems over the pages they are in.
+ * start every page is made by the build's page pass (current-pages.ts), while the pages asked for before
+ * it ends are made ahead of it (early-site.ts); a content change makes again only the pages it touches
+ * (all of them when `_site.yaml` or an OpenAPI document changed), puts the site together again (cheap:
+ * link checks and the sidebar), and writes the files of the site that changed (dev-output.ts): the
+ * changed pages' files, the manifest, version.json, llms.txt; `updateSearch()` then writes the search
+ * data and a manifest pointing to it. Nothing hashed is deleted, so open tabs never hit a missing
+ * manifest or fragment. A page's problems do not stop the write: `npm run build` refuses the site, but the
+ * writer previews it, as the tabs show the problems over the pages they are in.
  *
- * Other pages' index.html are not re-rendered after an edit (their prerendered sidebar or prev/next can be
- * stale until the next full write); the app replaces that HTML with the current site data as soon as it
- * hydrates, so a reader only sees it for the first paint of a full page load.
+ * A page's document is rendered when it is asked for (`prepare`), as the site is then: a tab reads the
+ * rest of the site from the data files, which the app replaces the document's sidebar and prev/next with
+ * as soon as it hydrates.
  */
 export class DevBuilder {
   /** The site as last read (`readSite`): settings, page files, the API reference's pages. */
@@ -75,21 +57,14 @@ export class DevBuilder {
   /** Whether `_site.yaml` was read without a problem (else the site is the one last read). */
   private configValid = true;
   private readonly pages: CurrentPages;
+  /** Until the first page pass has made the site, the pages made ahead of it (`preview`). */
+  private early: EarlySite | undefined;
+  /** The last step that writes the output (`exclusive`). */
+  private queue: Promise<unknown> = Promise.resolve();
   /** The pages' fragments and markdown, for the whole session. */
   private readonly texts: TextStore;
-  private readonly output: ChangedFilesWriter;
-  private client!: ClientAssets;
-  private renderRoute!: RenderRoute;
-  /** The app's own CSS, bundled; the stylesheet adds the code colours to it. */
-  private appCss = '';
-  private css!: { name: string; css: Uint8Array };
-  /** The code colours and formula classes the stylesheet has. */
-  private colours = new Set<string>();
-  /** The search data the last manifest points to, and the site last written. */
-  private search: SearchFiles = { entry: '', shards: [] };
-  private assembled: Site<PageRecord> | undefined;
-  /** The last manifest written: what the browser shows. */
-  manifest: Manifest | undefined;
+  private readonly output: DevOutput;
+  private readonly stopping = new AbortController();
 
   private constructor(
     private readonly options: DevBuilderOptions,
@@ -97,7 +72,7 @@ export class DevBuilder {
   ) {
     this.pages = new CurrentPages(options.contentDir);
     this.texts = new TextStore(options.cacheDir);
-    this.output = new ChangedFilesWriter(options.outDir, options.devScript);
+    this.output = new DevOutput(options.outDir, options.devScript);
   }
 
   static async create(options: DevBuilderOptions): Promise<DevBuilder> {
@@ -106,9 +81,19 @@ export class DevBuilder {
     return new DevBuilder(options, await PageHighlighter.load(options.cacheDir));
   }
 
+  /** The last manifest written: what the browser shows. */
+  get manifest(): Manifest | undefined {
+    return this.output.manifest;
+  }
+
   /** The site's settings as last read without a problem; none before `_site.yaml` could be read. */
   get config(): SiteConfig | undefined {
     return this.scanned?.config;
+  }
+
+  /** Ends the first page pass if it still runs: its `fullBuild` then rejects. */
+  stop(): void {
+    this.stopping.abort();
   }
 
   /** Lets go of what the session holds on disk; the builder is not used after. */
@@ -120,31 +105,88 @@ export class DevBuilder {
     return this.options.strict ?? true;
   }
 
-  /** Everything from scratch: settings, pages, bundles, and the whole output. Written even with errors, so
-   * the writer sees the pages while fixing them; with an unreadable `_site.yaml`, nothing is written. */
+  /**
+   * What the first answer needs before any page is made: the site's settings and files, and the app's
+   * bundles. Until `fullBuild` has made the site, `preview` makes the pages asked for one by one.
+   */
+  async readFirst(): Promise<void> {
+    if (!(await this.readSite())) return;
+    await this.output.bundle(this.options.srcDir, []);
+    this.early = new EarlySite(this.options.contentDir);
+  }
+
+  /** Everything from scratch: the pages, the stylesheet, the whole output; written even with errors (the
+   * tabs show them), with an unreadable `_site.yaml` not at all. */
   async fullBuild(): Promise<DevResult> {
     const started = performance.now();
-    const scanned = await this.readSite();
-    if (!scanned) return this.result(started, false, this.siteDiagnostics, [], false);
+    // The site as `readFirst` read it: a file changed since is made again by the change that follows.
+    const readAhead = this.early !== undefined;
+    const scanned = readAhead && this.scanned ? this.scanned : await this.readSite();
+    if (!scanned) return devResult(started, false, this.siteDiagnostics, [], false);
     await this.pages.makeAll(scanned, this.allPagesOptions());
-    await this.bundle();
-    const { assembled, diagnostics } = this.assemble(scanned);
-    const ok = !diagnostics.some((d) => d.severity === 'error');
-    const { manifest, written } = await this.write(scanned, assembled, 'all');
-    await this.highlighter.save();
-    return this.result(started, ok, diagnostics, written, true, manifest);
+    return this.exclusive(async () => {
+      this.early = undefined;
+      const pages = this.pages.loaded();
+      // A tab showing pages made ahead reloads only for a new stylesheet; otherwise it takes the new data.
+      const restyled = readAhead
+        ? await this.output.restyle(pages)
+        : (await this.output.bundle(this.options.srcDir, pages), true);
+      const { assembled, diagnostics } = this.assemble(scanned);
+      const ok = !diagnostics.some((d) => d.severity === 'error');
+      const { manifest, written } = await this.output.write(scanned, assembled, 'all');
+      await this.highlighter.save();
+      return devResult(started, ok, diagnostics, written, restyled, manifest);
+    });
+  }
+
+  /**
+   * While the first page pass runs: makes the pages of `files` (paths in the content folder) at once and
+   * writes the site they make on their own (early-site.ts), so that a tab shows them long before the whole
+   * site is made. Undefined once the site is made.
+   */
+  async preview(files: string[]): Promise<DevResult | undefined> {
+    const started = performance.now();
+    return this.exclusive(async () => {
+      const { early, scanned } = this;
+      if (!early || !scanned) return undefined;
+      const { site, diagnostics, ...styled } = await early.make(files, scanned, this.tools(), this.output.appCss);
+      const { manifest, written } = await this.output.write(scanned, site, 'changed', styled);
+      const ok = !diagnostics.some((d) => d.severity === 'error');
+      return devResult(started, ok, diagnostics, written, false, manifest);
+    });
+  }
+
+  /**
+   * Makes sure the document a request for `pathname` reads is written as the site now is: rendered on
+   * request, and before the site is made, its page made first (`preview`).
+   */
+  async prepare(pathname: string): Promise<DevResult | undefined> {
+    const base = this.manifest?.site.base ?? this.scanned?.config.base;
+    if (!base || !pathname.startsWith(base) || pathname.startsWith(`${base}assets/`)) return undefined;
+    const route = canonicalRoute(pathname.slice(base.length - 1));
+    const file = this.early && this.scanned && this.early.fileFor(route, this.scanned);
+    const previewed = file ? await this.preview([file]) : undefined;
+    await this.output.writeDocument(`${route.slice(1)}index.html`);
+    return previewed;
+  }
+
+  /** Runs `step` once the steps asked for before it are done: the output is written by one at a time. */
+  private exclusive<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** The client code changed: rebundle, rewrite every page, and have the tabs reload. */
   async sourceChanged(): Promise<DevResult> {
     const started = performance.now();
     const scanned = this.scanned;
-    if (!scanned || !this.configValid) return this.result(started, false, this.siteDiagnostics, [], false);
-    await this.bundle();
+    if (!scanned || !this.configValid) return devResult(started, false, this.siteDiagnostics, [], false);
+    await this.output.bundle(this.options.srcDir, this.pages.loaded());
     const { assembled, diagnostics } = this.assemble(scanned);
     const ok = !diagnostics.some((d) => d.severity === 'error');
-    const { manifest, written } = await this.write(scanned, assembled, 'all');
-    return this.result(started, ok, diagnostics, written, true, manifest);
+    const { manifest, written } = await this.output.write(scanned, assembled, 'all');
+    return devResult(started, ok, diagnostics, written, true, manifest);
   }
 
   /**
@@ -165,7 +207,7 @@ export class DevBuilder {
       changed.some((file) => file === SITE_CONFIG_FILE || specs.has(file) || this.pages.needsScan(file));
     const scanned = readAgain ? await this.readSite() : before;
     // An unreadable `_site.yaml` would show the site with the defaults: the tabs keep the last good one.
-    if (!scanned) return this.result(started, false, this.siteDiagnostics, [], false);
+    if (!scanned) return devResult(started, false, this.siteDiagnostics, [], false);
     const everything =
       !before ||
       missed ||
@@ -174,24 +216,22 @@ export class DevBuilder {
       changed.some((file) => specs.has(file));
     if (everything) {
       await this.pages.makeAll(scanned, this.allPagesOptions());
-      await this.bundle();
+      await this.output.bundle(this.options.srcDir, this.pages.loaded());
     } else if (readAgain) await this.pages.rescan(this.pages.affectedBy(changed), scanned, this.tools());
     else await this.pages.remake(this.pages.affectedBy(changed), scanned.config, this.tools());
     const { assembled, diagnostics } = this.assemble(scanned);
     const ok = !diagnostics.some((d) => d.severity === 'error');
     let restart = everything;
     // Only a page made again can bring a colour (or a formula's class) the stylesheet lacks.
-    const colours = stylesOf(this.pages.made());
-    if (!restart && [...colours].some((colour) => !this.colours.has(colour))) {
+    if (!restart && this.output.lacksStyles(this.pages.made())) {
       // A new code colour: a new stylesheet, which the open tabs only pick up by reloading.
-      this.colours = stylesOf(assembled.pages);
-      this.css = await siteCss(this.appCss, assembled.pages);
+      await this.output.restyle(assembled.pages);
       restart = true;
     }
     // A page's problems leave the site showable: it is written, and the tabs show the problems over it.
     // The previous search data for now (the file is already written); updateSearch() catches up.
-    const { manifest, written } = await this.write(scanned, assembled, restart ? 'all' : 'changed');
-    return this.result(started, ok, diagnostics, written, restart, manifest);
+    const { manifest, written } = await this.output.write(scanned, assembled, restart ? 'all' : 'changed');
+    return devResult(started, ok, diagnostics, written, restart, manifest);
   }
 
   /**
@@ -201,31 +241,8 @@ export class DevBuilder {
    */
   async updateSearch(): Promise<DevResult | undefined> {
     const started = performance.now();
-    if (!this.assembled || !this.manifest || !this.scanned) return undefined;
-    const search = buildSearchFiles(this.assembled.pages);
-    // The entry names every shard by its content hash: the same entry is the same search data.
-    if (search.entry === this.search.entry) return undefined;
-    this.search = search;
-    const { manifest } = await this.write(this.scanned, this.assembled, 'changed');
-    return this.result(started, true, [], [], false, manifest);
-  }
-
-  private result(
-    started: number,
-    ok: boolean,
-    diagnostics: Diagnostic[],
-    written: string[],
-    reload: boolean,
-    manifest?: Manifest,
-  ): DevResult {
-    return {
-      ok,
-      diagnostics,
-      ms: performance.now() - started,
-      written,
-      reload,
-      ...(manifest ? { manifest: pointerOf(manifest).manifest } : {}),
-    };
+    const manifest = await this.exclusive(() => this.output.updateSearch());
+    return manifest && devResult(started, true, [], [], false, manifest);
   }
 
   /** Reads the site again: kept when `_site.yaml` is readable, else the one last read stays. */
@@ -246,7 +263,7 @@ export class DevBuilder {
 
   private allPagesOptions() {
     const { srcDir, cacheDir } = this.options;
-    return { ...this.tools(), srcDir, cacheDir };
+    return { ...this.tools(), srcDir, cacheDir, signal: this.stopping.signal };
   }
 
   private assemble(scanned: ReferencedSite): { assembled: Site<PageRecord>; diagnostics: Diagnostic[] } {
@@ -254,45 +271,5 @@ export class DevBuilder {
     const assembled = siteOf(this.pages.loaded(), scanned, this.strict, site);
     site.items.push(...this.siteDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: reported(site, scanned) };
-  }
-
-  private async bundle(): Promise<void> {
-    const { srcDir } = this.options;
-    const pages = this.pages.loaded();
-    this.colours = stylesOf(pages);
-    ({
-      client: this.client,
-      prerender: { renderRoute: this.renderRoute },
-      appCss: this.appCss,
-    } = await appBundles(srcDir));
-    this.css = await siteCss(this.appCss, pages);
-  }
-
-  /**
-   * Writes the site's files into the dev output: all of them, or those that changed. A full write also
-   * brings the search data up to date; otherwise the manifest points to the search data already written.
-   * Returns the manifest and the routes whose documents were written.
-   */
-  private async write(
-    scanned: ReferencedSite,
-    assembled: Site<PageRecord>,
-    which: 'all' | 'changed',
-  ): Promise<{ manifest: Manifest; written: string[] }> {
-    if (which === 'all') this.search = buildSearchFiles(assembled.pages);
-    // The same data files as `npm run build`, so that a page in dev reads what it reads in production.
-    const { manifest, files } = outputFiles({
-      config: scanned.config,
-      site: assembled,
-      search: this.search,
-      client: this.client,
-      css: this.css,
-      renderRoute: this.renderRoute,
-      // The git dates the scan asked for, when the site shows them: the same "last updated" as a build.
-      history: await scanned.history,
-    });
-    const written = await this.output.write(files, which === 'all');
-    this.assembled = assembled;
-    this.manifest = manifest;
-    return { manifest, written: written.flatMap((file) => ('document' in file && file.page?.route) || []) };
   }
 }

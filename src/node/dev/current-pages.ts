@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { routeFromRelativePath } from '../../shared/paths';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import {
   isPageFile,
@@ -17,6 +18,7 @@ export interface AllPagesOptions extends PageTools {
   srcDir: string;
   cacheDir: string;
   log?: (line: string) => void;
+  signal?: AbortSignal;
 }
 
 /**
@@ -33,6 +35,17 @@ export class CurrentPages {
   private lastMade: CompletePage[] = [];
 
   constructor(private readonly contentDir: string) {}
+
+  /** Whether a page of `route` is known (made, or tried and failed). */
+  has(route: string): boolean {
+    return [...this.pages.keys()].some((file) => routeFromRelativePath(file) === route);
+  }
+
+  /** Makes the pages of `files` and adds them to those known (`DevBuilder.preview`). */
+  async add(files: ContentFile[], config: SiteConfig, tools: PageTools): Promise<void> {
+    for (const file of files) this.files.set(file.relativePath, file);
+    await this.make(files, config, tools);
+  }
 
   /** Every page file known, by its path relative to the content folder. */
   get paths(): string[] {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Diagnostic } from '../diagnostics';
-import { answerFailures } from '../serve/failures';
+import { answerFailure, answerFailures } from '../serve/failures';
 import { createSiteServer } from '../serve/server';
 
 /** A problem as the tabs get it: with the URL of the page whose file it is in, when it is a page's. */
@@ -18,6 +18,15 @@ export type DevMessage =
   | { type: 'reload' }
   | { type: 'problems'; diagnostics: DevProblem[]; written: boolean };
 
+/** A URL path decoded, or as it is when it cannot be (the site server then answers it 400). */
+function safelyDecoded(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
 export const DEV_EVENTS_PATH = '/__dev/events';
 export const DEV_SCRIPT_PATH = '/__dev/live.js';
 
@@ -27,6 +36,11 @@ export interface DevServerOptions {
   analytics?: boolean;
   /** The bundled dev client (src/client/dev/live.ts). */
   liveScript: () => string;
+  /**
+   * Called before a request under the base is answered: writes the document it reads when the disk does
+   * not have it as the site now is (documents are rendered on request).
+   */
+  prepare?: (pathname: string) => Promise<void>;
   /** The older versions' built site (older-versions.ts), served under their bases. */
   olderVersions?: { distDir: string; bases: readonly string[] };
 }
@@ -91,8 +105,13 @@ export function createDevServer(options: DevServerOptions): DevServer {
       res.end(req.method === 'HEAD' ? undefined : options.liveScript());
       return;
     }
-    if (olderSite && isOlder(pathname ?? '')) olderSite(req, res);
-    else site(req, res);
+    if (olderSite && isOlder(pathname ?? '')) return olderSite(req, res);
+    const { prepare } = options;
+    if (!prepare) return site(req, res);
+    prepare(safelyDecoded(pathname ?? '/')).then(
+      () => answerFailures(site)(req, res),
+      (error: unknown) => answerFailure(req, res, error),
+    );
   };
   // One request that fails is answered 500 and logged; the server goes on (serve/failures.ts).
   const server = http.createServer(answerFailures(handle));

@@ -2,15 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { watch } from 'chokidar';
 import * as esbuild from 'esbuild';
 import { routeFromRelativePath } from '../../shared/paths';
 import type { BuildResult } from '../build';
 import { formatDiagnostic } from '../diagnostics';
 import { isPageFile } from '../site-stages';
-import { DevBuilder, type DevResult } from './builder';
+import { DevBuilder } from './builder';
+import type { DevResult } from './dev-result';
 import { buildOlderVersionsForDev } from './older-versions';
 import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
+import { watchFolder } from './watch-folder';
 
 export interface DevSessionOptions {
   contentDir: string;
@@ -35,6 +36,8 @@ export interface DevSession {
   outDir: string;
   builder: DevBuilder;
   server: DevServer;
+  /** Settles once the first page pass has made the whole site and it is written. */
+  built: Promise<void>;
   /** Called after every rebuild, with what triggered it. */
   onRebuild(listener: (result: DevResult, trigger: 'content' | 'src') => void): void;
   close(): Promise<void>;
@@ -52,26 +55,6 @@ export async function bundleLiveClient(srcDir: string): Promise<string> {
     logLevel: 'silent',
   });
   return result.outputFiles[0]?.text ?? '';
-}
-
-const toPosix = (p: string) => p.split(path.sep).join('/');
-
-/** An editor's swap, backup and temporary files: never a change of the site. */
-const isEditorFile = (name: string) => {
-  const base = path.basename(name);
-  return base.startsWith('.#') || base.endsWith('~') || /\.(swp|swx|tmp)$/.test(base) || /^\d+$/.test(base);
-};
-
-/**
- * Calls `changed` with the path (relative to `folder`, `/`-separated) of each file or folder added, changed
- * or removed under it. A watcher of each folder, not Node's recursive `fs.watch`: on Linux that one watches
- * each file, and loses a file an editor saves by renaming a new one over it (every later save of it goes
- * unseen). A folder's watcher names every entry that changes in it, however it was written.
- */
-function watchFolder(folder: string, changed: (relativePath: string) => void) {
-  const watcher = watch(folder, { ignoreInitial: true, ignored: (file) => isEditorFile(file) });
-  watcher.on('all', (_event, file) => changed(toPosix(path.relative(folder, file))));
-  return watcher;
 }
 
 /** The URL of the page a problem's file makes, for the tab that shows it; none for `_site.yaml` and the like. */
@@ -98,20 +81,31 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   });
   const listeners: ((result: DevResult, trigger: 'content' | 'src') => void)[] = [];
 
-  const first = await builder.fullBuild();
-  report(first, 'built the site');
-  const base = builder.manifest?.site.base ?? '/docs/';
+  // The server answers once the site is read and the app bundled; the first page pass runs behind it, and
+  // the pages asked for (or saved) before it ends are made ahead of it (DevBuilder.preview).
+  await builder.readFirst();
+  const base = builder.config?.base ?? '/docs/';
   const older = await buildOlderVersionsForDev(builder.config, { ...options, strict: options.strict ?? true });
   if (older) reportOlder(older.result);
   const dev = createDevServer({
     distDir: outDir,
     base,
-    analytics: Boolean(builder.manifest?.site.analyticsId),
+    analytics: Boolean(builder.config?.analyticsId),
     liveScript: () => liveScript,
+    prepare: async (pathname) => {
+      const previewed = await builder.prepare(pathname);
+      if (previewed) showEarly(previewed, pathname);
+    },
     ...(older && { olderVersions: older }),
   });
-  // A tab that connects gets the problems the server replays.
-  sendProblems(first);
+
+  /** Tells the tabs a page made ahead of the first page pass, and its problems. */
+  function showEarly(result: DevResult, what: string): void {
+    report(result, `made ${what} ahead of the rest`);
+    if (result.manifest && result.written.length > 0)
+      dev.broadcast({ type: 'content', path: result.written, manifest: result.manifest });
+    sendProblems(result);
+  }
 
   function report(result: DevResult, what: string): void {
     for (const d of result.diagnostics) log(formatDiagnostic(d), d.severity === 'error');
@@ -182,6 +176,8 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
+      // Saved while the first page pass runs: shown at once, made again once the pass is done.
+      if (!built) previewSaved([...pendingContent].filter(isPageFile));
       if (running) return; // the running loop picks the new events up
       running = rebuild().finally(() => {
         running = undefined;
@@ -213,6 +209,39 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     }, options.searchDelayMs ?? 800);
   };
 
+  function previewSaved(files: string[]): void {
+    if (files.length === 0) return;
+    builder.preview(files).then(
+      (result) => result && showEarly(result, files.join(', ')),
+      (error: unknown) => log(`dev: could not make ${files.join(', ')}: ${String(error)}`, true),
+    );
+  }
+
+  // The first page pass, behind the server; the rebuild queue waits for it.
+  let built = false;
+  const firstBuild = builder
+    .fullBuild()
+    .then((first) => {
+      report(first, 'built the site');
+      sendProblems(first);
+      // Tabs opened on pages made ahead of it take the whole site (and reload for a new stylesheet).
+      if (first.manifest && first.reload) dev.broadcast({ type: 'reload' });
+      else if (first.manifest) dev.broadcast({ type: 'content', path: [], manifest: first.manifest });
+    })
+    .catch((error: unknown) => {
+      if (!closed) log(`dev: the first build failed: ${String(error)}`, true);
+    })
+    .finally(() => {
+      built = true;
+      running = undefined;
+      if (pendingSrc || pendingContent.size > 0) schedule();
+    });
+  running = firstBuild;
+  await new Promise<void>((resolve, reject) => {
+    dev.server.once('error', reject);
+    dev.server.listen(options.port ?? 5173, options.host ?? '127.0.0.1', () => resolve());
+  });
+
   const contentWatcher = watchFolder(options.contentDir, (name) => {
     pendingContent.add(name);
     schedule();
@@ -227,10 +256,6 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   });
   const watchers = [contentWatcher, srcWatcher];
   await Promise.all(watchers.map((watcher) => new Promise<void>((resolve) => watcher.once('ready', () => resolve()))));
-  await new Promise<void>((resolve, reject) => {
-    dev.server.once('error', reject);
-    dev.server.listen(options.port ?? 5173, options.host ?? '127.0.0.1', () => resolve());
-  });
   const address = dev.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}${base}`;
@@ -240,11 +265,13 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     outDir,
     builder,
     server: dev,
+    built: firstBuild,
     onRebuild: (listener) => void listeners.push(listener),
     close: async () => {
       closed = true;
       if (timer) clearTimeout(timer);
       if (searchTimer) clearTimeout(searchTimer);
+      builder.stop();
       await Promise.all(watchers.map((watcher) => watcher.close()));
       await running;
       builder.close();

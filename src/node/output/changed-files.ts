@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isTextInParts, OutputFolder } from './output-folder';
+import { NOT_FOUND_FILE } from '../../shared/root-files';
 import { POINTER_FILE } from '../../shared/site-data';
 import type { SiteFile } from './site-files';
+
+type Document = () => Promise<string | Uint8Array>;
 
 /**
  * What a file was last written as: a page's files by the page's fragment (the page's document also shows
@@ -37,11 +40,17 @@ const isKept = (file: string) => file.startsWith('assets/') && !file.startsWith(
 /**
  * `npm run dev`'s output folder, written in place while tabs read it: only the files of `siteFiles` that
  * changed since the last write, in an order that never lets a tab read a file before what it points to
- * (the data, then the documents, then the pointer to the new manifest).
+ * (the data, then the pointer to the new manifest). A page's document is rendered and written when it is
+ * asked for (`writeDocument`), not with the rest: a tab loads one document and then reads the data files,
+ * so rendering every document of a large site at each start would only delay its first answer.
  */
 export class ChangedFilesWriter {
   /** Output path → its version when last written. */
   private readonly versions = new Map<string, string>();
+  /** Documents of the site as last written that are not on disk yet, or are there as an older version. */
+  private readonly documents = new Map<string, Document>();
+  /** Documents being written, so that two requests for one wait for the same write. */
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly root: string,
@@ -63,15 +72,17 @@ export class ChangedFilesWriter {
       this.versions.set(file.path, version);
       changed.push(file);
     }
-    const last = (file: SiteFile) => ('document' in file ? 1 : 0) + (file.path === POINTER_FILE ? 2 : 0);
+    const last = (file: SiteFile) => (file.path === POINTER_FILE ? 1 : 0);
     try {
       await OutputFolder.fill(this.root, async (out) => {
-        for (const stage of [0, 1, 2]) {
+        for (const stage of [0, 1]) {
           await out.settled();
           for (const file of changed.filter((f) => last(f) === stage)) {
             if ('copyOf' in file) await out.copy(file.copyOf, file.path);
             else if ('data' in file) await out.put(file.path, file.data);
-            else await out.put(file.path, this.withDevScript(await file.document()));
+            // The not-found page is read by the server for any missing path: it is always on disk.
+            else if (file.path === NOT_FOUND_FILE) await out.put(file.path, this.withDevScript(await file.document()));
+            else this.documents.set(file.path, file.document);
           }
         }
       });
@@ -83,9 +94,38 @@ export class ChangedFilesWriter {
     for (const file of [...this.versions.keys()]) {
       if (present.has(file)) continue;
       this.versions.delete(file);
+      this.documents.delete(file);
       if (!isKept(file)) await rm(path.join(this.root, file), { force: true });
     }
     return changed;
+  }
+
+  /** Whether `file` (a path in the output folder) is a document of the site as last written. */
+  hasDocument(file: string): boolean {
+    return this.documents.has(file) || this.versions.has(file);
+  }
+
+  /** Renders and writes the document at `file` when the site last written has a newer one than the disk. */
+  async writeDocument(file: string): Promise<void> {
+    const running = this.writing.get(file);
+    if (running) return running;
+    const document = this.documents.get(file);
+    if (!document) return;
+    this.documents.delete(file);
+    const written = (async () => {
+      const html = this.withDevScript(await document());
+      await OutputFolder.fill(this.root, (out) => out.put(file, html));
+    })();
+    this.writing.set(file, written);
+    try {
+      await written;
+    } catch (error) {
+      // Asked for again, it is rendered again, unless a newer site has replaced it meanwhile.
+      if (!this.documents.has(file)) this.documents.set(file, document);
+      throw error;
+    } finally {
+      this.writing.delete(file);
+    }
   }
 
   private withDevScript(document: string | Uint8Array): string {

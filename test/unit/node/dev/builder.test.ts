@@ -38,6 +38,11 @@ describe('the dev builder', () => {
       .filter((f) => f.startsWith('page.'))
       .sort();
   const sidebarLinks = () => manifest().sidebar.flatMap((g) => g.items.map((i) => i.link));
+  /** The document of `route` (`guide/`) as a tab gets it: asked for, then read. */
+  const documentAt = async (route: string) => {
+    await builder.prepare(`/docs/${route}`);
+    return readFileSync(path.join(out, route, 'index.html'), 'utf8');
+  };
 
   beforeEach(async () => {
     root = await makeTree(TREE);
@@ -54,8 +59,8 @@ describe('the dev builder', () => {
     expect(first.ok).toBe(true);
   }, 60_000);
 
-  it('writes the full site with the dev client in every page, and the data files of a build', () => {
-    const html = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
+  it('writes the full site with the dev client in every page, and the data files of a build', async () => {
+    const html = await documentAt('guide/setup/');
     expect(html).toContain('<script src="/__dev/live.js"></script>');
     // As in `npm run build`: the manifest has no records, the route shards have them.
     expect(pointer().shards).toBe(manifest().shards);
@@ -70,7 +75,8 @@ describe('the dev builder', () => {
   it('rewrites only the edited page, and the manifest points to its new fragment', async () => {
     const before = fragments();
     const oldManifest = pointer().manifest;
-    const setupBefore = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
+    const setupBefore = await documentAt('guide/setup/');
+    await documentAt('');
     const untouched = ['guide/setup/index.html', 'guide/setup.md', 'index.html', '404.html', 'sitemap.xml'];
     const longAgo = new Date('2001-01-01T00:00:00Z');
     for (const name of untouched) await utimes(path.join(out, name), longAgo, longAgo);
@@ -91,11 +97,11 @@ describe('the dev builder', () => {
     const guide = pages().find((p) => p.path === '/guide/');
     expect(guide?.fragment).toBe(`/docs/assets/js/${added[0]}`);
     expect(readFileSync(path.join(out, 'assets/js', added[0] ?? ''), 'utf8')).toContain('The edited guide.');
-    expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).toContain('The edited guide.');
+    expect(await documentAt('guide/')).toContain('The edited guide.');
     expect(readFileSync(path.join(out, 'guide.md'), 'utf8')).toContain('The edited guide.');
     expect(readFileSync(path.join(out, 'llms-full.txt'), 'utf8')).toContain('The edited guide.');
     // Other pages' files, and the files the edit does not change, are not written again.
-    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toBe(setupBefore);
+    expect(await documentAt('guide/setup/')).toBe(setupBefore);
     for (const name of untouched) expect([name, statSync(path.join(out, name)).mtime]).toEqual([name, longAgo]);
   });
 
@@ -110,7 +116,7 @@ describe('the dev builder', () => {
     const added = stylesheet().filter((name) => !before.includes(name));
     expect(added).toHaveLength(1);
     for (const route of ['', 'guide/']) {
-      expect(readFileSync(path.join(out, route, 'index.html'), 'utf8')).toContain(`/docs/assets/css/${added[0]}`);
+      expect(await documentAt(route)).toContain(`/docs/assets/css/${added[0]}`);
     }
   });
 
@@ -123,13 +129,13 @@ describe('the dev builder', () => {
     expect(result.reload).toBe(true);
     const added = stylesheet().filter((name) => !before.includes(name));
     const site = added.find((name) => name.startsWith('app.'));
-    const page = readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8');
+    const page = await documentAt('guide/setup/');
     const classes = [...page.matchAll(/ks-[a-z-]+_[^" ]+/g)].map((m) => m[0]);
     expect(classes.length).toBeGreaterThan(0);
     const css = readFileSync(path.join(out, 'assets/css', site!), 'utf8');
     for (const name of classes) expect(css).toContain(`.${name.replace(/[.%#]/g, (c) => `\\${c}`)}{`);
     expect(page).toMatch(/<link rel="stylesheet" href="\/docs\/assets\/css\/katex\.[0-9a-f]{8}\.css">/);
-    expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).not.toContain('katex.');
+    expect(await documentAt('guide/')).not.toContain('katex.');
   });
 
   it('catches the search data up after an edit', async () => {
@@ -161,7 +167,7 @@ describe('the dev builder', () => {
     expect(added.ok).toBe(true);
     expect(added.written).toEqual(['/guide/extra/']);
     expect(sidebarLinks()).toContain('/guide/extra/');
-    expect(existsSync(path.join(out, 'guide/extra/index.html'))).toBe(true);
+    expect(await documentAt('guide/extra/')).toContain('More.');
 
     await rename(file('guide/extra.md'), file('guide/more.md'));
     const renamed = await builder.contentChanged(['guide/extra.md', 'guide/more.md']);
@@ -170,7 +176,7 @@ describe('the dev builder', () => {
     expect(sidebarLinks()).not.toContain('/guide/extra/');
     expect(existsSync(path.join(out, 'guide/extra/index.html'))).toBe(false);
     expect(existsSync(path.join(out, 'guide/extra.md'))).toBe(false);
-    expect(existsSync(path.join(out, 'guide/more/index.html'))).toBe(true);
+    expect(await documentAt('guide/more/')).toContain('More.');
     expect(existsSync(path.join(out, 'guide/more.md'))).toBe(true);
 
     await rm(file('guide/more.md'));
@@ -190,9 +196,7 @@ describe('the dev builder', () => {
     // The writer previews the page as saved: `npm run build` would refuse the site, `npm run dev` shows it.
     expect(broken.manifest).toBe(pointer().manifest);
     expect(broken.written).toEqual(['/guide/setup/']);
-    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain(
-      '<p>See <a href="/docs/nowhere/">nowhere</a>.</p>',
-    );
+    expect(await documentAt('guide/setup/')).toContain('<p>See <a href="/docs/nowhere/">nowhere</a>.</p>');
 
     // Deleting a page that others link to is an error in the linking page; the site goes on without it.
     await rm(file('guide/README.md'));
@@ -208,7 +212,7 @@ describe('the dev builder', () => {
     expect(fixed.diagnostics).toEqual([]);
     expect(fixed.ok).toBe(true);
     expect(fixed.manifest).toBe(pointer().manifest);
-    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, fixed.');
+    expect(await documentAt('guide/setup/')).toContain('Set it up, fixed.');
   });
 
   it('makes a page again when an image it misses appears, and leaves a page with warnings alone otherwise', async () => {
@@ -249,7 +253,7 @@ describe('the dev builder', () => {
     await rm(file('_site.yaml'));
     const fixed = await builder.contentChanged(['_site.yaml']);
     expect(fixed.ok).toBe(true);
-    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, again.');
+    expect(await documentAt('guide/setup/')).toContain('Set it up, again.');
   });
 });
 
@@ -284,13 +288,16 @@ describe('the dev builder with an API reference', () => {
     });
     const first = await builder.fullBuild();
     expect(first.diagnostics.map(formatDiagnostic)).toEqual([]);
-    const page = () => readFileSync(path.join(out, 'api/reference/users/index.html'), 'utf8');
-    expect(page()).toContain('Get the current user<a class="header-anchor" href="#getCurrentUser"');
+    const page = async () => {
+      await builder.prepare('/docs/api/reference/users/');
+      return readFileSync(path.join(out, 'api/reference/users/index.html'), 'utf8');
+    };
+    expect(await page()).toContain('Get the current user<a class="header-anchor" href="#getCurrentUser"');
     await writeFile(path.join(root, 'content/api/openapi.yaml'), spec('Who am I'));
     const edited = await builder.contentChanged(['api/openapi.yaml']);
     expect(edited.diagnostics.map(formatDiagnostic)).toEqual([]);
     expect(edited.written).toContain('/api/reference/users/');
-    expect(page()).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
+    expect(await page()).toContain('Who am I<a class="header-anchor" href="#getCurrentUser"');
     // A broken link in a description is shown in the document, where the writer fixes it.
     await writeFile(path.join(root, 'content/api/openapi.yaml'), spec('Who am I, see [home](/hom/)'));
     const broken = await builder.contentChanged(['api/openapi.yaml']);
@@ -333,5 +340,47 @@ describe('the dev builder on a site that shows when each page was last updated',
     ).flatMap((shard) => shard.pages);
     expect(records.find((page) => page.path === '/guide/setup/')?.lastUpdated).toBe('2025-03-04T05:06:07+00:00');
     builder.close();
+  }, 60_000);
+});
+
+describe('the dev builder before its first page pass has made the site', () => {
+  it('makes the page asked for, and a saved one, at once, then gives way to the whole site', async () => {
+    const root = await makeTree(TREE);
+    const out = path.join(root, 'dev-out');
+    const builder = await DevBuilder.create({
+      contentDir: path.join(root, 'content'),
+      outDir: out,
+      cacheDir: path.join(root, '.cache'),
+      srcDir: path.join(projectRoot, 'src'),
+    });
+    const routes = () => {
+      const pointer = JSON.parse(readFileSync(path.join(out, 'version.json'), 'utf8')) as DeploymentPointer;
+      const read = (url: string): unknown =>
+        JSON.parse(readFileSync(path.join(out, url.replace('/docs/', '')), 'utf8'));
+      const core = read(pointer.manifest) as SiteCore;
+      return Array.from({ length: core.shards }, (_, n) => read(shardUrl(core, n)) as RouteShard)
+        .flatMap((shard) => shard.pages.map((page) => page.path))
+        .sort();
+    };
+    await builder.readFirst();
+    const asked = await builder.prepare('/docs/guide/setup/');
+    // Made on its own: its link into the guide, not made yet, is not a problem.
+    expect(asked?.diagnostics).toEqual([]);
+    expect(asked?.written).toEqual(['/guide/setup/']);
+    expect(routes()).toEqual(['/guide/setup/']);
+    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up.');
+    // Asked for again, it is not made again.
+    expect(await builder.prepare('/docs/guide/setup')).toBeUndefined();
+
+    await writeFile(path.join(root, 'content/guide/setup.md'), '# Setup\n\nSet it up, saved.\n');
+    const saved = await builder.preview(['guide/setup.md']);
+    expect(saved?.written).toEqual(['/guide/setup/']);
+    await builder.prepare('/docs/guide/setup/');
+    expect(readFileSync(path.join(out, 'guide/setup/index.html'), 'utf8')).toContain('Set it up, saved.');
+
+    const whole = await builder.fullBuild();
+    expect(whole.ok).toBe(true);
+    expect(routes()).toEqual(['/', '/guide/', '/guide/setup/']);
+    expect(await builder.preview(['guide/setup.md'])).toBeUndefined();
   }, 60_000);
 });

@@ -1,0 +1,112 @@
+import type { Manifest } from '../../shared/types';
+import {
+  appBundles,
+  buildSearchFiles,
+  ChangedFilesWriter,
+  outputFiles,
+  siteCss,
+  stylesOf,
+  type ClientAssets,
+  type CompletePage,
+  type PageRecord,
+  type ReferencedSite,
+  type RenderRoute,
+  type SearchFiles,
+  type Site,
+} from '../site-stages';
+
+/** A site's stylesheet: the app's CSS with the code colours and formula classes of its pages. */
+export type Stylesheet = { name: string; css: Uint8Array };
+
+/**
+ * What `npm run dev` has written of the site, and what it writes it with: the app's bundles, the
+ * stylesheet, the search data and the output folder (changed-files.ts). The same data files as
+ * `npm run build` writes, so that a page in dev reads what it reads in production.
+ */
+export class DevOutput {
+  private readonly writer: ChangedFilesWriter;
+  private client!: ClientAssets;
+  private renderRoute!: RenderRoute;
+  /** The app's own CSS, bundled; the stylesheet adds the code colours to it. */
+  appCss = '';
+  private css: Stylesheet | undefined;
+  /** The code colours and formula classes the stylesheet has. */
+  private colours = new Set<string>();
+  /** The search data the last manifest points to, and the site last written. */
+  private search: SearchFiles = { entry: '', shards: [] };
+  private written: { scanned: ReferencedSite; site: Site<PageRecord> } | undefined;
+  /** The last manifest written: what the browser shows. */
+  manifest: Manifest | undefined;
+
+  constructor(outDir: string, devScript: string | undefined) {
+    this.writer = new ChangedFilesWriter(outDir, devScript);
+  }
+
+  /** The app's bundles for `srcDir` as it is now, and the stylesheet for `pages`. */
+  async bundle(srcDir: string, pages: readonly CompletePage[]): Promise<void> {
+    const bundles = await appBundles(srcDir);
+    [this.client, this.renderRoute, this.appCss] = [bundles.client, bundles.prerender.renderRoute, bundles.appCss];
+    await this.restyle(pages);
+  }
+
+  /** Makes the stylesheet for `pages`; returns whether it is another than before. */
+  async restyle(pages: readonly CompletePage[]): Promise<boolean> {
+    const before = this.css?.name;
+    this.colours = stylesOf(pages);
+    this.css = await siteCss(this.appCss, pages);
+    return this.css.name !== before;
+  }
+
+  /** Whether `made` pages bring a code colour (or a formula's class) the stylesheet lacks. */
+  lacksStyles(made: readonly CompletePage[]): boolean {
+    return [...stylesOf(made)].some((colour) => !this.colours.has(colour));
+  }
+
+  /**
+   * Writes the site's files into the dev output: all of them, or those that changed. A full write also
+   * brings the search data up to date; otherwise the manifest points to the search data already written,
+   * unless `early` gives the search data and stylesheet of a site made ahead of the page pass.
+   * Returns the manifest and the routes whose documents changed.
+   */
+  async write(
+    scanned: ReferencedSite,
+    site: Site<PageRecord>,
+    which: 'all' | 'changed',
+    early?: { search: SearchFiles; css: Stylesheet },
+  ): Promise<{ manifest: Manifest; written: string[] }> {
+    if (early) [this.search, this.css] = [early.search, early.css];
+    else if (which === 'all') this.search = buildSearchFiles(site.pages);
+    const { manifest, files } = outputFiles({
+      config: scanned.config,
+      site,
+      search: this.search,
+      client: this.client,
+      css: this.css ?? (await siteCss(this.appCss, [])),
+      renderRoute: this.renderRoute,
+      // The git dates the scan asked for, when the site shows them: the same "last updated" as a build.
+      history: await scanned.history,
+    });
+    const written = await this.writer.write(files, which === 'all');
+    this.written = { scanned, site };
+    this.manifest = manifest;
+    return { manifest, written: written.flatMap((file) => ('document' in file && file.page?.route) || []) };
+  }
+
+  /**
+   * Brings the search data up to date with the site last written; returns the manifest that points to it,
+   * or undefined when it was up to date.
+   */
+  async updateSearch(): Promise<Manifest | undefined> {
+    if (!this.written) return undefined;
+    const search = buildSearchFiles(this.written.site.pages);
+    // The entry names every shard by its content hash: the same entry is the same search data.
+    if (search.entry === this.search.entry) return undefined;
+    this.search = search;
+    return (await this.write(this.written.scanned, this.written.site, 'changed')).manifest;
+  }
+
+  /** Renders and writes the document at `file` (a path in the output) when the disk has an older one. */
+  writeDocument(file: string): Promise<void> {
+    return this.writer.writeDocument(file);
+  }
+}
