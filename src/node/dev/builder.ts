@@ -157,16 +157,18 @@ export class DevBuilder {
   }
 
   /**
-   * Makes sure the document a request for `pathname` reads is written as the site now is: rendered on
-   * request, and before the site is made, its page made first (`preview`).
+   * Makes sure the file a request for `pathname` reads (a page's document, `llms-full.txt`) is written as
+   * the site now is: made on request, and before the site is made, a page made first (`preview`).
    */
   async prepare(pathname: string): Promise<DevResult | undefined> {
     const base = this.manifest?.site.base ?? this.scanned?.config.base;
     if (!base || !pathname.startsWith(base) || pathname.startsWith(`${base}assets/`)) return undefined;
-    const route = canonicalRoute(pathname.slice(base.length - 1));
+    const inSite = pathname.slice(base.length);
+    const route = canonicalRoute(`/${inSite}`);
     const file = this.early && this.scanned && this.early.fileFor(route, this.scanned);
     const previewed = file ? await this.preview([file]) : undefined;
-    await this.output.writeDocument(`${route.slice(1)}index.html`);
+    // The file asked for itself (`llms-full.txt`), or the document of the page it names.
+    await this.output.writeRequested([inSite, `${route.slice(1)}index.html`]);
     return previewed;
   }
 

@@ -105,8 +105,8 @@ export class DevOutput {
     return (await this.write(this.written.scanned, this.written.site, 'changed')).manifest;
   }
 
-  /** Renders and writes the document at `file` (a path in the output) when the disk has an older one. */
-  writeDocument(file: string): Promise<void> {
-    return this.writer.writeDocument(file);
+  /** Writes the files at `files` (paths in the output) made on request when the disk has older ones. */
+  async writeRequested(files: string[]): Promise<void> {
+    for (const file of files) await this.writer.writeRequested(file);
   }
 }

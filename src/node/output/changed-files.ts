@@ -1,21 +1,24 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isTextInParts, OutputFolder } from './output-folder';
+import { isTextInParts, OutputFolder, type FileData } from './output-folder';
 import { NOT_FOUND_FILE } from '../../shared/root-files';
 import { POINTER_FILE } from '../../shared/site-data';
 import type { SiteFile } from './site-files';
 
-type Document = () => Promise<string | Uint8Array>;
+/** A file written when a tab asks for it: what it holds, made then. */
+type OnRequest = () => Promise<FileData>;
 
 /**
  * What a file was last written as: a page's files by the page's fragment (the page's document also shows
  * the site around it, but the app replaces that part as soon as it starts, so an edit re-renders only the
- * edited page), other files by their contents. The not-found page has neither and is written with the
+ * edited page), a file named by its contents by its name, other files by their contents. The not-found page has neither and is written with the
  * whole site only.
  */
 function versionOf(file: SiteFile): string {
   if (file.page) return `${file.page.key}.${file.page.hash}`;
+  // Named by its contents (the app's files, the search data, the manifest): the same name, the same file.
+  if (file.reachedLater) return 'named';
   if ('data' in file) {
     const hash = createHash('sha256');
     const { data } = file;
@@ -40,16 +43,17 @@ const isKept = (file: string) => file.startsWith('assets/') && !file.startsWith(
 /**
  * `npm run dev`'s output folder, written in place while tabs read it: only the files of `siteFiles` that
  * changed since the last write, in an order that never lets a tab read a file before what it points to
- * (the data, then the pointer to the new manifest). A page's document is rendered and written when it is
- * asked for (`writeDocument`), not with the rest: a tab loads one document and then reads the data files,
- * so rendering every document of a large site at each start would only delay its first answer.
+ * (the data, then the pointer to the new manifest). A page's document, and a text made of every page's
+ * (`llms-full.txt`), is written when it is asked for (`writeRequested`), not with the rest: a tab loads one
+ * document and then reads the data files, and rendering every document or reading every page's markdown
+ * of a large site at each save would only delay what the writer waits for.
  */
 export class ChangedFilesWriter {
   /** Output path → its version when last written. */
   private readonly versions = new Map<string, string>();
-  /** Documents of the site as last written that are not on disk yet, or are there as an older version. */
-  private readonly documents = new Map<string, Document>();
-  /** Documents being written, so that two requests for one wait for the same write. */
+  /** Files of the site as last written that are not on disk yet, or are there as an older version. */
+  private readonly requested = new Map<string, OnRequest>();
+  /** Files being written on request, so that two requests for one wait for the same write. */
   private readonly writing = new Map<string, Promise<void>>();
 
   constructor(
@@ -67,6 +71,14 @@ export class ChangedFilesWriter {
     const changed: SiteFile[] = [];
     for (const file of files) {
       present.add(file.path);
+      // A page's markdown, or every page's: not read to be compared, but made when asked for. (A fragment
+      // is read by the app, which never asks for a missing one: it is written with the rest.)
+      if ('data' in file && isTextInParts(file.data) && !file.path.startsWith('assets/')) {
+        const { data } = file;
+        this.requested.set(file.path, () => Promise.resolve(data));
+        this.versions.set(file.path, UNKNOWN);
+        continue;
+      }
       const version = versionOf(file);
       if (!all && this.versions.get(file.path) === version) continue;
       this.versions.set(file.path, version);
@@ -82,7 +94,10 @@ export class ChangedFilesWriter {
             else if ('data' in file) await out.put(file.path, file.data);
             // The not-found page is read by the server for any missing path: it is always on disk.
             else if (file.path === NOT_FOUND_FILE) await out.put(file.path, this.withDevScript(await file.document()));
-            else this.documents.set(file.path, file.document);
+            else {
+              const { document } = file;
+              this.requested.set(file.path, async () => this.withDevScript(await document()));
+            }
           }
         }
       });
@@ -94,34 +109,29 @@ export class ChangedFilesWriter {
     for (const file of [...this.versions.keys()]) {
       if (present.has(file)) continue;
       this.versions.delete(file);
-      this.documents.delete(file);
+      this.requested.delete(file);
       if (!isKept(file)) await rm(path.join(this.root, file), { force: true });
     }
     return changed;
   }
 
-  /** Whether `file` (a path in the output folder) is a document of the site as last written. */
-  hasDocument(file: string): boolean {
-    return this.documents.has(file) || this.versions.has(file);
-  }
-
-  /** Renders and writes the document at `file` when the site last written has a newer one than the disk. */
-  async writeDocument(file: string): Promise<void> {
+  /** Writes the file at `file` (a path in the output) when the disk has an older one than the site last written. */
+  async writeRequested(file: string): Promise<void> {
     const running = this.writing.get(file);
     if (running) return running;
-    const document = this.documents.get(file);
-    if (!document) return;
-    this.documents.delete(file);
+    const make = this.requested.get(file);
+    if (!make) return;
+    this.requested.delete(file);
     const written = (async () => {
-      const html = this.withDevScript(await document());
-      await OutputFolder.fill(this.root, (out) => out.put(file, html));
+      const data = await make();
+      await OutputFolder.fill(this.root, (out) => out.put(file, data));
     })();
     this.writing.set(file, written);
     try {
       await written;
     } catch (error) {
-      // Asked for again, it is rendered again, unless a newer site has replaced it meanwhile.
-      if (!this.documents.has(file)) this.documents.set(file, document);
+      // Asked for again, it is made again, unless a newer site has replaced it meanwhile.
+      if (!this.requested.has(file)) this.requested.set(file, make);
       throw error;
     } finally {
       this.writing.delete(file);

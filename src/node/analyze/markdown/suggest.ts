@@ -45,16 +45,20 @@ export function nearestName(name: string, known: readonly string[]): string | un
   return found && known[found.id];
 }
 
-const routeLists = new WeakMap<readonly string[], RouteSuggestions>();
+/**
+ * The last long list of routes (a site's) and its index, kept for the next broken link, and for the next
+ * time the site is put together with the same routes (`npm run dev` after a save): its answers hold.
+ */
+let kept: { routes: readonly string[]; index: RouteSuggestions } | undefined;
+
+const sameRoutes = (a: readonly string[], b: readonly string[]) =>
+  a === b || (a.length === b.length && a.every((route, i) => route === b[i]));
 
 /** The route to suggest for `route`: see `RouteSuggestions.nearest`. */
 export function nearestRoute(route: string, routes: readonly string[], link?: WrittenLink): string | undefined {
-  let index = routeLists.get(routes);
-  if (!index) {
-    index = new RouteSuggestions(routes);
-    // A long list (a site's routes) is kept for the next broken link.
-    if (routes.length >= INDEX_FROM) routeLists.set(routes, index);
-  }
+  if (kept && sameRoutes(kept.routes, routes)) return kept.index.nearest(route, link);
+  const index = new RouteSuggestions(routes);
+  if (routes.length >= INDEX_FROM) kept = { routes, index };
   return index.nearest(route, link);
 }
 

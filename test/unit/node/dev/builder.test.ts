@@ -77,6 +77,7 @@ describe('the dev builder', () => {
     const oldManifest = pointer().manifest;
     const setupBefore = await documentAt('guide/setup/');
     await documentAt('');
+    await builder.prepare('/docs/guide/setup.md');
     const untouched = ['guide/setup/index.html', 'guide/setup.md', 'index.html', '404.html', 'sitemap.xml'];
     const longAgo = new Date('2001-01-01T00:00:00Z');
     for (const name of untouched) await utimes(path.join(out, name), longAgo, longAgo);
@@ -98,7 +99,10 @@ describe('the dev builder', () => {
     expect(guide?.fragment).toBe(`/docs/assets/js/${added[0]}`);
     expect(readFileSync(path.join(out, 'assets/js', added[0] ?? ''), 'utf8')).toContain('The edited guide.');
     expect(await documentAt('guide/')).toContain('The edited guide.');
+    await builder.prepare('/docs/guide.md');
     expect(readFileSync(path.join(out, 'guide.md'), 'utf8')).toContain('The edited guide.');
+    // Made of every page's markdown, it is written when asked for.
+    await builder.prepare('/docs/llms-full.txt');
     expect(readFileSync(path.join(out, 'llms-full.txt'), 'utf8')).toContain('The edited guide.');
     // Other pages' files, and the files the edit does not change, are not written again.
     expect(await documentAt('guide/setup/')).toBe(setupBefore);
@@ -177,6 +181,7 @@ describe('the dev builder', () => {
     expect(existsSync(path.join(out, 'guide/extra/index.html'))).toBe(false);
     expect(existsSync(path.join(out, 'guide/extra.md'))).toBe(false);
     expect(await documentAt('guide/more/')).toContain('More.');
+    await builder.prepare('/docs/guide/more.md');
     expect(existsSync(path.join(out, 'guide/more.md'))).toBe(true);
 
     await rm(file('guide/more.md'));

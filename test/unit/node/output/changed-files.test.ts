@@ -3,6 +3,7 @@ import { mkdtemp, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { heldText } from '../../../../src/node/analyze/text-store';
 import { ChangedFilesWriter } from '../../../../src/node/output/changed-files';
 import type { SiteFile } from '../../../../src/node/output/site-files';
 
@@ -11,7 +12,7 @@ const LONG_AGO = new Date('2001-01-01T00:00:00Z');
 describe("the dev server's output writer", () => {
   const folder = () => mkdtemp(path.join(tmpdir(), 'docs-changed-'));
 
-  it('writes only the files whose contents changed; a document is rendered once the data it shows is there', async () => {
+  it('writes only the files whose contents changed; a document, or a text of every page, when asked for', async () => {
     const out = await folder();
     const writer = new ChangedFilesWriter(out, '/__dev/live.js');
     const seen: { data: boolean; pointer: boolean }[] = [];
@@ -25,15 +26,25 @@ describe("the dev server's output writer", () => {
           return Promise.resolve('<html><head></head><body>Guide</body></html>');
         },
       },
+      { path: 'llms-full.txt', data: [heldText('# Guide\n'), heldText(b)] },
       { path: 'version.json', data: pointer },
     ];
 
     const first = await writer.write(site('two', 'p1'), true);
     expect(first.map((f) => f.path)).toEqual(['a.txt', 'b.txt', 'guide/index.html', 'version.json']);
-    expect(seen).toEqual([{ data: true, pointer: false }]);
+    expect(seen).toEqual([]);
+    expect(existsSync(path.join(out, 'guide/index.html'))).toBe(false);
+    expect(existsSync(path.join(out, 'llms-full.txt'))).toBe(false);
+    await writer.writeRequested('guide/index.html');
+    await writer.writeRequested('llms-full.txt');
+    expect(seen).toEqual([{ data: true, pointer: true }]);
     expect(readFileSync(path.join(out, 'guide/index.html'), 'utf8')).toContain(
       '<script src="/__dev/live.js"></script>\n</head>',
     );
+    expect(readFileSync(path.join(out, 'llms-full.txt'), 'utf8')).toBe('# Guide\ntwo');
+    // Asked for again, unchanged: not made again.
+    await writer.writeRequested('guide/index.html');
+    expect(seen).toHaveLength(1);
 
     for (const file of ['a.txt', 'b.txt', 'guide/index.html']) await utimes(path.join(out, file), LONG_AGO, LONG_AGO);
     const second = await writer.write(site('TWO', 'p2'));
@@ -41,11 +52,15 @@ describe("the dev server's output writer", () => {
     expect(readFileSync(path.join(out, 'b.txt'), 'utf8')).toBe('TWO');
     expect(readFileSync(path.join(out, 'version.json'), 'utf8')).toBe('p2');
     expect(statSync(path.join(out, 'a.txt')).mtime).toEqual(LONG_AGO);
-    // A document of no page is written with the whole site only.
+    // A document of no page is made again with the whole site only.
+    await writer.writeRequested('guide/index.html');
     expect(seen).toHaveLength(1);
     expect(statSync(path.join(out, 'guide/index.html')).mtime).toEqual(LONG_AGO);
+    await writer.writeRequested('llms-full.txt');
+    expect(readFileSync(path.join(out, 'llms-full.txt'), 'utf8')).toBe('# Guide\nTWO');
 
     await writer.write(site('TWO', 'p2'), true);
+    await writer.writeRequested('guide/index.html');
     expect(seen).toHaveLength(2);
   });
 
@@ -55,12 +70,17 @@ describe("the dev server's output writer", () => {
     await writer.write([
       { path: 'assets/js/page.old.12345678.html', data: 'fragment' },
       { path: 'old/index.html', data: 'page' },
-      { path: 'old.md', data: '# Old' },
+      { path: 'old.md', data: [heldText('# Old')] },
     ]);
+    await writer.writeRequested('old.md');
+    expect(existsSync(path.join(out, 'old.md'))).toBe(true);
     expect(await writer.write([])).toEqual([]);
     expect(existsSync(path.join(out, 'old/index.html'))).toBe(false);
     expect(existsSync(path.join(out, 'old.md'))).toBe(false);
     expect(existsSync(path.join(out, 'assets/js/page.old.12345678.html'))).toBe(true);
+    // Gone from the site, it is no longer made when asked for.
+    await writer.writeRequested('old.md');
+    expect(existsSync(path.join(out, 'old.md'))).toBe(false);
   });
 
   it('writes again the files of a write that failed', async () => {
