@@ -27,7 +27,7 @@ import type { SearchFiles } from './site/search-files';
 export { stylesOf, type CompletePage, type PageRecord } from './analyze/page-record';
 export { TextStore } from './analyze/text-store';
 export { appBundles, type AppBundles } from './output/app-bundles';
-export { ChangedFilesWriter } from './output/changed-files';
+export { ChangedFilesWriter, withScript } from './output/changed-files';
 export { siteCss, type ClientAssets } from './output/bundle';
 export { pointerOf, type RenderRoute, type SiteFile } from './output/site-files';
 export { PageHighlighter } from './highlight/page-highlighter';

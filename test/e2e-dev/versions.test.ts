@@ -20,8 +20,9 @@ const SITE = {
 const devCache = path.join(projectRoot, 'node_modules/.cache', `docs-dev-versions-${process.pid}`);
 
 /**
- * `npm run dev` on a site with an older version: v1 is built once as the session starts and served at its
- * route, in the browser as in a build, while the current version is rebuilt live on an edit.
+ * `npm run dev` on a site with an older version: v1 is built as the session starts and served at its
+ * route, in the browser as in a build; the current version is rebuilt live on an edit, and v1 is built
+ * again after an edit of its own.
  */
 describe('npm run dev with an older version', () => {
   let root = '';
@@ -40,6 +41,7 @@ describe('npm run dev with an older version', () => {
       debounceMs: 20,
       log: (line) => logged.push(line),
     });
+    await session.built;
     browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
   }, 120_000);
 
@@ -73,7 +75,7 @@ describe('npm run dev with an older version', () => {
     expect(problems).toEqual([]);
   });
 
-  it('keeps the current version live: an edit shows at its route, v1 is left as it was built', async () => {
+  it('keeps the current version live: an edit shows at its route, v1 is left as it was', async () => {
     const url = new URL(session?.url ?? '');
     const rebuilt = new Promise<void>((resolve) => session?.onRebuild(() => resolve()));
     const guide = path.join(root, 'content/guide.md');
@@ -82,4 +84,20 @@ describe('npm run dev with an older version', () => {
     expect(await (await fetch(new URL('/docs/guide/', url))).text()).toContain('The edited guide.');
     expect(await (await fetch(new URL('/docs/v1/guide/', url))).text()).toContain('uniquely older');
   });
+
+  it('builds v1 again after an edit of its own, and its open tab shows it in place', async () => {
+    const url = new URL(session?.url ?? '');
+    const page = await (await browser!.newContext()).newPage();
+    await page.goto(new URL('/docs/v1/guide/', url).href);
+    await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
+    const guide = path.join(root, 'v1/guide.md');
+    await writeFile(guide, (await readFile(guide, 'utf8')).replace('uniquely older', 'edited in v1'));
+    await page.waitForFunction(
+      () => document.querySelector('#main-content')?.textContent?.includes('edited in v1'),
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await (await fetch(new URL('/docs/v1/guide/', url))).text()).toContain('edited in v1');
+    expect(await (await fetch(new URL('/docs/guide/', url))).text()).toContain('The edited guide.');
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Diagnostic } from '../diagnostics';
+import { withScript } from '../site-stages';
 import { answerFailure, answerFailures } from '../serve/failures';
 import { createSiteServer } from '../serve/server';
 
@@ -62,18 +63,20 @@ export interface DevServer {
  * answered exactly as `npm run preview` would answer it, so the dev site behaves like the deployed one.
  */
 export function createDevServer(options: DevServerOptions): DevServer {
-  const siteHandler = (distDir = options.distDir) => {
+  const siteHandler = (distDir = options.distDir, document?: (html: string) => string) => {
     // Analytics stays as the session started (the tag manager is off unless asked for); the embed domains
     // and the redirects follow the last build (the site server reads them again after each one).
-    const site = createSiteServer({ distDir, base: options.base, analytics: options.analytics ?? false });
+    const analytics = options.analytics ?? false;
+    const site = createSiteServer({ distDir, base: options.base, analytics, ...(document && { document }) });
     const [listener] = site.listeners('request') as http.RequestListener[];
     if (!listener) throw new Error('the site server has no request handler');
     return listener;
   };
   let site = siteHandler();
   const older = options.olderVersions;
-  // Built once as `npm run build` builds them, and served as `npm run preview` would.
-  const olderSite = older && siteHandler(older.distDir);
+  // Built as `npm run build` builds them, and served as `npm run preview` would, with the dev client in
+  // their documents: a tab of an older version takes its edits as the current version's tabs do.
+  const olderSite = older && siteHandler(older.distDir, (html) => withScript(html, DEV_SCRIPT_PATH));
   const isOlder = (pathname: string) =>
     older?.bases.some((base) => pathname.startsWith(base) || pathname === base.replace(/\/$/, '')) ?? false;
   const streams = new Set<http.ServerResponse>();

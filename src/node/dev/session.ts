@@ -5,11 +5,12 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { routeFromRelativePath } from '../../shared/paths';
 import type { BuildResult } from '../build';
+import { POINTER_FILE } from '../../shared/site-data';
 import { formatDiagnostic } from '../diagnostics';
 import { isPageFile } from '../site-stages';
 import { DevBuilder } from './builder';
 import type { DevResult } from './dev-result';
-import { buildOlderVersionsForDev } from './older-versions';
+import { buildOlderVersionsForDev, watchOlderVersions } from './older-versions';
 import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
 import { watchFolder } from './watch-folder';
 
@@ -254,7 +255,18 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     pendingSrc = true;
     schedule();
   });
-  const watchers = [contentWatcher, srcWatcher];
+  // An edit in an older version builds the versions again; its tabs read their version's pointer again.
+  const olderWatchers = watchOlderVersions(
+    builder.config,
+    { ...options, strict: options.strict ?? true },
+    (again) => {
+      reportOlder(again.result);
+      for (const base of again.result.ok ? again.bases : [])
+        dev.broadcast({ type: 'content', path: [], manifest: `${base}${POINTER_FILE}` });
+    },
+    (error) => log(`dev: the older versions did not build: ${String(error)}`, true),
+  );
+  const watchers = [contentWatcher, srcWatcher, ...olderWatchers];
   await Promise.all(watchers.map((watcher) => new Promise<void>((resolve) => watcher.once('ready', () => resolve()))));
   const address = dev.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

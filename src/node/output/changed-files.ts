@@ -140,7 +140,11 @@ export class ChangedFilesWriter {
 
   private withDevScript(document: string | Uint8Array): string {
     const html = typeof document === 'string' ? document : Buffer.from(document).toString('utf8');
-    const src = this.devScript;
-    return src ? html.replace('</head>', `<script src="${src}"></script>\n</head>`) : html;
+    return this.devScript ? withScript(html, this.devScript) : html;
   }
+}
+
+/** A document with the script at `src` at the end of its head (`npm run dev`'s client). */
+export function withScript(html: string, src: string): string {
+  return html.replace('</head>', `<script src="${src}"></script>\n</head>`);
 }

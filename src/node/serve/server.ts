@@ -19,6 +19,8 @@ export interface ServeOptions {
   analytics?: boolean;
   /** Where a request that failed inside the server is reported; standard error by default. */
   log?: FailureLog;
+  /** Changes each HTML document as it is served (`npm run dev` adds its client); none in production. */
+  document?: (html: string) => string;
 }
 
 const MAX_URL_LENGTH = 4096;
@@ -257,6 +259,14 @@ export function createSiteServer(options: ServeOptions): http.Server {
     // answers it 416 before its 2.0 (which needs Node 22), so it is given the range it stands for.
     const suffix = /^\s*bytes=\s*-\s*(\d+)\s*$/.exec(req.headers.range ?? '')?.[1];
     if (suffix !== undefined && Number(suffix) > size) req.headers.range = 'bytes=0-';
+    const { document } = options;
+    if (document && file.endsWith('.html')) {
+      res.setHeader('Cache-Control', 'no-cache');
+      const html = document(readFileSync(file, 'utf8'));
+      type Middleware = Parameters<typeof compress>;
+      compress(req as Middleware[0], res as Middleware[1], () => reply(res, 200, html, 'text/html; charset=utf-8'));
+      return undefined;
+    }
     sendFile(req, res, relative, base);
     return undefined;
   };
