@@ -16,6 +16,17 @@ const TREE = {
   'guide/setup.md': '# Setup\n\nSet it up. Back to the [guide](/guide/#install).\n',
 };
 
+/** A dev builder of the tree at `root` (made by `makeTree`), writing into `root/dev-out`. */
+function devBuilderAt(root: string, devScript?: string): Promise<DevBuilder> {
+  return DevBuilder.create({
+    contentDir: path.join(root, 'content'),
+    outDir: path.join(root, 'dev-out'),
+    cacheDir: path.join(root, '.cache'),
+    srcDir: path.join(projectRoot, 'src'),
+    ...(devScript ? { devScript } : {}),
+  });
+}
+
 describe('the dev builder', () => {
   let root: string;
   let out: string;
@@ -47,13 +58,7 @@ describe('the dev builder', () => {
   beforeEach(async () => {
     root = await makeTree(TREE);
     out = path.join(root, 'dev-out');
-    builder = await DevBuilder.create({
-      contentDir: path.join(root, 'content'),
-      outDir: out,
-      cacheDir: path.join(root, '.cache'),
-      srcDir: path.join(projectRoot, 'src'),
-      devScript: '/__dev/live.js',
-    });
+    builder = await devBuilderAt(root, '/__dev/live.js');
     const first = await builder.fullBuild();
     expect(first.diagnostics.map(formatDiagnostic)).toEqual([]);
     expect(first.ok).toBe(true);
@@ -285,12 +290,7 @@ describe('the dev builder with an API reference', () => {
       'api/openapi.yaml': spec('Get the current user'),
     });
     const out = path.join(root, 'dev-out');
-    const builder = await DevBuilder.create({
-      contentDir: path.join(root, 'content'),
-      outDir: out,
-      cacheDir: path.join(root, '.cache'),
-      srcDir: path.join(projectRoot, 'src'),
-    });
+    const builder = await devBuilderAt(root);
     const first = await builder.fullBuild();
     expect(first.diagnostics.map(formatDiagnostic)).toEqual([]);
     const page = async () => {
@@ -330,12 +330,7 @@ describe('the dev builder on a site that shows when each page was last updated',
     git('add', '.');
     git('commit', '-q', '-m', 'Docs');
     const out = path.join(root, 'dev-out');
-    const builder = await DevBuilder.create({
-      contentDir: path.join(root, 'content'),
-      outDir: out,
-      cacheDir: path.join(root, '.cache'),
-      srcDir: path.join(projectRoot, 'src'),
-    });
+    const builder = await devBuilderAt(root);
     expect((await builder.fullBuild()).ok).toBe(true);
     const pointer = JSON.parse(readFileSync(path.join(out, 'version.json'), 'utf8')) as DeploymentPointer;
     const core = JSON.parse(readFileSync(path.join(out, pointer.manifest.replace('/docs/', '')), 'utf8')) as SiteCore;
@@ -352,12 +347,7 @@ describe('the dev builder before its first page pass has made the site', () => {
   it('makes the page asked for, and a saved one, at once, then gives way to the whole site', async () => {
     const root = await makeTree(TREE);
     const out = path.join(root, 'dev-out');
-    const builder = await DevBuilder.create({
-      contentDir: path.join(root, 'content'),
-      outDir: out,
-      cacheDir: path.join(root, '.cache'),
-      srcDir: path.join(projectRoot, 'src'),
-    });
+    const builder = await devBuilderAt(root);
     const routes = () => {
       const pointer = JSON.parse(readFileSync(path.join(out, 'version.json'), 'utf8')) as DeploymentPointer;
       const read = (url: string): unknown =>
