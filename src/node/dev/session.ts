@@ -71,7 +71,9 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   const log = options.log ?? (() => {});
   const ownOut = !options.outDir;
   const outDir = options.outDir ?? (await mkdtemp(path.join(tmpdir(), 'docs-dev-')));
-  let liveScript = await bundleLiveClient(options.srcDir);
+  // Bundled while the site is read; its failure is thrown where it is awaited.
+  const bundlingLiveClient = bundleLiveClient(options.srcDir);
+  bundlingLiveClient.catch(() => {});
   const builder = await DevBuilder.create({
     contentDir: options.contentDir,
     outDir,
@@ -85,6 +87,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   // The server answers once the site is read and the app bundled; the first page pass runs behind it, and
   // the pages asked for (or saved) before it ends are made ahead of it (DevBuilder.preview).
   await builder.readFirst();
+  let liveScript = await bundlingLiveClient;
   const base = builder.config?.base ?? '/docs/';
   const older = await buildOlderVersionsForDev(builder.config, { ...options, strict: options.strict ?? true });
   if (older) reportOlder(older.result);
