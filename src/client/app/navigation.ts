@@ -13,6 +13,7 @@ import { followNavigations } from './navigation-effects';
 import { nextTask } from './next-task';
 import { createAppRouter, pageRoute, type AppRouter } from './router';
 import { prefetchLinksInView } from './viewport-prefetch';
+import { endWholeLayoutAfterPaint, layOutWhole } from './whole-layout';
 
 /** What navigation starts from (app/navigation-loader.ts): the screen the page was hydrated with. */
 export interface NavigationStart {
@@ -58,8 +59,13 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
     await show(router, queryClient, base, screen);
     return true;
   };
-  // What the adapter's provider does: history changes (links, back and forward) load the router.
-  router.history.subscribe(() => void router.load());
+  // What the adapter's provider does: history changes (links, back and forward) load the router. Back and
+  // forward restore a scroll position by number: the page they show is laid out whole for it.
+  router.history.subscribe(({ action }) => {
+    if (action.type !== 'PUSH' && action.type !== 'REPLACE') layOutWhole();
+    void router.load();
+  });
+  router.subscribe('onRendered', endWholeLayoutAfterPaint);
   await nextTask();
   // The current page, from the seeded cache: nothing is fetched, and the screen keeps what it shows (a
   // redirect or a page that is gone since is followed now).

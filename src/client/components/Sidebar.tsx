@@ -3,6 +3,7 @@ import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import { isFolded } from '../../shared/site-data';
 import type { SidebarGroup, SidebarLink } from '../../shared/types';
+import { afterPaint } from '../app/next-task';
 import { loadGroup, useScreen, useScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
 
@@ -29,16 +30,9 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
     setChoice({ path: pathname, groups });
   };
 
-  // Keep the current page's entry in view inside the sidebar, without scrolling the page itself.
-  useEffect(() => {
-    const container = nav.current;
-    const active = container?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!container || !active) return;
-    const top = active.offsetTop - container.offsetTop;
-    if (top < container.scrollTop || top > container.scrollTop + container.clientHeight - active.offsetHeight) {
-      container.scrollTop = top - container.clientHeight / 3;
-    }
-  }, [pathname]);
+  // Keep the current page's entry in view inside the sidebar, without scrolling the page itself. Once the
+  // new page has been painted: read before, the entry's position would lay the new page out then and there.
+  useEffect(() => afterPaint(() => keepCurrentEntryInView(nav.current)), [pathname]);
 
   return (
     <nav id="sidebar" ref={nav} className="sidebar" aria-label="Documentation" data-open={open || undefined}>
@@ -73,6 +67,15 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
       })}
     </nav>
   );
+}
+
+function keepCurrentEntryInView(container: HTMLElement | null): void {
+  const active = container?.querySelector<HTMLElement>('[aria-current="page"]');
+  if (!container || !active) return;
+  const top = active.offsetTop - container.offsetTop;
+  if (top < container.scrollTop || top > container.scrollTop + container.clientHeight - active.offsetHeight) {
+    container.scrollTop = top - container.clientHeight / 3;
+  }
 }
 
 function Entries({ items, base, pathname }: { items: readonly SidebarLink[]; base: string; pathname: string }) {
