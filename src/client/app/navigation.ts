@@ -51,7 +51,8 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   readGroupsWith((from, g) => ensureQuery(queryClient, sidebarGroupQuery(from, g), undefined));
   followDeployment(queryClient, screen);
 
-  const router = createAppRouter(base, queryClient);
+  let traversing = false;
+  const router = createAppRouter(base, queryClient, () => traversing);
   // The router's hook for its framework adapter: it commits a navigation's matches, the screen shows them,
   // and the router's scroll restoration and `onRendered` come once the DOM has them.
   router.startTransition = async (commit) => {
@@ -62,7 +63,8 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   // What the adapter's provider does: history changes (links, back and forward) load the router. Back and
   // forward restore a scroll position by number: the page they show is laid out whole for it.
   router.history.subscribe(({ action }) => {
-    if (action.type !== 'PUSH' && action.type !== 'REPLACE') layOutWhole();
+    traversing = action.type !== 'PUSH' && action.type !== 'REPLACE';
+    if (traversing) layOutWhole();
     void router.load();
   });
   router.subscribe('onRendered', endWholeLayoutAfterPaint);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import { isFolded } from '../../shared/site-data';
@@ -78,19 +78,36 @@ function keepCurrentEntryInView(container: HTMLElement | null): void {
   }
 }
 
+/**
+ * A group's entries, marking the page shown. A navigation renders again only the groups it leaves and
+ * enters: the others are given the same props (`current` is the route only where it is one of theirs).
+ */
 function Entries({ items, base, pathname }: { items: readonly SidebarLink[]; base: string; pathname: string }) {
+  const current = items.some((item) => item.link === pathname) ? pathname : undefined;
+  return <EntryList items={items} base={base} current={current} />;
+}
+
+const EntryList = memo(function EntryList({
+  items,
+  base,
+  current,
+}: {
+  items: readonly SidebarLink[];
+  base: string;
+  current: string | undefined;
+}) {
   return (
     <ul>
       {items.map((item) => (
         <li key={item.link}>
-          <a href={withBase(base, item.link)} aria-current={item.link === pathname ? 'page' : undefined}>
+          <a href={withBase(base, item.link)} aria-current={item.link === current ? 'page' : undefined}>
             {item.text}
           </a>
         </li>
       ))}
     </ul>
   );
-}
+});
 
 /**
  * The entries of a folded group, in a file of their own (src/shared/site-data.ts): loaded when the group is
