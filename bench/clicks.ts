@@ -61,11 +61,12 @@ async function armPaintTimer(page: Page, want: string): Promise<void> {
   );
 }
 
-/**
- * Clicks `count` sidebar links of a page that has just been taken over, one after another, and times each.
- * The links are spread over the sidebar's visible entries.
- */
-export async function clicksAfterLoad(page: Page, distDir: string, count: number): Promise<ClickTimes> {
+/** `count` sidebar links of the page shown, spread over the sidebar's visible entries, with their h1s. */
+export async function clickTargets(
+  page: Page,
+  distDir: string,
+  count: number,
+): Promise<{ href: string; heading: string }[]> {
   const from = new URL(page.url()).pathname;
   const hrefs = await page.$$eval('nav#sidebar a[href^="/docs/"]', (links) =>
     links.filter((a) => a.getClientRects().length > 0).map((a) => a.getAttribute('href') ?? ''),
@@ -77,13 +78,22 @@ export async function clicksAfterLoad(page: Page, distDir: string, count: number
     if (heading) candidates.push({ href, heading });
   }
   const step = Math.max(1, Math.floor(candidates.length / count));
-  const targets = candidates.filter((_, i) => i % step === 0).slice(0, count);
+  return candidates.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+/** Clicks the sidebar link to `href` and waits for its h1 `heading`: the time, null when it was not painted. */
+export async function timedClick(page: Page, href: string, heading: string): Promise<number | null> {
+  await armPaintTimer(page, heading);
+  await page.locator(`nav#sidebar a[href="${href}"]`).first().click();
+  return page.evaluate(() => (window as unknown as { __click: Promise<number | null> }).__click);
+}
+
+/** Clicks `count` sidebar links of a page that has just been taken over, one after another, and times each. */
+export async function clicksAfterLoad(page: Page, distDir: string, count: number): Promise<ClickTimes> {
+  const from = new URL(page.url()).pathname;
   const clicks: ClickTimes['clicks'] = [];
-  for (const { href, heading } of targets) {
-    await armPaintTimer(page, heading);
-    await page.locator(`nav#sidebar a[href="${href}"]`).first().click();
-    const ms = await page.evaluate(() => (window as unknown as { __click: Promise<number | null> }).__click);
-    clicks.push({ to: href, ms });
+  for (const { href, heading } of await clickTargets(page, distDir, count)) {
+    clicks.push({ to: href, ms: await timedClick(page, href, heading) });
   }
   return { from, clicks };
 }

@@ -13,6 +13,7 @@ import { followNavigations } from './navigation-effects';
 import { nextTask } from './next-task';
 import { createAppRouter, pageRoute, type AppRouter } from './router';
 import { prefetchLinksInView } from './viewport-prefetch';
+import { endWholeLayoutAfterPaint, layOutWhole } from './whole-layout';
 
 /** What navigation starts from (app/navigation-loader.ts): the screen the page was hydrated with. */
 export interface NavigationStart {
@@ -50,7 +51,8 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   readGroupsWith((from, g) => ensureQuery(queryClient, sidebarGroupQuery(from, g), undefined));
   followDeployment(queryClient, screen);
 
-  const router = createAppRouter(base, queryClient);
+  let traversing = false;
+  const router = createAppRouter(base, queryClient, () => traversing);
   // The router's hook for its framework adapter: it commits a navigation's matches, the screen shows them,
   // and the router's scroll restoration and `onRendered` come once the DOM has them.
   router.startTransition = async (commit) => {
@@ -58,8 +60,14 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
     await show(router, queryClient, base, screen);
     return true;
   };
-  // What the adapter's provider does: history changes (links, back and forward) load the router.
-  router.history.subscribe(() => void router.load());
+  // What the adapter's provider does: history changes (links, back and forward) load the router. Back and
+  // forward restore a scroll position by number: the page they show is laid out whole for it.
+  router.history.subscribe(({ action }) => {
+    traversing = action.type !== 'PUSH' && action.type !== 'REPLACE';
+    if (traversing) layOutWhole();
+    void router.load();
+  });
+  router.subscribe('onRendered', endWholeLayoutAfterPaint);
   await nextTask();
   // The current page, from the seeded cache: nothing is fetched, and the screen keeps what it shows (a
   // redirect or a page that is gone since is followed now).

@@ -1,5 +1,6 @@
 import { fetchPointer } from '../data/files';
 import { pageStartAssets } from './start-app';
+import { endWholeLayoutAfterPaint, layOutWhole } from './whole-layout';
 
 /**
  * A script chunk of this app that is gone is the same news as a page's fragment that is gone: a new
@@ -59,7 +60,9 @@ export function restorePlaceAfterReload(): string | undefined {
     return undefined;
   }
   if (!place || place.url !== window.location.href) return undefined;
+  layOutWhole();
   window.scrollTo(0, place.scrollY);
+  endWholeLayoutAfterPaint();
   return place.opening;
 }
 

@@ -4,6 +4,7 @@ import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
 import { resolveRoute } from '../../shared/resolve';
 import type { ShardPage } from '../../shared/site-data';
 import { loadFragment, loadRouteData } from './load-fragment';
+import { followWindowTop, windowAtTop } from './window-top';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -41,15 +42,21 @@ const pageRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([pageRoute]);
 
-export function createAppRouter(base: string, queryClient: QueryClient) {
+/**
+ * `traversing`: whether the navigation being shown is back or forward (its scroll position is restored).
+ */
+export function createAppRouter(base: string, queryClient: QueryClient, traversing: () => boolean = () => false) {
   // The first render takes over a page the browser has already placed: at its #heading, where a reload
   // left it, or where the reader scrolled while the app was starting. The router would move it to the
-  // top; it restores and resets scroll only for the navigations after that.
+  // top; it restores and resets scroll only for the navigations after that. A new page without a #heading
+  // while the window is at its top has nothing to move: the router's scroll would only lay the page out
+  // before its first frame.
   let firstRender = true;
-  const restoreScroll = () => {
+  followWindowTop();
+  const restoreScroll = ({ location }: { location: { hash: string } }) => {
     const restore = !firstRender;
     firstRender = false;
-    return restore;
+    return restore && (traversing() || location.hash !== '' || !windowAtTop());
   };
   return createRouter({
     routeTree,

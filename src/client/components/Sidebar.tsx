@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import { isFolded } from '../../shared/site-data';
 import type { SidebarGroup, SidebarLink } from '../../shared/types';
+import { afterPaint } from '../app/next-task';
 import { loadGroup, useScreen, useScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
 
@@ -29,16 +30,9 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
     setChoice({ path: pathname, groups });
   };
 
-  // Keep the current page's entry in view inside the sidebar, without scrolling the page itself.
-  useEffect(() => {
-    const container = nav.current;
-    const active = container?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!container || !active) return;
-    const top = active.offsetTop - container.offsetTop;
-    if (top < container.scrollTop || top > container.scrollTop + container.clientHeight - active.offsetHeight) {
-      container.scrollTop = top - container.clientHeight / 3;
-    }
-  }, [pathname]);
+  // Keep the current page's entry in view inside the sidebar, without scrolling the page itself. Once the
+  // new page has been painted: read before, the entry's position would lay the new page out then and there.
+  useEffect(() => afterPaint(() => keepCurrentEntryInView(nav.current)), [pathname]);
 
   return (
     <nav id="sidebar" ref={nav} className="sidebar" aria-label="Documentation" data-open={open || undefined}>
@@ -75,19 +69,45 @@ export function Sidebar({ groups, base }: { groups: SidebarGroup[]; base: string
   );
 }
 
+function keepCurrentEntryInView(container: HTMLElement | null): void {
+  const active = container?.querySelector<HTMLElement>('[aria-current="page"]');
+  if (!container || !active) return;
+  const top = active.offsetTop - container.offsetTop;
+  if (top < container.scrollTop || top > container.scrollTop + container.clientHeight - active.offsetHeight) {
+    container.scrollTop = top - container.clientHeight / 3;
+  }
+}
+
+/**
+ * A group's entries, marking the page shown. A navigation renders again only the groups it leaves and
+ * enters: the others are given the same props (`current` is the route only where it is one of theirs).
+ */
 function Entries({ items, base, pathname }: { items: readonly SidebarLink[]; base: string; pathname: string }) {
+  const current = items.some((item) => item.link === pathname) ? pathname : undefined;
+  return <EntryList items={items} base={base} current={current} />;
+}
+
+const EntryList = memo(function EntryList({
+  items,
+  base,
+  current,
+}: {
+  items: readonly SidebarLink[];
+  base: string;
+  current: string | undefined;
+}) {
   return (
     <ul>
       {items.map((item) => (
         <li key={item.link}>
-          <a href={withBase(base, item.link)} aria-current={item.link === pathname ? 'page' : undefined}>
+          <a href={withBase(base, item.link)} aria-current={item.link === current ? 'page' : undefined}>
             {item.text}
           </a>
         </li>
       ))}
     </ul>
   );
-}
+});
 
 /**
  * The entries of a folded group, in a file of their own (src/shared/site-data.ts): loaded when the group is
