@@ -90,7 +90,8 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
   try {
     const scanning = readSite(contentDir, diagnostics, { ...options, settings: layer.settings });
     // Code blocks are highlighted as the page pass finds them; the highlight cache loads while the scan runs.
-    const highlighting = PageHighlighter.load(layer.highlightCacheDir ?? options.cacheDir);
+    const sharedCacheDir = layer.sharedCacheDir ?? options.cacheDir;
+    const highlighting = PageHighlighter.load(sharedCacheDir);
     highlighting.catch(() => undefined);
     scanned = await scanning;
     if (!scanned) return finish(false, 0);
@@ -98,7 +99,7 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
-    analyzed = await makePages(scanned, { ...options, highlighter, texts, diagnostics });
+    analyzed = await makePages(scanned, { ...options, cacheDir: sharedCacheDir, highlighter, texts, diagnostics });
     const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, {
       linked: analyzed.cache,
       versions: layer.versions,
