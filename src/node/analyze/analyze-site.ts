@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Diagnostic, DiagnosticList } from '../diagnostics';
 import type { ScannedSite } from '../scan/scan-site';
 import type { SiteConfig } from '../scan/site-config';
@@ -14,11 +13,10 @@ import { digestOfAll } from '../content-hash';
 export interface AnalyzeOptions {
   /** The project's `src/`, part of the render cache's identity. */
   srcDir: string;
-  /** The cache folder every version of the site shares: the render cache is in its `pages/`. */
-  cacheDir: string;
   strict: boolean;
   /** What code blocks are highlighted with; it keeps those of the pages reused from the render cache too. */
   highlighter: BuildHighlighting;
+  /** Where the pages' texts wait; the render cache is in its folder (the one every version shares). */
   texts: TextStore;
   diagnostics: DiagnosticList;
   /** Page-analysis threads (0: none); by default as many as the pages to analyze are enough to pay for. */
@@ -52,31 +50,25 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
   // Pages are made base-free, and given the site's base as they are read: one page for every version.
   const settings = { ...pageSettingsOf(config, options.strict), base: BASE_PLACEHOLDER };
   const cacheIdentity = renderIdentity(options.srcDir);
-  const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), cacheIdentity, settings);
+  const cache = await RenderCache.open(options.texts, cacheIdentity, settings);
   const identity = digestOfAll([cacheIdentity, JSON.stringify(pageSettingsOf(config, options.strict))]);
-  try {
-    const reuse = cache.reuse(files);
-    highlighter.keep(reuse.code);
-    if (reuse.reused.length > 0)
-      log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
-    diagnostics.items.push(...reuse.problems);
-    const problemsBefore = diagnostics.items.length;
-    const texts = options.texts;
-    const threads = options.analyzeThreads;
-    const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log });
-    const problems = diagnostics.items.slice(problemsBefore);
-    const pages = inScanOrder(
-      files,
-      reuse.reused,
-      made.map(({ page }) => page),
-    ).map((page) => {
-      return withBase(page, config.base);
-    });
-    return { pages, made, analyzed: reuse.render.length, problems, cache, identity };
-  } catch (error) {
-    cache.close();
-    throw error;
-  }
+  const reuse = cache.reuse(files);
+  highlighter.keep(reuse.code);
+  if (reuse.reused.length > 0) log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
+  diagnostics.items.push(...reuse.problems);
+  const problemsBefore = diagnostics.items.length;
+  const texts = options.texts;
+  const threads = options.analyzeThreads;
+  const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log });
+  const problems = diagnostics.items.slice(problemsBefore);
+  const pages = inScanOrder(
+    files,
+    reuse.reused,
+    made.map(({ page }) => page),
+  ).map((page) => {
+    return withBase(page, config.base);
+  });
+  return { pages, made, analyzed: reuse.render.length, problems, cache, identity };
 }
 
 /** What a page is made with of the site's settings. */

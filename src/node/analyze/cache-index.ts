@@ -5,7 +5,7 @@ import { STORED_SEARCH_FORMAT } from './stored-search';
 import type { PlaceFreeRecord } from './page-place';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
-import type { TextPlace } from './cache-segment';
+import type { TextPlace } from './text-store';
 
 /** The render cache's index of pages, in the cache folder. */
 export const INDEX_FILE = 'index.jsonl';

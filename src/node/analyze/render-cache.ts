@@ -1,15 +1,14 @@
 import { writeAside } from '../write-aside';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, statSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { SearchTermNumbers, searchFromStored, storedSearch } from './stored-search';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
-import { readBytes, readText, type StoredText } from './text-store';
-import { compact, mostlyDead, SegmentWriter, type TextPlace } from './cache-segment';
+import type { TextStore } from './text-store';
 import { contentFolderName, filesNamed, placed, placeFree, type FileStats } from './page-place';
 import { INDEX_FILE, PageIndex, TERMS_FILE, pageKey, segmentsOf, type CachedPage } from './cache-index';
 
@@ -52,7 +51,6 @@ export interface LinkedHashes {
 export { renderIdentity } from './cache-index';
 
 export class RenderCache implements LinkedHashes {
-  private readonly fds = new Map<string, number>();
   /** Pages reused and pages made by this build, by relative path. */
   private readonly reusedEntries = new Map<string, CachedPage>();
   private readonly madeEntries = new Map<string, CachedPage>();
@@ -61,7 +59,8 @@ export class RenderCache implements LinkedHashes {
   private termsRead: number;
 
   private constructor(
-    private readonly dir: string,
+    /** Where the cache's texts are, and the pages this build makes put theirs: the cache is in its folder. */
+    private readonly texts: TextStore,
     private readonly index: PageIndex,
     private readonly settings: PageSettings,
     /** The numbered search terms of the cached pages, which the pages this build makes add to. */
@@ -71,20 +70,21 @@ export class RenderCache implements LinkedHashes {
   }
 
   /**
-   * The cache in `dir` for builds of this identity (`renderIdentity`), for pages made with `settings`
-   * (any base: pages are made base-free); empty when there is none or it is another's.
+   * The cache in the folder of `texts` for builds of this identity (`renderIdentity`), for pages made
+   * with `settings` (any base: pages are made base-free); empty when there is none or it is another's.
    */
-  static async open(dir: string, identity: string, settings: PageSettings): Promise<RenderCache> {
+  static async open(texts: TextStore, identity: string, settings: PageSettings): Promise<RenderCache> {
+    const { dir } = texts;
     try {
       const index = PageIndex.parse(await readFile(path.join(dir, INDEX_FILE), 'utf8'), identity);
       if (index) {
         const terms = JSON.parse(await readFile(path.join(dir, index.termsFile), 'utf8')) as string[];
-        return new RenderCache(dir, index, settings, new SearchTermNumbers(terms));
+        return new RenderCache(texts, index, settings, new SearchTermNumbers(terms));
       }
     } catch {
       // No cache yet, or an unreadable one: every page is made, and the cache written anew.
     }
-    return new RenderCache(dir, new PageIndex(identity), settings);
+    return new RenderCache(texts, new PageIndex(identity), settings);
   }
 
   /**
@@ -130,7 +130,7 @@ export class RenderCache implements LinkedHashes {
    */
   async save(made: readonly RenderedPage[], problems: readonly Diagnostic[]): Promise<void> {
     try {
-      await mkdir(this.dir, { recursive: true });
+      await mkdir(this.texts.dir, { recursive: true });
       const problemsOf = new Map<string, Omit<Diagnostic, 'file'>[]>();
       for (const { file, ...problem } of problems) {
         const list = problemsOf.get(file);
@@ -140,7 +140,7 @@ export class RenderCache implements LinkedHashes {
       const kept = made.filter(({ page }) => {
         return !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error');
       });
-      await this.writeSegment(kept, problemsOf);
+      this.addMade(kept, problemsOf);
       for (const [file, [links, hash]] of this.linked) {
         const entry = this.reusedEntries.get(file) ?? this.madeEntries.get(file);
         if (!entry || (entry.linked?.[0] === links && entry.linked[1] === hash)) continue;
@@ -150,27 +150,26 @@ export class RenderCache implements LinkedHashes {
       const pages = this.index.live().map((entry) => this.index.page(entry));
       const named = segmentsOf(pages);
       // Merging moves the entries' texts (the entries change in place).
-      if (named.size > MAX_SEGMENTS || (await mostlyDead(this.dir, named, pages))) {
-        await compact(this.dir, pages, (place) => this.bytes(place));
-        for (const page of pages) this.index.rewrite(page);
+      if (named.size > MAX_SEGMENTS || (await mostlyDead(this.texts.dir, named, pages))) {
+        for (const page of pages) {
+          for (const text of ['html', 'markdown', 'search'] as const)
+            page[text] = this.texts.put(this.texts.bytes(page[text])).place;
+          this.index.rewrite(page);
+        }
       }
       const keep = segmentsOf(pages);
+      this.texts.keepIfNamed(keep);
       await this.saveTerms();
       keep.add(this.index.termsFile);
       // A build that reads the cache meanwhile sees the old index or the new.
-      await writeAside(path.join(this.dir, INDEX_FILE), this.index.lines());
-      for (const name of await readdir(this.dir)) {
+      await writeAside(path.join(this.texts.dir, INDEX_FILE), this.index.lines());
+      for (const name of await readdir(this.texts.dir)) {
         const dropped = (name.startsWith('segment.') || TERMS_FILE.test(name)) && !keep.has(name);
-        if (dropped) await rm(path.join(this.dir, name), { force: true });
+        if (dropped) await rm(path.join(this.texts.dir, name), { force: true });
       }
     } catch {
       // A cache that could not be written costs the next build time, never its result.
     }
-  }
-
-  close(): void {
-    for (const fd of this.fds.values()) closeSync(fd);
-    this.fds.clear();
   }
 
   /**
@@ -211,7 +210,7 @@ export class RenderCache implements LinkedHashes {
     // An image that was missing and is there now changes the page, and takes its problem away.
     if (named.uncopied.some((missing) => statSync(missing, { throwIfNoEntry: false })?.isFile())) return undefined;
     // Its texts must still be there: a segment another build removed means making the page again.
-    for (const [segment] of [entry.html, entry.markdown, entry.search]) this.fd(segment);
+    for (const [segment] of [entry.html, entry.markdown, entry.search]) this.texts.open(segment);
     return stats;
   }
 
@@ -225,9 +224,9 @@ export class RenderCache implements LinkedHashes {
       ...placed(entry.record, file.absolutePath, stats),
       source,
       file,
-      html: this.text(entry.html),
-      markdown: this.text(entry.markdown),
-      search: { read: () => searchFromStored(this.bytes(entry.search), this.terms) },
+      html: this.texts.at(entry.html),
+      markdown: this.texts.at(entry.markdown),
+      search: { read: () => searchFromStored(this.texts.bytes(entry.search), this.terms) },
     };
   }
 
@@ -238,60 +237,41 @@ export class RenderCache implements LinkedHashes {
   private async saveTerms(): Promise<void> {
     if (this.index.termsFile !== '' && this.terms.size === this.termsRead) return;
     const name = `terms.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}.json`;
-    await writeFile(path.join(this.dir, name), JSON.stringify(this.terms.list), { flag: 'wx' });
+    await writeFile(path.join(this.texts.dir, name), JSON.stringify(this.terms.list), { flag: 'wx' });
     this.index.termsFile = name;
     this.termsRead = this.terms.size;
   }
 
-  private text([segment, offset, bytes]: TextPlace): StoredText {
-    return { read: () => readText(this.fd(segment), offset, bytes, `render cache segment ${segment}`) };
-  }
-
-  private bytes([segment, offset, bytes]: TextPlace): Buffer {
-    return readBytes(this.fd(segment), offset, bytes, `render cache segment ${segment}`);
-  }
-
-  /** A segment, opened once: it stays readable while this build runs, even if another build removes it. */
-  private fd(segment: string): number {
-    let fd = this.fds.get(segment);
-    if (fd === undefined) {
-      fd = openSync(path.join(this.dir, segment), 'r');
-      this.fds.set(segment, fd);
-    }
-    return fd;
-  }
-
   /**
-   * Writes the made pages' texts into a new segment and adds them to the index, with their problems and
-   * what they are made of. A page whose file or images changed since they were read is left out.
+   * Adds the made pages to the index, with where their texts are, their problems and what they are made
+   * of. A page whose file or images changed since they were read is left out.
    */
-  private async writeSegment(
-    made: readonly RenderedPage[],
-    problemsOf: ReadonlyMap<string, Omit<Diagnostic, 'file'>[]>,
-  ): Promise<void> {
-    if (made.length === 0) return;
-    const segment = await SegmentWriter.create(this.dir);
-    try {
-      for (const { page, code } of made) {
-        const { file, html, markdown, search, ...record } = page;
-        const madeOf = this.index.madeOf(page, this.settings.constants);
-        if (!madeOf) continue;
-        const problems = problemsOf.get(file.relativePath) ?? [];
-        const entry: CachedPage = {
-          record: placeFree(record, file.absolutePath),
-          ...madeOf,
-          problems,
-          ...(problems.length > 0 ? { madeIn: [this.settings.strict, contentFolderName(file)] } : {}),
-          html: await segment.put(html.read()),
-          markdown: await segment.put(markdown.read()),
-          search: await segment.put(storedSearch(search.read(), this.terms)),
-          code,
-        };
-        this.index.add(pageKey(file.relativePath, page.source.digest, this.settings), entry);
-        this.madeEntries.set(file.relativePath, entry);
-      }
-    } finally {
-      await segment.close();
+  private addMade(made: readonly RenderedPage[], problemsOf: ReadonlyMap<string, Omit<Diagnostic, 'file'>[]>): void {
+    for (const { page, code } of made) {
+      const { file, html, markdown, search, ...record } = page;
+      const madeOf = this.index.madeOf(page, this.settings.constants);
+      if (!madeOf) continue;
+      const problems = problemsOf.get(file.relativePath) ?? [];
+      const entry: CachedPage = {
+        record: placeFree(record, file.absolutePath),
+        ...madeOf,
+        problems,
+        ...(problems.length > 0 ? { madeIn: [this.settings.strict, contentFolderName(file)] } : {}),
+        html: this.texts.placeOf(html),
+        markdown: this.texts.placeOf(markdown),
+        search: this.texts.put(storedSearch(search.read(), this.terms)).place,
+        code,
+      };
+      this.index.add(pageKey(file.relativePath, page.source.digest, this.settings), entry);
+      this.madeEntries.set(file.relativePath, entry);
     }
   }
+}
+
+/** Whether the segments hold more than twice the bytes of the texts still used. */
+async function mostlyDead(dir: string, segments: Set<string>, live: readonly CachedPage[]): Promise<boolean> {
+  let total = 0;
+  for (const segment of segments) total += (await stat(path.join(dir, segment))).size;
+  const used = live.reduce((n, entry) => n + entry.html[2] + entry.markdown[2] + entry.search[2], 0);
+  return total > 2 * used;
 }
