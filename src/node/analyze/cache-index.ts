@@ -1,7 +1,7 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { digestOfAll, fileDigest, sourceDigest } from '../content-hash';
 import type { Diagnostic } from '../diagnostics';
-import { STORED_SEARCH_FORMAT } from './stored-search';
+import { SearchTermNumbers, STORED_SEARCH_FORMAT } from './stored-search';
 import type { PlaceFreeRecord } from './page-place';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
@@ -29,8 +29,8 @@ export interface CachedPage {
   /** The problems the page pass reported in the page's file, in the order it reported them. */
   problems: Omit<Diagnostic, 'file'>[];
   /**
-   * For a page with problems, what else they depend on: whether content problems were errors, and the
-   * content folder's name (a home page without a title is named after it).
+   * For a page with problems, what else they depend on: whether content problems were errors, and for
+   * the home page its content folder's name (it is named after it when it has no title).
    */
   madeIn?: [strict: boolean, folder: string];
   html: TextPlace;
@@ -57,8 +57,6 @@ export interface FileStamp {
   digest: string;
 }
 
-export const TERMS_FILE = /^terms\.[0-9a-z.]+\.json$/;
-
 /** The segments some pages' texts are in. */
 export function segmentsOf(pages: readonly CachedPage[]): Set<string> {
   return new Set(pages.flatMap((page) => [page.html[0], page.markdown[0], page.search[0]]));
@@ -79,9 +77,10 @@ export function constantsNamed(text: string): string[] {
 }
 
 /**
- * The index: its first line the identity of the builds it is for, its terms file and the number of the
- * save that wrote it; then a line per entry (`p`, the save that last used it, its key, its JSON) and per
- * file stamp (`f`, the save that last used it, size, time, digest, path). An entry's JSON is parsed only
+ * The index: its first line the identity of the builds it is for and the number of the save that wrote
+ * it; then a line per entry (`p`, the save that last used it, its key, its JSON) and per file stamp (`f`,
+ * the save that last used it, size, time, digest, path); last the numbered search terms (`t`), so that an
+ * index and the terms its entries are numbered with are written as one. An entry's JSON is parsed only
  * when a build asks for its key, and written back as it was read unless it changed.
  */
 export class PageIndex {
@@ -90,7 +89,8 @@ export class PageIndex {
 
   constructor(
     readonly identity: string,
-    public termsFile = '',
+    /** The numbered search terms of the cached pages (`storedSearch`), which the pages a build makes add to. */
+    readonly terms = new SearchTermNumbers(),
     /** The number of this build's save. */
     readonly save = 1,
   ) {}
@@ -98,9 +98,11 @@ export class PageIndex {
   /** The index in `text` for builds of `identity`; undefined when it is another's or unreadable. */
   static parse(text: string, identity: string): PageIndex | undefined {
     const lines = text.split('\n');
-    const [cachedFor, termsFile, save] = JSON.parse(lines[0] ?? '') as [string, string, number];
-    if (cachedFor !== identity || !TERMS_FILE.test(termsFile) || typeof save !== 'number') return undefined;
-    const index = new PageIndex(identity, termsFile, save + 1);
+    const [cachedFor, save] = JSON.parse(lines[0] ?? '') as [string, number];
+    // The terms are the last line: an index cut short has none.
+    const termsLine = lines.at(-2);
+    if (cachedFor !== identity || typeof save !== 'number' || !termsLine?.startsWith('t\t')) return undefined;
+    const index = new PageIndex(identity, new SearchTermNumbers(JSON.parse(termsLine.slice(2)) as string[]), save + 1);
     for (const line of lines.slice(1)) {
       const fields = line.split('\t');
       const used = Number(fields[1]);
@@ -186,7 +188,7 @@ export class PageIndex {
 
   /** The index file's lines, in batches of about a megabyte. */
   *lines(): Generator<string> {
-    let batch = `${JSON.stringify([this.identity, this.termsFile, this.save])}\n`;
+    let batch = `${JSON.stringify([this.identity, this.save])}\n`;
     const flush = function* () {
       if (batch.length < 1 << 20) return;
       yield batch;
@@ -205,7 +207,7 @@ export class PageIndex {
       batch += `f\t${used}\t${size}\t${mtimeMs}\t${digest}\t${file}\n`;
       yield* flush();
     }
-    yield batch;
+    yield `${batch}t\t${JSON.stringify(this.terms.list)}\n`;
   }
 }
 

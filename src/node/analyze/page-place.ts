@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { routeFromRelativePath } from '../../shared/paths';
 import { contentHash } from '../content-hash';
 import type { CompletePage } from './page-record';
 import type { StoredText } from './text-store';
@@ -74,8 +75,10 @@ export function placed(record: PlaceFreeRecord, pageFile: string, stats: readonl
   return { ...record, analysis: { ...record.analysis, assets, uncopied: named.uncopied } };
 }
 
-/** The name of the content folder a page file is in (a page without a title may be named after it). */
-export function contentFolderName(file: { absolutePath: string; relativePath: string }): string {
-  const depth = file.relativePath.split('/').length - 1;
-  return path.basename(path.resolve(path.dirname(file.absolutePath), ...Array<string>(depth).fill('..')));
+/**
+ * For the home page's file, the name of its content folder, after which it is named when it has no title
+ * (`titleFromPath`); '' for any other page, whose name does not depend on its folder.
+ */
+export function homeFolderName(file: { absolutePath: string; relativePath: string }): string {
+  return routeFromRelativePath(file.relativePath) === '/' ? path.basename(path.dirname(file.absolutePath)) : '';
 }

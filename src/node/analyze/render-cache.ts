@@ -1,16 +1,15 @@
 import { writeAside } from '../write-aside';
-import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { SearchTermNumbers, searchFromStored, storedSearch } from './stored-search';
+import { searchFromStored, storedSearch } from './stored-search';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
-import { contentFolderName, filesNamed, placed, placeFree, type FileStats } from './page-place';
-import { INDEX_FILE, PageIndex, TERMS_FILE, pageKey, segmentsOf, type CachedPage } from './cache-index';
+import { homeFolderName, filesNamed, placed, placeFree, type FileStats } from './page-place';
+import { INDEX_FILE, PageIndex, pageKey, segmentsOf, type CachedPage } from './cache-index';
 
 /**
  * The page pass's results kept between builds, in one folder for every version of the site and for
@@ -55,31 +54,23 @@ export class RenderCache implements LinkedHashes {
   private readonly reusedEntries = new Map<string, CachedPage>();
   private readonly madeEntries = new Map<string, CachedPage>();
   private readonly linked = new Map<string, [links: string, hash: string]>();
-  /** How many terms the terms file holds. */
-  private termsRead: number;
 
   private constructor(
     /** Where the cache's texts are, and the pages this build makes put theirs: the cache is in its folder. */
     private readonly texts: TextStore,
     private readonly index: PageIndex,
     private readonly settings: PageSettings,
-    /** The numbered search terms of the cached pages, which the pages this build makes add to. */
-    private readonly terms = new SearchTermNumbers(),
-  ) {
-    this.termsRead = terms.size;
-  }
+  ) {}
 
   /**
    * The cache in the folder of `texts` for builds of this identity (`renderIdentity`), for pages made
    * with `settings` (any base: pages are made base-free); empty when there is none or it is another's.
    */
   static async open(texts: TextStore, identity: string, settings: PageSettings): Promise<RenderCache> {
-    const { dir } = texts;
     try {
-      const index = PageIndex.parse(await readFile(path.join(dir, INDEX_FILE), 'utf8'), identity);
+      const index = PageIndex.parse(await readFile(path.join(texts.dir, INDEX_FILE), 'utf8'), identity);
       if (index) {
-        const terms = JSON.parse(await readFile(path.join(dir, index.termsFile), 'utf8')) as string[];
-        return new RenderCache(texts, index, settings, new SearchTermNumbers(terms));
+        return new RenderCache(texts, index, settings);
       }
     } catch {
       // No cache yet, or an unreadable one: every page is made, and the cache written anew.
@@ -159,12 +150,10 @@ export class RenderCache implements LinkedHashes {
       }
       const keep = segmentsOf(pages);
       this.texts.keepIfNamed(keep);
-      await this.saveTerms();
-      keep.add(this.index.termsFile);
       // A build that reads the cache meanwhile sees the old index or the new.
       await writeAside(path.join(this.texts.dir, INDEX_FILE), this.index.lines());
       for (const name of await readdir(this.texts.dir)) {
-        const dropped = (name.startsWith('segment.') || TERMS_FILE.test(name)) && !keep.has(name);
+        const dropped = name.startsWith('segment.') && !keep.has(name);
         if (dropped) await rm(path.join(this.texts.dir, name), { force: true });
       }
     } catch {
@@ -198,7 +187,7 @@ export class RenderCache implements LinkedHashes {
   /** The stats of the entry's images beside `file`, when the entry holds for it; else undefined. */
   private assetsNow(file: ContentFile, entry: CachedPage): FileStats[] | undefined {
     const { constants, strict } = this.settings;
-    if (entry.madeIn && (entry.madeIn[0] !== strict || entry.madeIn[1] !== contentFolderName(file))) return undefined;
+    if (entry.madeIn && (entry.madeIn[0] !== strict || entry.madeIn[1] !== homeFolderName(file))) return undefined;
     if (entry.constants.some(([name, value]) => (constants[name] ?? null) !== value)) return undefined;
     const named = filesNamed(entry.record, file.absolutePath);
     const stats = [];
@@ -226,20 +215,8 @@ export class RenderCache implements LinkedHashes {
       file,
       html: this.texts.at(entry.html),
       markdown: this.texts.at(entry.markdown),
-      search: { read: () => searchFromStored(this.texts.bytes(entry.search), this.terms) },
+      search: { read: () => searchFromStored(this.texts.bytes(entry.search), this.index.terms) },
     };
-  }
-
-  /**
-   * Writes the numbered search terms to a new file when this build numbered more (a file, once named by
-   * an index, never changes: a build that read that index reads the terms it numbered with).
-   */
-  private async saveTerms(): Promise<void> {
-    if (this.index.termsFile !== '' && this.terms.size === this.termsRead) return;
-    const name = `terms.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}.json`;
-    await writeFile(path.join(this.texts.dir, name), JSON.stringify(this.terms.list), { flag: 'wx' });
-    this.index.termsFile = name;
-    this.termsRead = this.terms.size;
   }
 
   /**
@@ -256,10 +233,10 @@ export class RenderCache implements LinkedHashes {
         record: placeFree(record, file.absolutePath),
         ...madeOf,
         problems,
-        ...(problems.length > 0 ? { madeIn: [this.settings.strict, contentFolderName(file)] } : {}),
+        ...(problems.length > 0 ? { madeIn: [this.settings.strict, homeFolderName(file)] } : {}),
         html: this.texts.placeOf(html),
         markdown: this.texts.placeOf(markdown),
-        search: this.texts.put(storedSearch(search.read(), this.terms)).place,
+        search: this.texts.put(storedSearch(search.read(), this.index.terms)).place,
         code,
       };
       this.index.add(pageKey(file.relativePath, page.source.digest, this.settings), entry);

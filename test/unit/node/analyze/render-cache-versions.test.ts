@@ -82,4 +82,12 @@ describe('the render cache of a site with versions', () => {
     const image = (file: string) => /assets\/img\/(diagram\.[0-9a-f]+\.png)/.exec(read(root, file))?.[1];
     expect(image('dist/v1/picture/index.html')).toBe(image('dist/picture/index.html'));
   });
+
+  it('makes a page with problems once for versions whose problems are warnings alike', async () => {
+    const warned = '# Warned\n\n```fortran77\nPRINT *, 1\n```\n';
+    const root = await makeTree({ ...twoVersions(), 'warned.md': warned, '../v1/warned.md': warned });
+    const result = await buildTree(root, { strict: false });
+    expect(messages(result).filter((m) => m.includes('warned.md:'))).toHaveLength(2);
+    expect(result.rendered).toBe(5);
+  });
 });
