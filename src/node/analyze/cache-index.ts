@@ -1,9 +1,8 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync, type Stats } from 'node:fs';
 import { digestOfAll, fileDigest, sourceDigest } from '../content-hash';
 import type { Diagnostic } from '../diagnostics';
 import { SearchTermNumbers, STORED_SEARCH_FORMAT } from './stored-search';
 import type { PlaceFreeRecord } from './page-place';
-import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import type { TextPlace } from './text-store';
 
@@ -69,11 +68,6 @@ export function segmentsOf(pages: readonly CachedPage[]): Set<string> {
 export function pageKey(relativePath: string, digest: string, settings: PageSettings): string {
   const changeHtml = [settings.embeds ?? null, settings.lineNumbers ?? false];
   return digestOfAll([relativePath, digest, JSON.stringify(changeHtml)]);
-}
-
-/** The names of the constants a page's text names (some may be in code, where they stay as written). */
-export function constantsNamed(text: string): string[] {
-  return [...new Set(Array.from(text.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g), (m) => m[1] ?? ''))];
 }
 
 /**
@@ -149,25 +143,6 @@ export class PageIndex {
     const digest = fileDigest(readFileSync(file));
     this.files.set(file, { used: this.save, size: stats.size, mtimeMs: stats.mtimeMs, digest });
     return digest;
-  }
-
-  /** The constants and image digests a page was made with; undefined when its file or an image changed since. */
-  madeOf(
-    page: CompletePage,
-    constants: Readonly<Record<string, string>>,
-  ): Pick<CachedPage, 'constants' | 'assets'> | undefined {
-    const text = readFileSync(page.file.absolutePath);
-    if (fileDigest(text) !== page.source.digest) return undefined;
-    const named = constantsNamed(text.toString('utf8')).map((name): [string, string | null] => {
-      return [name, constants[name] ?? null];
-    });
-    const assets: string[] = [];
-    for (const { absolutePath, size, mtimeMs } of page.analysis.assets) {
-      const now = statSync(absolutePath);
-      if (now.size !== size || now.mtimeMs !== mtimeMs) return undefined;
-      assets.push(this.digestOf(absolutePath, now));
-    }
-    return { constants: named, assets };
   }
 
   /** Adds an entry under `key`, in place of one that holds for the same constants, images and problems. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { routeFromRelativePath } from '../../shared/paths';
-import { contentHash } from '../content-hash';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { contentHash, fileDigest } from '../content-hash';
 import type { CompletePage } from './page-record';
 import type { StoredText } from './text-store';
 
@@ -81,4 +82,27 @@ export function placed(record: PlaceFreeRecord, pageFile: string, stats: readonl
  */
 export function homeFolderName(file: { absolutePath: string; relativePath: string }): string {
   return routeFromRelativePath(file.relativePath) === '/' ? path.basename(path.dirname(file.absolutePath)) : '';
+}
+
+/**
+ * What of the site a page was made with, besides its file: the constants its text names with their
+ * values (null: no such constant), and its images' digests (`digestOf`). Undefined when its file or an
+ * image changed since the page pass read them.
+ */
+export function madeOf(
+  page: CompletePage,
+  constants: Readonly<Record<string, string>>,
+  digestOf: (file: string, stats: Stats) => string,
+): { constants: [string, string | null][]; assets: string[] } | undefined {
+  const text = readFileSync(page.file.absolutePath);
+  if (fileDigest(text) !== page.source.digest) return undefined;
+  const names = text.toString('utf8').matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g);
+  const named = [...new Set(Array.from(names, (m) => m[1] ?? ''))];
+  const assets: string[] = [];
+  for (const { absolutePath, size, mtimeMs } of page.analysis.assets) {
+    const now = statSync(absolutePath);
+    if (now.size !== size || now.mtimeMs !== mtimeMs) return undefined;
+    assets.push(digestOf(absolutePath, now));
+  }
+  return { constants: named.map((name) => [name, constants[name] ?? null]), assets };
 }

@@ -8,7 +8,7 @@ import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
-import { homeFolderName, filesNamed, placed, placeFree, type FileStats } from './page-place';
+import { filesNamed, homeFolderName, madeOf, placed, placeFree, type FileStats } from './page-place';
 import { INDEX_FILE, PageIndex, pageKey, segmentsOf, type CachedPage } from './cache-index';
 
 /**
@@ -226,12 +226,12 @@ export class RenderCache implements LinkedHashes {
   private addMade(made: readonly RenderedPage[], problemsOf: ReadonlyMap<string, Omit<Diagnostic, 'file'>[]>): void {
     for (const { page, code } of made) {
       const { file, html, markdown, search, ...record } = page;
-      const madeOf = this.index.madeOf(page, this.settings.constants);
-      if (!madeOf) continue;
+      const made = madeOf(page, this.settings.constants, (file, stats) => this.index.digestOf(file, stats));
+      if (!made) continue;
       const problems = problemsOf.get(file.relativePath) ?? [];
       const entry: CachedPage = {
         record: placeFree(record, file.absolutePath),
-        ...madeOf,
+        ...made,
         problems,
         ...(problems.length > 0 ? { madeIn: [this.settings.strict, homeFolderName(file)] } : {}),
         html: this.texts.placeOf(html),
