@@ -120,6 +120,10 @@ export async function versionedSite(source: string, root: string, count: number,
   await writeFile(siteFile, stringify({ ...site, versions: entries }));
 }
 
+/** A build's wall and CPU seconds (the CPU its process and its helpers spent, which a busy machine does not inflate). */
+const seconds = (build: BuildMeasurement) =>
+  `${(build.wallMs / 1000).toFixed(2)} s (CPU ${((build.cpuMs + (build.helperCpuMs ?? 0)) / 1000).toFixed(1)} s)`;
+
 /** The two sites built in turns, `pairs` times: cold, then one page changed. */
 async function compare(
   label: string,
@@ -146,7 +150,7 @@ async function compare(
     const b = await cold(versioned, timeoutMs);
     result.cold.push({ alone: a, versioned: b });
     result.pages = { alone: a.pages, versioned: b.pages };
-    progress(`${label}, cold, pair ${pair + 1}: ${(a.wallMs / 1000).toFixed(1)} s / ${(b.wallMs / 1000).toFixed(1)} s`);
+    progress(`${label}, cold, pair ${pair + 1}: ${seconds(a)} / ${seconds(b)}`);
   }
   for (let pair = 0; pair < pairs; pair++) {
     result.loadAverage.push(loadavg());
@@ -154,7 +158,7 @@ async function compare(
     const b = await onePage(versioned, timeoutMs);
     result.onePage.push({ alone: a, versioned: b });
     result.pages = { alone: a.pages, versioned: b.pages };
-    progress(`${label}, one page, pair ${pair + 1}: ${a.wallMs.toFixed(0)} ms / ${b.wallMs.toFixed(0)} ms`);
+    progress(`${label}, one page, pair ${pair + 1}: ${seconds(a)} / ${seconds(b)}`);
   }
   result.loadAverage.push(loadavg());
   return result;

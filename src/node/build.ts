@@ -75,8 +75,10 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
   const started = performance.now();
   const { contentDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
-  // Fragments and markdown wait here, on disk past a budget, until the output stage writes them.
-  const texts = new TextStore(options.cacheDir);
+  // Fragments and markdown wait here, on disk, until the output stage writes them; the render cache keeps
+  // them there. In the cache folder every version shares, which `layer.sharedCacheDir` names.
+  const sharedCacheDir = layer.sharedCacheDir ?? options.cacheDir;
+  const texts = new TextStore(sharedCacheDir);
   // What is still running when the build returns is awaited (or stopped) first, never left unheard.
   let scanned: ReferencedSite | undefined;
   let app: Promise<AppBundles> | undefined;
@@ -90,7 +92,7 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
   try {
     const scanning = readSite(contentDir, diagnostics, { ...options, settings: layer.settings });
     // Code blocks are highlighted as the page pass finds them; the highlight cache loads while the scan runs.
-    const highlighting = PageHighlighter.load(layer.highlightCacheDir ?? options.cacheDir);
+    const highlighting = PageHighlighter.load(sharedCacheDir);
     highlighting.catch(() => undefined);
     scanned = await scanning;
     if (!scanned) return finish(false, 0);
@@ -119,6 +121,5 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
   } finally {
     await Promise.allSettled([saving, app, scanned?.history]);
     texts.close();
-    analyzed?.cache.close();
   }
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Diagnostic, DiagnosticList } from '../diagnostics';
 import type { ScannedSite } from '../scan/scan-site';
 import type { SiteConfig } from '../scan/site-config';
@@ -8,15 +7,16 @@ import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import { RenderCache, renderIdentity, type RenderedPage } from './render-cache';
 import type { TextStore } from './text-store';
+import { BASE_PLACEHOLDER, withBase } from './page-place';
+import { digestOfAll } from '../content-hash';
 
 export interface AnalyzeOptions {
   /** The project's `src/`, part of the render cache's identity. */
   srcDir: string;
-  /** The build's cache folder: the render cache is in its `pages/`. */
-  cacheDir: string;
   strict: boolean;
   /** What code blocks are highlighted with; it keeps those of the pages reused from the render cache too. */
   highlighter: BuildHighlighting;
+  /** Where the pages' texts wait; the render cache is in its folder (the one every version shares). */
   texts: TextStore;
   diagnostics: DiagnosticList;
   /** Page-analysis threads (0: none); by default as many as the pages to analyze are enough to pay for. */
@@ -30,14 +30,14 @@ export interface AnalyzeOptions {
 export interface AnalyzedSite {
   /** Every page in the scan's order: made by the page pass, or from the render cache. */
   pages: CompletePage[];
-  /** The pages the page pass made, with their code blocks' keys, for the render cache. */
+  /** The pages the page pass made (base-free), with their code blocks' keys, for the render cache. */
   made: RenderedPage[];
   /** The page files the page pass analyzed; the others came from the render cache. */
   analyzed: number;
   /** The problems the page pass reported, which the render cache keeps with the pages. */
   problems: Diagnostic[];
   cache: RenderCache;
-  /** What the pages were rendered with (`renderIdentity`): the texts' version in the output ledger. */
+  /** What the pages were made with (`renderIdentity` and the settings): the texts' version in the output ledger. */
   identity: string;
 }
 
@@ -49,30 +49,28 @@ export interface AnalyzedSite {
 export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions): Promise<AnalyzedSite> {
   const { files, config } = scanned;
   const { highlighter, diagnostics, log } = options;
-  const settings = pageSettingsOf(config, options.strict);
-  const identity = renderIdentity(options.srcDir, scanned.contentDir, settings);
-  const cache = await RenderCache.open(path.join(options.cacheDir, 'pages'), identity);
-  try {
-    const reuse = cache.reuse(files);
-    highlighter.keep(reuse.code);
-    if (reuse.reused.length > 0)
-      log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
-    diagnostics.items.push(...reuse.problems);
-    const problemsBefore = diagnostics.items.length;
-    const texts = options.texts;
-    const { analyzeThreads: threads, signal } = options;
-    const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log, signal });
-    const problems = diagnostics.items.slice(problemsBefore);
-    const pages = inScanOrder(
-      files,
-      reuse.reused,
-      made.map(({ page }) => page),
-    );
-    return { pages, made, analyzed: reuse.render.length, problems, cache, identity };
-  } catch (error) {
-    cache.close();
-    throw error;
-  }
+  // Pages are made base-free, and given the site's base as they are read: one page for every version.
+  const settings = { ...pageSettingsOf(config, options.strict), base: BASE_PLACEHOLDER };
+  const cacheIdentity = renderIdentity(options.srcDir);
+  const cache = await RenderCache.open(options.texts, cacheIdentity, settings);
+  const identity = digestOfAll([cacheIdentity, JSON.stringify(pageSettingsOf(config, options.strict))]);
+  const reuse = cache.reuse(files);
+  highlighter.keep(reuse.code);
+  if (reuse.reused.length > 0) log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
+  diagnostics.items.push(...reuse.problems);
+  const problemsBefore = diagnostics.items.length;
+  const texts = options.texts;
+  const { analyzeThreads: threads, signal } = options;
+  const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log, signal });
+  const problems = diagnostics.items.slice(problemsBefore);
+  const pages = inScanOrder(
+    files,
+    reuse.reused,
+    made.map(({ page }) => page),
+  ).map((page) => {
+    return withBase(page, config.base);
+  });
+  return { pages, made, analyzed: reuse.render.length, problems, cache, identity };
 }
 
 /** What a page is made with of the site's settings. */

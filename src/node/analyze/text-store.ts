@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -22,7 +23,9 @@ export interface StoredJson<T> extends Stored<T> {
 }
 
 /** Where texts are put: a `TextStore`, or, on a thread that hands its texts on at once, memory. */
-export type TextSink = Pick<TextStore, 'put'>;
+export interface TextSink {
+  put(text: string): StoredText;
+}
 
 /** A value kept in a store as JSON. */
 export function storedJson<T>(texts: TextSink, value: T): StoredJson<T> {
@@ -34,81 +37,103 @@ export function parsedJson<T>(json: StoredText): StoredJson<T> {
   return { json, read: () => JSON.parse(json.read()) as T };
 }
 
-/**
- * How much text (in characters) a store keeps in memory before it writes texts to its file. A site of a
- * few hundred pages never reaches it; past it, a large site's fragments and twins, which are most of what
- * the build would otherwise hold, wait on disk for the stage that writes them.
- */
-const MEMORY_CHARACTERS = 16 * 1024 * 1024;
+/** Where a text is: its segment (a file of the store's folder), its byte offset and its length in bytes. */
+export type TextPlace = [segment: string, offset: number, bytes: number];
 
-/** Numbers the files of this process's stores, as two stores may share a folder. */
-let storesOpened = 0;
+/** A text in a segment, which knows its place there. */
+export interface PlacedText extends StoredText {
+  readonly place: TextPlace;
+}
 
 /**
- * Where the page texts of one build (or one `npm run dev` session) are kept: in memory up to a budget,
- * then appended to a file of their own in `dir`. The file is removed as soon as it is open, so it goes
- * with the process whatever way the process ends; `close` gives its space back at once.
+ * The one store of text that waits: the texts of the pages a build (or an `npm run dev` session) makes
+ * wait on disk, appended to a segment of its own in the store's folder (`<cache>/pages`), until the
+ * stage that uses them reads them. The render cache lives in the same folder: it keeps a made page by
+ * naming where its texts already are, and reads the texts of the pages it holds from the segments of
+ * earlier builds. A segment no cache index names is removed when its store closes (or by the next save
+ * of the cache, should the process end first).
  */
 export class TextStore {
-  private held = 0;
-  private fd: number | undefined;
+  readonly dir: string;
+  /** Open segments, each opened once: it stays readable while this build runs, even if another removes it. */
+  private readonly fds = new Map<string, number>();
+  private segment: string | undefined;
   private size = 0;
+  private kept = false;
   private closed = false;
 
-  constructor(
-    private readonly dir: string,
-    private readonly memoryCharacters = MEMORY_CHARACTERS,
-  ) {}
-
-  put(text: string): StoredText {
-    if (this.closed) throw new Error('text store used after it was closed');
-    if (this.held + text.length <= this.memoryCharacters || text.length === 0) {
-      this.held += text.length;
-      return heldText(text);
-    }
-    const fd = this.file();
-    const offset = this.size;
-    const data = Buffer.from(text, 'utf8');
-    for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done, offset + done);
-    const bytes = data.length;
-    this.size += bytes;
-    return { read: () => this.readAt(offset, bytes) };
+  /** The store of the cache folder `cacheDir`. */
+  constructor(cacheDir: string) {
+    this.dir = path.join(cacheDir, 'pages');
   }
 
-  /** Lets the file go; texts written to it can no longer be read. */
+  put(text: string | Buffer): PlacedText {
+    if (this.closed) throw new Error('text store used after it was closed');
+    const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    const segment = this.ownSegment();
+    const fd = this.fd(segment);
+    for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done, this.size + done);
+    const place: TextPlace = [segment, this.size, data.length];
+    this.size += data.length;
+    return this.at(place);
+  }
+
+  /** The text at `place`, in this store's segment or another of its folder. */
+  at(place: TextPlace): PlacedText {
+    return { place, read: () => this.bytes(place).toString('utf8') };
+  }
+
+  /** Where `text` is in the folder: its place if it has one, else where it is put now. */
+  placeOf(text: StoredText): TextPlace {
+    return 'place' in text ? (text as PlacedText).place : this.put(text.read()).place;
+  }
+
+  /** The bytes at `place`. */
+  bytes([segment, offset, bytes]: TextPlace): Buffer {
+    if (this.closed) throw new Error('text store read after it was closed');
+    const fd = this.fd(segment);
+    const buffer = Buffer.allocUnsafe(bytes);
+    for (let done = 0; done < bytes;) {
+      const n = readSync(fd, buffer, done, bytes - done, offset + done);
+      if (n === 0) throw new Error(`text segment ${segment} ends at byte ${offset + done}, before ${offset + bytes}`);
+      done += n;
+    }
+    return buffer;
+  }
+
+  /** Opens a segment (throws when it is gone): a cached page whose texts are gone is made again. */
+  open(segment: string): void {
+    this.fd(segment);
+  }
+
+  /** Keeps this store's segment past `close` when a cache index names it (`named`). */
+  keepIfNamed(named: ReadonlySet<string>): void {
+    this.kept = this.segment !== undefined && named.has(this.segment);
+  }
+
+  /** Lets the segments go; this store's own is removed unless a cache keeps it. */
   close(): void {
     this.closed = true;
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
+    if (this.segment !== undefined && !this.kept) rmSync(path.join(this.dir, this.segment), { force: true });
   }
 
-  private readAt(offset: number, bytes: number): string {
-    if (this.fd === undefined) throw new Error('text store read after it was closed');
-    return readText(this.fd, offset, bytes, 'text store file');
-  }
-
-  private file(): number {
-    if (this.fd !== undefined) return this.fd;
+  private ownSegment(): string {
+    if (this.segment !== undefined) return this.segment;
     mkdirSync(this.dir, { recursive: true });
-    const name = path.join(this.dir, `page-texts-${process.pid}-${++storesOpened}.tmp`);
-    this.fd = openSync(name, 'wx+');
-    unlinkSync(name);
-    return this.fd;
+    const name = `segment.${Date.now().toString(36)}.${randomBytes(4).toString('hex')}.bin`;
+    this.fds.set(name, openSync(path.join(this.dir, name), 'wx+'));
+    this.segment = name;
+    return name;
   }
-}
 
-/** The UTF-8 text of `bytes` bytes at `offset` of an open file (`what` names it in the error of a short file). */
-export function readText(fd: number, offset: number, bytes: number, what: string): string {
-  return readBytes(fd, offset, bytes, what).toString('utf8');
-}
-
-/** The `bytes` bytes at `offset` of an open file (`what` names it in the error of a short file). */
-export function readBytes(fd: number, offset: number, bytes: number, what: string): Buffer {
-  const buffer = Buffer.allocUnsafe(bytes);
-  for (let done = 0; done < bytes;) {
-    const n = readSync(fd, buffer, done, bytes - done, offset + done);
-    if (n === 0) throw new Error(`${what} ends at byte ${offset + done}, before byte ${offset + bytes}`);
-    done += n;
+  private fd(segment: string): number {
+    let fd = this.fds.get(segment);
+    if (fd === undefined) {
+      fd = openSync(path.join(this.dir, segment), 'r');
+      this.fds.set(segment, fd);
+    }
+    return fd;
   }
-  return buffer;
 }

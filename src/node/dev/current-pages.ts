@@ -98,11 +98,7 @@ export class CurrentPages {
   async makeAll(scanned: ReferencedSite, options: AllPagesOptions): Promise<void> {
     const diagnostics = new DiagnosticList(options.strict);
     const made = await makePages(scanned, { ...options, diagnostics });
-    try {
-      await made.cache.save(made.made, made.problems);
-    } finally {
-      made.cache.close();
-    }
+    await made.cache.save(made.made, made.problems);
     const byFile = new Map(made.pages.map((page) => [page.file.relativePath, page]));
     this.pages.clear();
     this.pageDiagnostics.clear();

@@ -15,8 +15,11 @@ import { codeDigest, folderFiles, markBuilt, unchangedVersion, versionMark } fro
 export interface SiteLayer {
   /** The settings the site is built with, made from those of its own `_site.yaml`. */
   settings?: (own: SiteConfig) => SiteConfig;
-  /** Where the highlight cache is: one for every version, as most code is the same in each. */
-  highlightCacheDir?: string;
+  /**
+   * Where the caches of pages and of highlighted code are: one for every version, as most pages are the
+   * same in each (and are made once, analyze/render-cache.ts).
+   */
+  sharedCacheDir?: string;
   /** Folders of the site's outputs that the versions nested in it own. */
   nested?: readonly string[];
   /** Where the site's written outputs wait to be committed with the other versions'. */
@@ -83,7 +86,7 @@ export async function buildWithVersions(
   });
   if (!versions) return outcome(false);
   const held = new HeldUpdates();
-  const shared = { held, highlightCacheDir: folders.cacheDir };
+  const shared = { held, sharedCacheDir: folders.cacheDir };
   try {
     const code = codeDigest(srcDir);
     const built: { at: SiteFolders; madeFrom: string; result: SiteBuildResult }[] = [];
@@ -154,7 +157,7 @@ async function redirectLines(held: HeldUpdates, at: SiteFolders): Promise<string
 /** A site's settings with nothing of its own: a version's, filled in, are what the current site gives it. */
 const GIVEN_ONLY = siteConfigSchema.parse({ title: '-' });
 
-/** A version's folders: its outputs at its route inside the site's, its caches its own. */
+/** A version's folders: its outputs at its route inside the site's; its own cache folder holds its mark and API pages. */
 function versionFolders(folders: SiteFolders, version: BuiltVersion): SiteFolders {
   return {
     contentDir: version.contentDir,

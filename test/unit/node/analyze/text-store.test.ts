@@ -3,37 +3,49 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { storedJson, TextStore } from '../../../../src/node/analyze/text-store';
+import { heldText, storedJson, TextStore } from '../../../../src/node/analyze/text-store';
 
 const texts = ['<p>plain</p>', 'Zürich — “quoted” → 日本語 🚀', '', 'x'.repeat(100_000)];
 
 describe('the text store', () => {
-  it('gives back every text as it was put, from memory and from its file alike', async () => {
+  it('gives back every text as it was put, by its place too, and a JSON value', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'texts-'));
-    const inMemory = new TextStore(dir);
-    const onDisk = new TextStore(dir, 0);
-    const stored = texts.map((text) => [inMemory.put(text), onDisk.put(text)] as const);
+    const store = new TextStore(dir);
+    const stored = texts.map((text) => store.put(text));
     // Read back in another order than they were written.
-    for (const [i, [held, written]] of [...stored.entries()].reverse()) {
-      expect(held.read()).toBe(texts[i]);
-      expect(written.read()).toBe(texts[i]);
+    for (const [i, text] of [...stored.entries()].reverse()) {
+      expect(text.read()).toBe(texts[i]);
+      expect(store.at(text.place).read()).toBe(texts[i]);
+      expect(store.placeOf(text)).toEqual(text.place);
     }
-    expect(storedJson(onDisk, { sections: [{ text: texts[1] }] }).read()).toEqual({ sections: [{ text: texts[1] }] });
-    inMemory.close();
-    onDisk.close();
+    // A text held elsewhere is put when its place is asked for.
+    const held = store.placeOf(heldText('held'));
+    expect(store.bytes(held).toString('utf8')).toBe('held');
+    expect(storedJson(store, { sections: [{ text: texts[1] }] }).read()).toEqual({ sections: [{ text: texts[1] }] });
+    store.close();
   });
 
-  it('spills past its budget, leaves no file in its folder, and cannot be read once closed', async () => {
+  it('leaves no segment a cache does not name once closed, and cannot be read then', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'texts-'));
-    const store = new TextStore(dir, 10);
-    const first = store.put('0123456789');
-    const second = store.put('past the budget');
-    expect(second.read()).toBe('past the budget');
-    // The file was removed as soon as it was opened: nothing is left behind, whatever way the build ends.
-    expect(await readdir(dir)).toEqual([]);
+    const store = new TextStore(dir);
+    const text = store.put('some text');
+    expect(await readdir(path.join(dir, 'pages'))).toHaveLength(1);
+    store.keepIfNamed(new Set(['segment.another.bin']));
     store.close();
-    expect(first.read()).toBe('0123456789');
-    expect(() => second.read()).toThrow(/closed/);
+    expect(await readdir(path.join(dir, 'pages'))).toEqual([]);
+    expect(() => text.read()).toThrow(/closed/);
     expect(() => store.put('more')).toThrow(/closed/);
+  });
+
+  it('keeps its segment for the cache that names it, readable by the next store of the folder', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'texts-'));
+    const store = new TextStore(dir);
+    const text = store.put('kept text');
+    store.keepIfNamed(new Set([text.place[0]]));
+    store.close();
+    const next = new TextStore(dir);
+    expect(next.at(text.place).read()).toBe('kept text');
+    next.close();
+    expect(await readdir(path.join(dir, 'pages'))).toEqual([text.place[0]]);
   });
 });

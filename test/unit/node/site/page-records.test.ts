@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LinkedHashes } from '../../../../src/node/analyze/render-cache';
-import { TextStore, type StoredText } from '../../../../src/node/analyze/text-store';
+import { TextStore, type PlacedText } from '../../../../src/node/analyze/text-store';
 import { contentHash } from '../../../../src/node/content-hash';
 import type { BuildHighlighting } from '../../../../src/node/analyze/markdown/code-blocks';
 import { pageRecords } from '../../../../src/node/site/page-records';
@@ -25,7 +25,7 @@ const highlighter: BuildHighlighting = {
 class CountedStore extends TextStore {
   characters = 0;
 
-  override put(text: string): StoredText {
+  override put(text: string | Buffer): PlacedText {
     this.characters += text.length;
     return super.put(text);
   }
@@ -33,8 +33,7 @@ class CountedStore extends TextStore {
 
 async function rendered(tree: Record<string, string>, linked?: LinkedHashes) {
   const root = await makeTree(tree);
-  // No memory budget: every text goes through the store's file, as on a large site.
-  const texts = new CountedStore(path.join(root, 'cache'), 0);
+  const texts = new CountedStore(path.join(root, 'cache'));
   const { diagnostics, made } = await pagePass(root, highlighter, { texts });
   const drafts = made.map(({ page }) => page);
   const config = siteConfigSchema.parse({ title: 'Docs' });

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPage } from '../../../../../src/node/analyze/page-source';
 import { toPageMeta } from '../../../../../src/node/analyze/page-record';
 import { keyFromRoute } from '../../../../../src/shared/paths';
@@ -22,7 +22,8 @@ const constants = { HTTP_PAYLOAD_LIMIT: '512KB', DEFAULT_MEMORY: '256MB' };
 
 let highlighter: CodeHighlighter;
 /** The fixtures are far below the store's memory budget: it never writes its file. */
-const texts = new TextStore(os.tmpdir());
+const texts = new TextStore(mkdtempSync(path.join(os.tmpdir(), 'golden-')));
+afterAll(() => texts.close());
 beforeAll(async () => {
   highlighter = await CodeHighlighter.create();
 });
