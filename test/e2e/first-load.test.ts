@@ -198,7 +198,8 @@ describe('first load', () => {
       // The wait is shown as a slow navigation's is, and ends with it.
       await page.waitForSelector('.progress-bar[data-phase="loading"]');
       release();
-      await expect.poll(() => page.textContent('#main-content h1')).toContain('Pricing');
+      // The navigation chunk arrives, runs and renders the page: not a timed check, so a busy machine's seconds.
+      await expect.poll(() => page.textContent('#main-content h1'), { timeout: 10_000 }).toContain('Pricing');
       await page.waitForSelector('.progress-bar[data-phase="idle"]', { state: 'attached' });
       expect(new URL(page.url()).pathname).toBe('/docs/pricing/');
       expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
