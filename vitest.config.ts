@@ -30,9 +30,11 @@ function e2e(name: string, server: 'preview' | 'nginx'): TestProjectInlineConfig
   return {
     test: {
       name,
-      // The app behaves the same whatever serves it; under nginx run the files whose outcome depends on
-      // the server: status codes, headers, content types, redirects and the 404 page. Both servers send the
-      // same CSP (test/unit/node/serve/site-analytics.test.ts compares them); faults are injected in the browser.
+      // The app behaves the same whatever serves it; under nginx run the files with cases whose outcome
+      // depends on the server: status codes, headers, content types, redirects and the 404 page. Their other
+      // cases are `appCase`s (test/e2e/server-cases.ts), run under the preview server only. Both servers send
+      // the same CSP (test/unit/node/serve/site-analytics.test.ts compares them); faults are injected in the
+      // browser.
       include: server === 'nginx' ? NGINX_FILES.map((name) => `test/e2e/${name}.test.ts`) : ['test/e2e/**/*.test.ts'],
       environment: 'node',
       env: { E2E_SERVER: server },

@@ -4,11 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { buildTree, messages } from '../helpers/tree';
 import { hydrated, layoutShifts, recordLayoutShifts, useBrowser } from './browser';
 import { useServedTree } from './preview';
+import { appCase } from './server-cases';
 
 /**
  * The site-wide announcement: in every prerendered document, so nothing moves when the app starts;
  * dismissed once, it stays hidden before the first paint, until an announcement with a new id.
- * Runs under the preview server and under nginx.
+ * Under nginx, the case that reloads a rebuilt site (the HTML must not be served from a cache).
  */
 const siteYaml = (id: string) =>
   [
@@ -27,7 +28,7 @@ const site = useServedTree({
 const { open } = useBrowser();
 
 describe('the announcement bar', () => {
-  it('is in the prerendered document, links where it says, and shifts nothing as the app starts', async () => {
+  appCase('is in the prerendered document, links where it says, and shifts nothing as the app starts', async () => {
     const html = await (await fetch(`${site.url}/docs/guide/`)).text();
     expect(html).toContain('<strong>new editor</strong>');
     const { page, problems } = await open(undefined);
@@ -41,7 +42,7 @@ describe('the announcement bar', () => {
     expect(problems).toEqual([]);
   });
 
-  it('stays dismissed across pages and reloads, without a flash before the app starts', async () => {
+  appCase('stays dismissed across pages and reloads, without a flash before the app starts', async () => {
     const { page, problems } = await open(undefined);
     await page.goto(`${site.url}/docs/`);
     await hydrated(page);

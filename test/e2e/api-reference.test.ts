@@ -2,17 +2,18 @@ import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import { hydrated, useBrowser } from './browser';
+import { appCase } from './server-cases';
 
 const { open, base } = useBrowser();
 
 /**
  * A page of the REST API reference that the build makes from content/api/openapi.yaml, read as a reader
  * reads it: an operation's parameters, its response schema folded and unfolded, its code group, the
- * operation found in search by its path, and the page's markdown twin. One page, in the order a reader
- * goes. Runs under the preview server and under nginx.
+ * operation found in search by its path, in the order a reader goes; and the page's markdown twin, which
+ * alone depends on the server (nginx runs that case only).
  */
 describe('the API reference', () => {
-  it('shows an operation with its parameters, folded schemas and code, found in search by its path', async () => {
+  appCase('shows an operation with its parameters, folded schemas and code, found in search by its path', async () => {
     const { page, problems } = await open(undefined);
     await page.context().addInitScript({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
     await page.goto(`${base()}/docs/api/reference/users/`);
@@ -66,12 +67,15 @@ describe('the API reference', () => {
     await hit.waitFor();
     await input.fill('listMyWebhooks');
     await page.locator('.search-hit[data-url="/api/reference/users/#listMyWebhooks"]').waitFor();
+    expect(problems).toEqual([]);
+  });
 
+  it("serves the page's markdown twin as markdown, with the operation in it", async () => {
     const twin = await fetch(`${base()}/docs/api/reference/users.md`);
     expect(twin.status).toBe(200);
+    expect(twin.headers.get('content-type')).toMatch(/^text\/markdown/);
     const markdown = await twin.text();
     expect(markdown).toContain('## Get the current user {#getCurrentUser}');
     expect(markdown).toContain('`GET /users/me`');
-    expect(problems).toEqual([]);
   });
 });

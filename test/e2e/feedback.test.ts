@@ -4,11 +4,12 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hydrated, useBrowser } from './browser';
 import { useServedTree } from './preview';
+import { appCase } from './server-cases';
 
 /**
  * Page feedback in Chromium, against a real HTTP endpoint on this machine: what a reader answers is what
  * arrives; an endpoint that fails is told to the reader and tried again on a later page view; the CSP
- * lets a page send to that endpoint and to no other origin. Runs under the preview server and nginx.
+ * lets a page send to that endpoint and to no other origin (the server's header: that case runs under nginx too).
  */
 interface Received {
   id: string;
@@ -61,37 +62,40 @@ async function openPage(route: string): Promise<{ page: Page; problems: string[]
 }
 
 describe('page feedback', () => {
-  it('sends the answer and the comment as JSON, records an analytics event, and remembers the answer', async () => {
-    const { page, problems } = await openPage('/guide/');
-    const feedback = page.getByRole('region', { name: 'Page feedback' });
-    await feedback.getByRole('button', { name: 'Yes' }).click();
-    await expect.poll(() => received.length).toBe(1);
-    // The keyboard reaches the comment box and sends it.
-    await page.getByLabel('Anything we should add or fix? (optional)').fill('A diagram of the steps would help.');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => received.length).toBe(2);
-    const [answer, comment] = received.splice(0);
-    const deployment = await page.evaluate(async () => {
-      const pointer = (await (await fetch('/docs/version.json')).json()) as { hash: string };
-      return pointer.hash;
-    });
-    expect(answer).toEqual({ id: answer?.id, route: '/guide/', answer: 'yes', deployment });
-    expect(comment).toEqual({ ...answer, comment: 'A diagram of the steps would help.' });
-    await expect.poll(() => feedback.getByRole('status').textContent()).toContain('Thank you for your feedback.');
-    const events = await page.evaluate(() =>
-      ((window as unknown as { dataLayer?: { event?: string; answer?: string }[] }).dataLayer ?? []).filter(
-        (e) => e.event === 'page_feedback',
-      ),
-    );
-    expect(events).toEqual([{ event: 'page_feedback', page_path: '/guide/', answer: 'yes' }]);
-    await page.reload();
-    await hydrated(page);
-    await expect.poll(() => feedback.textContent()).toContain('Thank you for your feedback.');
-    expect(problems).toEqual([]);
-  });
+  appCase(
+    'sends the answer and the comment as JSON, records an analytics event, and remembers the answer',
+    async () => {
+      const { page, problems } = await openPage('/guide/');
+      const feedback = page.getByRole('region', { name: 'Page feedback' });
+      await feedback.getByRole('button', { name: 'Yes' }).click();
+      await expect.poll(() => received.length).toBe(1);
+      // The keyboard reaches the comment box and sends it.
+      await page.getByLabel('Anything we should add or fix? (optional)').fill('A diagram of the steps would help.');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => received.length).toBe(2);
+      const [answer, comment] = received.splice(0);
+      const deployment = await page.evaluate(async () => {
+        const pointer = (await (await fetch('/docs/version.json')).json()) as { hash: string };
+        return pointer.hash;
+      });
+      expect(answer).toEqual({ id: answer?.id, route: '/guide/', answer: 'yes', deployment });
+      expect(comment).toEqual({ ...answer, comment: 'A diagram of the steps would help.' });
+      await expect.poll(() => feedback.getByRole('status').textContent()).toContain('Thank you for your feedback.');
+      const events = await page.evaluate(() =>
+        ((window as unknown as { dataLayer?: { event?: string; answer?: string }[] }).dataLayer ?? []).filter(
+          (e) => e.event === 'page_feedback',
+        ),
+      );
+      expect(events).toEqual([{ event: 'page_feedback', page_path: '/guide/', answer: 'yes' }]);
+      await page.reload();
+      await hydrated(page);
+      await expect.poll(() => feedback.textContent()).toContain('Thank you for your feedback.');
+      expect(problems).toEqual([]);
+    },
+  );
 
-  it('tells the reader an answer could not be sent, and sends it on a later page view', async () => {
+  appCase('tells the reader an answer could not be sent, and sends it on a later page view', async () => {
     const { page } = await openPage('/setup/');
     failing = true;
     await page.getByRole('button', { name: 'No' }).click();

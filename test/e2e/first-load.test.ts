@@ -1,8 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hydrated, lazyChunk, navigationFiles, useBrowser } from './browser';
+import { appCase } from './server-cases';
 
 const { open, base } = useBrowser();
+
+// Under nginx, the cases that depend on the server: the page as HTML, the takeover (the scripts' and data's
+// content types, the Content-Security-Policy) and the 404 page.
 
 describe('first load', () => {
   it('arrives as complete HTML that reads without JavaScript', async () => {
@@ -28,7 +32,7 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
-  it('paints with the stylesheet alone, then starts the app and fetches its data once', async () => {
+  appCase('paints with the stylesheet alone, then starts the app and fetches its data once', async () => {
     const { page, problems } = await open('/docs/limits/');
     await hydrated(page);
     const timing = await page.evaluate(() => {
@@ -60,7 +64,7 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
-  it('preloads every script the takeover runs, so none of its steps waits for a request of its own', async () => {
+  appCase('preloads every script the takeover runs, so none of its steps waits for a request of its own', async () => {
     const { page, problems, requests } = await open('/docs/limits/');
     await hydrated(page);
     const start = await page.evaluate(() => document.getElementById('docs-start')?.textContent ?? '');
@@ -88,7 +92,7 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
-  it('changes nothing on <html> at its start that would restyle the whole document', async () => {
+  appCase('changes nothing on <html> at its start that would restyle the whole document', async () => {
     const { page, problems } = await open();
     await page.addInitScript(() => {
       const changed: string[] = [];
@@ -116,7 +120,7 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
-  it('paints a long page whole, so that none of it is laid out after the first paint', async () => {
+  appCase('paints a long page whole, so that none of it is laid out after the first paint', async () => {
     const { page, problems } = await open();
     await page.addInitScript(() => {
       // Runs just before the browser renders its first frame: is the document parsed to its end by then?
@@ -144,7 +148,7 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
-  it('makes no locale formatter at its start, whose locale data would hold up the main thread', async () => {
+  appCase('makes no locale formatter at its start, whose locale data would hold up the main thread', async () => {
     const { page, problems } = await open();
     await page.addInitScript(() => {
       const made: string[] = [];
@@ -167,56 +171,65 @@ describe('first load', () => {
     expect(problems).toEqual([]);
   });
 
-  it('hydrates without navigation, and a tap before navigation has loaded waits for it, then navigates', async () => {
-    const { page, problems } = await open();
-    await page.goto(`${base()}/docs/limits/`);
-    const chunk = await lazyChunk(page, 'navigation');
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.href === chunk,
-      async (r) => {
-        await released;
-        await r.continue();
-      },
-    );
-    await page.goto(`${base()}/docs/limits/`);
-    await hydrated(page);
-    const length = await page.evaluate(() => history.length);
-    await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
-    await page.click('nav#sidebar a[href="/docs/pricing/"]');
-    await page.waitForTimeout(300);
-    // Neither the app (it has no navigation yet) nor the browser (the tap is the app's) has moved.
-    expect(new URL(page.url()).pathname).toBe('/docs/limits/');
-    expect(await page.textContent('#main-content h1')).toContain('Limits');
-    // The wait is shown as a slow navigation's is, and ends with it.
-    await page.waitForSelector('.progress-bar[data-phase="loading"]');
-    release();
-    await expect.poll(() => page.textContent('#main-content h1')).toContain('Pricing');
-    await page.waitForSelector('.progress-bar[data-phase="idle"]', { state: 'attached' });
-    expect(new URL(page.url()).pathname).toBe('/docs/pricing/');
-    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    expect(await page.evaluate(() => history.length)).toBe(length + 1);
-    expect(problems).toEqual([]);
-  });
+  appCase(
+    'hydrates without navigation, and a tap before navigation has loaded waits for it, then navigates',
+    async () => {
+      const { page, problems } = await open();
+      await page.goto(`${base()}/docs/limits/`);
+      const chunk = await lazyChunk(page, 'navigation');
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.href === chunk,
+        async (r) => {
+          await released;
+          await r.continue();
+        },
+      );
+      await page.goto(`${base()}/docs/limits/`);
+      await hydrated(page);
+      const length = await page.evaluate(() => history.length);
+      await page.evaluate(() => ((window as unknown as { sameDocument?: boolean }).sameDocument = true));
+      await page.click('nav#sidebar a[href="/docs/pricing/"]');
+      await page.waitForTimeout(300);
+      // Neither the app (it has no navigation yet) nor the browser (the tap is the app's) has moved.
+      expect(new URL(page.url()).pathname).toBe('/docs/limits/');
+      expect(await page.textContent('#main-content h1')).toContain('Limits');
+      // The wait is shown as a slow navigation's is, and ends with it.
+      await page.waitForSelector('.progress-bar[data-phase="loading"]');
+      release();
+      // The navigation chunk arrives, runs and renders the page: not a timed check, so a busy machine's seconds.
+      await expect.poll(() => page.textContent('#main-content h1'), { timeout: 10_000 }).toContain('Pricing');
+      await page.waitForSelector('.progress-bar[data-phase="idle"]', { state: 'attached' });
+      expect(new URL(page.url()).pathname).toBe('/docs/pricing/');
+      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+      expect(await page.evaluate(() => history.length)).toBe(length + 1);
+      expect(problems).toEqual([]);
+    },
+  );
 
   // A reader taps the sidebar while the app is still taking the page over: the tap is answered, by the app
   // or as a plain page load, at whatever moment of the takeover it comes.
   for (const moment of ['first-paint', 'app-start'] as const) {
-    it(`answers a tap on the sidebar at the ${moment === 'first-paint' ? 'first paint' : "app's start"}`, async () => {
-      const { page, problems } = await open();
-      await tapSidebarAt(page, moment, '/docs/pricing/');
-      await page.goto(`${base()}/docs/limits/`);
-      await page.waitForURL(`${base()}/docs/pricing/`);
-      await expect.poll(() => page.textContent('#main-content h1')).toContain('Pricing');
-      await hydrated(page);
-      expect(await page.getAttribute('nav#sidebar a[aria-current="page"]', 'href')).toBe('/docs/pricing/');
-      expect(problems).toEqual([]);
-      // The tap came during the takeover: the page shown now may be a new document (a plain page load), so
-      // the tapped one kept its record in the tab's session storage.
-      const tap = JSON.parse((await page.evaluate(() => sessionStorage.getItem('tap'))) ?? 'null') as TapRecord | null;
-      expect(tap).toMatchObject({ hydrated: false });
-    });
+    appCase(
+      `answers a tap on the sidebar at the ${moment === 'first-paint' ? 'first paint' : "app's start"}`,
+      async () => {
+        const { page, problems } = await open();
+        await tapSidebarAt(page, moment, '/docs/pricing/');
+        await page.goto(`${base()}/docs/limits/`);
+        await page.waitForURL(`${base()}/docs/pricing/`);
+        await expect.poll(() => page.textContent('#main-content h1')).toContain('Pricing');
+        await hydrated(page);
+        expect(await page.getAttribute('nav#sidebar a[aria-current="page"]', 'href')).toBe('/docs/pricing/');
+        expect(problems).toEqual([]);
+        // The tap came during the takeover: the page shown now may be a new document (a plain page load), so
+        // the tapped one kept its record in the tab's session storage.
+        const tap = JSON.parse(
+          (await page.evaluate(() => sessionStorage.getItem('tap'))) ?? 'null',
+        ) as TapRecord | null;
+        expect(tap).toMatchObject({ hydrated: false });
+      },
+    );
   }
 });
 

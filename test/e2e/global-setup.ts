@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { build } from '../../src/node/build';
+import { RUN_SITE } from '../helpers/built-content';
 import { formatDiagnostic } from '../../src/node/diagnostics';
 import { ensureChromium } from './chromium';
 import { ensureNginx, startNginx } from './nginx';
@@ -46,10 +47,10 @@ interface BuiltSite {
  */
 async function buildOnce(): Promise<BuiltSite> {
   const runFolder = process.env[RUN_FOLDER];
-  const work = runFolder ? path.join(runFolder, 'site') : await mkdtemp(path.join(tmpdir(), 'docs-e2e-'));
+  const work = runFolder ? path.join(runFolder, RUN_SITE.folder) : await mkdtemp(path.join(tmpdir(), 'docs-e2e-'));
   const distDir = path.join(work, 'dist');
   const outsideFile = {
-    path: path.join(work, 'outside-dist.txt'),
+    path: path.join(work, RUN_SITE.finished),
     marker: `outside-dist-${path.basename(runFolder ?? work)}`,
   };
   const site = { work, distDir, outsideFile, ownFolder: !runFolder };
@@ -64,7 +65,10 @@ async function buildOnce(): Promise<BuiltSite> {
     // The project's cache: a build of the project's own (or another test run's) may be using it.
     waitForLock: true,
   });
-  if (!result.ok) throw new Error(`the site does not build:\n${result.diagnostics.map(formatDiagnostic).join('\n')}`);
+  const messages = result.diagnostics.map(formatDiagnostic);
+  if (!result.ok) throw new Error(`the site does not build:\n${messages.join('\n')}`);
+  // For the unit files that read the build of content/ rather than make their own (test/helpers/built-content.ts).
+  await writeFile(path.join(work, RUN_SITE.messages), JSON.stringify(messages));
   await writeFile(outsideFile.path, `${outsideFile.marker}\n`);
   return site;
 }

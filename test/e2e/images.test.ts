@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { pngImage } from '../helpers/png';
 import { hydrated, layoutShifts, recordLayoutShifts, useBrowser } from './browser';
 import { useServedTree } from './preview';
+import { appCase } from './server-cases';
 
 /**
  * A page of screenshots, as a migrated site has them: the text never moves while they load (each image's
  * box is reserved from the size the build read), and a screenshot wider than the column opens at full
- * size over the page. Runs under the preview server and under nginx.
+ * size over the page. Under nginx, the cases that load a screenshot and a linked file (their content types).
  */
 const screens = Array.from({ length: 6 }, (_, i) => [`guide/screen-${i}.png`, pngImage(1600, 1000 + i * 40)]);
 const site = useServedTree({
@@ -47,7 +48,7 @@ const site = useServedTree({
 const { open } = useBrowser();
 
 describe('images on a page', () => {
-  it('reserve their boxes: nothing shifts while a page of screenshots loads and is scrolled', async () => {
+  appCase('reserve their boxes: nothing shifts while a page of screenshots loads and is scrolled', async () => {
     const { page, problems } = await open(undefined, { viewport: { width: 1280, height: 800 } });
     // Images arrive late, as on a slow connection, so any box left unreserved would push the text.
     await page.route('**/assets/img/**', async (route) => {

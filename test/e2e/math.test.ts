@@ -4,11 +4,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hydrated, useBrowser } from './browser';
 import { useServedTree } from './preview';
+import { appCase } from './server-cases';
 
 /**
  * A page with formulas, as KaTeX draws them at build time: its HTML laid out by KaTeX's stylesheet and
  * fonts, served by the site and loaded by pages with math only, under the site's Content-Security-Policy
- * (no inline styles). Runs under the preview server and under nginx. The same site holds a page with
+ * (no inline styles); under nginx, the first case (KaTeX's stylesheet and fonts as served). The same site holds a page with
  * diagrams, the other drawing the build makes (one site, so one build and server, for both).
  */
 const site = useServedTree({
@@ -94,7 +95,7 @@ describe('formulas on a page', () => {
     expect(problems).toEqual([]);
   });
 
-  it("are laid out on a page reached by navigation: the app links KaTeX's stylesheet then", async () => {
+  appCase("are laid out on a page reached by navigation: the app links KaTeX's stylesheet then", async () => {
     const { page, problems, requests } = await open(undefined);
     await page.goto(`${site.url}/docs/`);
     await hydrated(page);
@@ -124,32 +125,35 @@ function themeColour(page: Page, variable: string): Promise<string> {
 }
 
 describe('diagrams on a page', () => {
-  it('are drawn in the theme colours, scaled to the column, with no CSP violation and axe clean in both themes', async () => {
-    const { page, problems } = await open(undefined);
-    await page.context().addInitScript({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
-    await page.goto(`${site.url}/docs/retries/`);
-    await hydrated(page);
-    const timeline = page.getByRole('img', { name: 'Retries of a failed step' });
-    const title = timeline.locator('text.timeline-title');
-    const event = timeline.locator('.timeline-event text').first();
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      // Painted by the site's variables: the same drawing follows the theme.
-      expect(await title.evaluate((text) => getComputedStyle(text).fill)).toBe(await themeColour(page, '--text'));
-      expect(await event.evaluate((text) => getComputedStyle(text).fill)).toBe(await themeColour(page, '--text-2'));
-      expect(await seriousAxeViolations(page)).toEqual([]);
-    }
-    const column = await page.locator('#page-content').boundingBox();
-    for (const svg of await page.locator('figure.diagram svg').all()) {
-      const box = await svg.boundingBox();
-      expect(box!.width).toBeGreaterThan(100);
-      expect(box!.width).toBeLessThanOrEqual(column!.width);
-    }
-    expect(await timeline.locator('.timeline-period').count()).toBe(3);
-    expect(problems).toEqual([]);
-  });
+  appCase(
+    'are drawn in the theme colours, scaled to the column, with no CSP violation and axe clean in both themes',
+    async () => {
+      const { page, problems } = await open(undefined);
+      await page.context().addInitScript({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+      await page.goto(`${site.url}/docs/retries/`);
+      await hydrated(page);
+      const timeline = page.getByRole('img', { name: 'Retries of a failed step' });
+      const title = timeline.locator('text.timeline-title');
+      const event = timeline.locator('.timeline-event text').first();
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        // Painted by the site's variables: the same drawing follows the theme.
+        expect(await title.evaluate((text) => getComputedStyle(text).fill)).toBe(await themeColour(page, '--text'));
+        expect(await event.evaluate((text) => getComputedStyle(text).fill)).toBe(await themeColour(page, '--text-2'));
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      }
+      const column = await page.locator('#page-content').boundingBox();
+      for (const svg of await page.locator('figure.diagram svg').all()) {
+        const box = await svg.boundingBox();
+        expect(box!.width).toBeGreaterThan(100);
+        expect(box!.width).toBeLessThanOrEqual(column!.width);
+      }
+      expect(await timeline.locator('.timeline-period').count()).toBe(3);
+      expect(problems).toEqual([]);
+    },
+  );
 
-  it('keep their text readable on a phone and scroll sideways instead', async () => {
+  appCase('keep their text readable on a phone and scroll sideways instead', async () => {
     const { page } = await open(undefined, { viewport: { width: 375, height: 740 } });
     await page.goto(`${site.url}/docs/retries/`);
     await hydrated(page);

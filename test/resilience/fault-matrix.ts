@@ -361,6 +361,17 @@ const faultsNamed = (...names: string[]) => FAULTS.filter((fault) => names.inclu
 
 const attribute = (view: Locator) => view.getAttribute('data-error-type');
 
+/**
+ * The faults a resource meets after a navigation when the first load's half meets all six on the same
+ * resource (the page fragment, the search index, the search dialog's chunk): the file is fetched, its
+ * fault classified and explained by the same code at either moment (load-fragment.ts, the search worker,
+ * lazy-chunk.ts), so the other four would take exactly the first load's way. What the navigation changes
+ * is around that code: a client-rendered page for the error view to replace, the app's state and timers
+ * since. A missing file and one that never ends (whose clock runs those timers on by two minutes) show it.
+ */
+const AFTER_NAVIGATION_FAULTS = faultsNamed('404', 'response that never ends');
+const afterNavigationFaults = (moment: Moment) => (moment === 'after navigation' ? AFTER_NAVIGATION_FAULTS : undefined);
+
 const PAGE_FETCHES = '__pageFetches';
 
 /** Records the URL of every `fetch()` the page's own scripts make (a preload is not one), from its start. */
@@ -537,6 +548,7 @@ const SCENARIOS: Scenario[] = [
     shownType: attribute,
     navigation: true,
     recovered: (page) => showsPage(page, TARGET),
+    faults: AFTER_NAVIGATION_FAULTS,
   },
   ...(['first load', 'after navigation'] as const).flatMap((moment): Scenario[] => [
     {
@@ -550,6 +562,7 @@ const SCENARIOS: Scenario[] = [
       shownType: async (view) => typeInWords(await view.innerText()),
       navigation: false,
       recovered: searchWorks,
+      faults: afterNavigationFaults(moment),
     },
     ...(moment === 'first load'
       ? [
@@ -585,6 +598,7 @@ const SCENARIOS: Scenario[] = [
       shownType: attribute,
       navigation: false,
       recovered: searchWorks,
+      faults: afterNavigationFaults(moment),
     },
   ]),
 ];

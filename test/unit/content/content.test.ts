@@ -14,7 +14,8 @@ import {
 } from '../../helpers/spec';
 import { danglingLimitPointers, limitRows } from '../../helpers/limit-pointers';
 import { runtimeMismatches } from '../../helpers/runtime-features';
-import { buildTree, makeTree, projectRoot } from '../../helpers/tree';
+import { builtContent } from '../../helpers/built-content';
+import { projectRoot } from '../../helpers/tree';
 
 /** Pages the content issue calls core: at least 500 words each. */
 const CORE = [
@@ -267,9 +268,9 @@ function words(html: string): number {
 }
 
 beforeAll(async () => {
-  root = await makeTree({});
-  const result = await buildTree(root, { contentDir: path.join(projectRoot, 'content') });
-  expect(result.diagnostics).toEqual([]);
+  const built = await builtContent();
+  root = built.root;
+  expect(built.messages).toEqual([]);
   manifest = JSON.parse(readFileSync(path.join(root, 'manifest/manifest.json'), 'utf8')) as Manifest;
 }, 120_000);
 

@@ -1,8 +1,8 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shardFile, shardKindOf, type DetailShard, type SearchEntry } from '../../../../src/shared/search-layout';
-import { buildTree, makeTree, messages, projectRoot } from '../../../helpers/tree';
+import { builtContent } from '../../../helpers/built-content';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { SearchResults } from '../../../../src/client/search/results';
 import { SearchShards } from '../../../../src/client/search/shards';
@@ -89,6 +89,7 @@ const RELEVANCE: [query: string, expected: string | string[]][] = [
 ];
 
 let root: string;
+let release: () => Promise<void> = async () => {};
 let entry: SearchEntry;
 let engine: SearchEngine;
 
@@ -96,9 +97,10 @@ let engine: SearchEngine;
 const searchFile = (name: string) => readFile(path.join(root, 'manifest', name), 'utf8');
 
 beforeAll(async () => {
-  root = await makeTree({});
-  const result = await buildTree(root, { contentDir: path.join(projectRoot, 'content') });
-  expect(messages(result).filter((m) => !m.includes('warning'))).toEqual([]);
+  const built = await builtContent();
+  root = built.root;
+  release = built.release;
+  expect(built.messages.filter((m) => !m.includes('warning'))).toEqual([]);
   entry = JSON.parse(await searchFile('search.json')) as SearchEntry;
   engine = new SearchEngine(entry);
 }, 180_000);
@@ -112,9 +114,7 @@ async function find(query: string): Promise<SearchResults> {
   return results;
 }
 
-afterAll(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
-});
+afterAll(() => release());
 
 /** Result URLs in display order: groups in rank order, each group's sections in order. */
 function urls(results: SearchResults): string[] {

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import {
   type SearchEntry,
   type TermShard,
 } from '../../../../src/shared/search-layout';
-import { buildTree, messages, projectRoot } from '../../../helpers/tree';
+import { builtContent, builtTree, type BuiltContent } from '../../../helpers/built-content';
+import { projectRoot } from '../../../helpers/tree';
 
 /** A built site's search data as the browser gets it: the entry and every shard, by name. */
 interface BuiltSearch {
@@ -22,9 +23,8 @@ interface BuiltSearch {
   files: Map<string, string>;
 }
 
-async function builtSearch(root: string): Promise<BuiltSearch> {
-  const result = await buildTree(root);
-  if (!result.ok) throw new Error(`the site does not build:\n${messages(result).join('\n')}`);
+async function builtSearch({ root, ok, messages }: BuiltContent): Promise<BuiltSearch> {
+  if (!ok) throw new Error(`the site does not build:\n${messages.join('\n')}`);
   const read = (name: string) => readFile(path.join(root, 'manifest', name), 'utf8');
   const entry = JSON.parse(await read('search.json')) as SearchEntry;
   const files = new Map<string, string>();
@@ -55,39 +55,29 @@ function byFrequency(site: BuiltSearch): string[] {
  * Sites built as a writer builds them, with the least each carries: the frequent words whose queries the
  * term files answer, and the sections they hold (a site's details bound them).
  */
-const trees: [name: string, make: () => Promise<string>, expected: { words: number; sections: number }][] = [
-  [
-    'content/',
-    async () => {
-      const root = await mkdtemp(path.join(tmpdir(), 'docs-first-results-'));
-      await cp(path.join(projectRoot, 'content'), path.join(root, 'content'), { recursive: true });
-      return root;
-    },
-    { words: 20, sections: 200 },
-  ],
+const trees: [name: string, build: () => Promise<BuiltContent>, expected: { words: number; sections: number }][] = [
+  ['content/', builtContent, { words: 20, sections: 200 }],
   [
     'the VuePress 1 fixture, imported',
     async () => {
       const root = await mkdtemp(path.join(tmpdir(), 'docs-first-results-'));
       const source = path.join(projectRoot, 'test/fixtures/vuepress1');
       await importSite({ source, out: path.join(root, 'content') });
-      return root;
+      return builtTree(root);
     },
     { words: 2, sections: 5 },
   ],
 ];
 
-describe.each(trees)('the first results the term files of %s carry', (_name, make, expected) => {
-  let root = '';
+describe.each(trees)('the first results the term files of %s carry', (_name, build, expected) => {
+  let built: BuiltContent | undefined;
   let site: BuiltSearch;
 
   beforeAll(async () => {
-    root = await make();
-    site = await builtSearch(root);
+    built = await build();
+    site = await builtSearch(built);
   }, 240_000);
-  afterAll(async () => {
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  afterAll(() => built?.release());
 
   it("are the engine's first results of its most frequent words, as they are typed, drawn without a detail file", () => {
     const whole = engineWith(site, ['letters', 'terms', 'details']);
@@ -106,6 +96,7 @@ describe.each(trees)('the first results the term files of %s carry', (_name, mak
     expect(carried).toBeGreaterThanOrEqual(expected.words);
   });
 
+  // Every typed beginning of every word of every term file, ranked: seconds of one core, minutes of a shared one.
   it('are nothing but what the engine ranks first for the words of the same file as they are typed', () => {
     const shards = new SearchShards(site.entry);
     for (const [name, data] of site.files) shards.read(name, data);
@@ -129,5 +120,5 @@ describe.each(trees)('the first results the term files of %s carry', (_name, mak
       }
     }
     expect(carried).toBeGreaterThanOrEqual(expected.sections);
-  });
+  }, 180_000);
 });
