@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hydrated, useBrowser } from './browser';
 import { useServedTree } from './preview';
-import { appCase } from './server-cases';
+import { appCase, appSuite } from './server-cases';
 
 /**
  * A page with formulas, as KaTeX draws them at build time: its HTML laid out by KaTeX's stylesheet and
@@ -124,7 +124,7 @@ function themeColour(page: Page, variable: string): Promise<string> {
   }, variable);
 }
 
-describe('diagrams on a page', () => {
+appSuite('diagrams on a page', () => {
   appCase(
     'are drawn in the theme colours, scaled to the column, with no CSP violation and axe clean in both themes',
     async () => {
