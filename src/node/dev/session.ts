@@ -160,7 +160,8 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
             ? `rebuilt ${result.written.length === 1 ? result.written[0] : `${result.written.length} pages`}`
             : `rebuilt (${changed.join(', ')})`;
           report(result, what);
-          if (result.manifest && result.reload) {
+          if (result.manifest && (result.reload || reloadNext)) {
+            reloadNext = false;
             dev.refresh();
             dev.broadcast({ type: 'reload' });
           } else if (result.manifest) {
@@ -223,13 +224,15 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
 
   // The first page pass, behind the server; the rebuild queue waits for it.
   let built = false;
+  let reloadNext = false;
   const firstBuild = builder
     .fullBuild()
     .then((first) => {
       report(first, 'built the site');
       sendProblems(first);
-      // Tabs opened on pages made ahead of it take the whole site (and reload for a new stylesheet).
-      if (first.manifest && first.reload) dev.broadcast({ type: 'reload' });
+      // Tabs shown pages made ahead take the whole site (a new stylesheet reloads them), after the saves.
+      if (pendingSrc || pendingContent.size > 0) reloadNext = first.reload;
+      else if (first.manifest && first.reload) dev.broadcast({ type: 'reload' });
       else if (first.manifest) dev.broadcast({ type: 'content', path: [], manifest: first.manifest });
     })
     .catch((error: unknown) => {
