@@ -8,7 +8,6 @@
  *   npx tsx bench/click-trace.ts --dist DIR [--route limits/] [--clicks 10] [--cpu 1] [--tabs 1]
  */
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { createSiteServer } from '../src/node/serve/server';
@@ -16,6 +15,8 @@ import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
 import { hydrated, newContext } from './browser';
 import { median } from './builds';
 import { clickTargets, timedClick } from './clicks';
+import { loadAverage } from './report';
+import type { TraceEvent } from './takeover';
 
 const CATEGORIES = [
   'devtools.timeline',
@@ -24,17 +25,6 @@ const CATEGORIES = [
   'v8.execute',
   'blink.user_timing',
 ];
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { url?: string; type?: string; functionName?: string } };
-}
 
 /** Work of one kind, its self time summed: the time inside it that no nested event accounts for. */
 interface ClickTrace {
@@ -201,12 +191,6 @@ function selfTimes(events: TraceEvent[]): Map<string, number> {
   close(Infinity);
   return totals;
 }
-
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(1))
-    .join(', ');
 
 main().catch((error: unknown) => {
   console.error(error);

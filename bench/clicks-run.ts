@@ -8,7 +8,6 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -18,7 +17,7 @@ import { clicksInNewTab } from './browser';
 import { buildPaths, buildSeries, createWorkspace, projectRoot, snapshotTree, type Workspace } from './builds';
 import { clickFigures } from './clicks';
 import { importRealTree, realTreeMissing, realTreeSource } from './real-tree';
-import { formatTable, type Figure } from './report';
+import { formatTable, loadAverage, type Figure } from './report';
 
 const CLICKS = 10;
 const TARGET_MS = 50;
@@ -87,12 +86,6 @@ async function main(): Promise<void> {
   console.log(formatTable(figures));
   console.log(`load average at the end: ${loadAverage()}`);
 }
-
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(1))
-    .join(', ');
 
 main().catch((error: unknown) => {
   console.error(error);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 /** The bench's figures and how they are printed: one table, grouped by section, target and ✓/✗ beside each. */
 
 /** `count`: a plain number of things (requests, routes, faults); `per-second`: a rate; `ratio`: one figure over another. */
@@ -135,3 +136,10 @@ export function formatComparison(columns: { name: string; figures: Figure[] }[])
       .trimEnd();
   return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** The machine's load average over 1, 5 and 15 minutes, as the figures' notes give it. */
+export const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');

@@ -42,7 +42,8 @@ export interface TakeoverRun {
   overLimit: number;
 }
 
-interface TraceEvent {
+/** An event of a Chromium trace, as far as the benches read it. */
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;
@@ -50,7 +51,7 @@ interface TraceEvent {
   tdur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string; data?: { url?: string } };
+  args?: { name?: string; data?: { url?: string; type?: string; functionName?: string } };
 }
 
 /** Traces `runs` first visits of each route at each CPU slowdown, each in a fresh context (cold cache). */

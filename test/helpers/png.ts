@@ -30,3 +30,13 @@ function chunk(type: string, data: Buffer): Buffer {
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([length, body, crc]);
 }
+
+/** A one-pixel PNG, and the same pixel in another colour: an image a test changes without changing its size. */
+export const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+export const OTHER_PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);

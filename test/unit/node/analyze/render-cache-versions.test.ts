@@ -2,18 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OTHER_PIXEL, PIXEL } from '../../../helpers/png';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 import { CURRENT_AND_V1 } from '../../../helpers/versions';
-
-/** A one-pixel PNG, and the same pixel in another colour. */
-const PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-const OTHER_PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** The pages of one version: links between them, an image, a constant. */
 const PAGES = {

@@ -4,17 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BuildResult } from '../../../../src/node/build';
 import { buildOutput } from '../../../helpers/output';
+import { OTHER_PIXEL, PIXEL } from '../../../helpers/png';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
-
-/** A one-pixel PNG, and the same pixel in another colour. */
-const PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-const OTHER_PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 const site = {
   'README.md': '# Home\n\nSee [the guide](./guide.md) and [the diagram page](./picture.md).\n',
