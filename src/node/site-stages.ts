@@ -4,8 +4,7 @@
  * runs of the build from here, never from a stage module.
  */
 import type { Manifest } from '../shared/types';
-import { analyzeFile, type AnalyzedFile } from './analyze/analyze-file';
-import { analyzeSite, pageSettingsOf, type AnalyzedSite, type AnalyzeOptions } from './analyze/analyze-site';
+import { analyzeOneFile, analyzeSite, type AnalyzedSite, type AnalyzeOptions } from './analyze/analyze-site';
 import type { CompletePage, PageRecord } from './analyze/page-record';
 import type { LinkedHashes } from './analyze/render-cache';
 import type { TextStore } from './analyze/text-store';
@@ -66,9 +65,9 @@ export interface PageTools {
 }
 
 /** One page file made again, as the analyze stage makes each (its problems apart): for `npm run dev`'s edits. */
-export function makePage(file: ContentFile, config: SiteConfig, tools: PageTools): Promise<AnalyzedFile> {
+export function makePage(file: ContentFile, config: SiteConfig, tools: PageTools): ReturnType<typeof analyzeOneFile> {
   const { highlighter, texts, strict } = tools;
-  return analyzeFile(file, { ...pageSettingsOf(config, strict), highlighter, texts }, strict);
+  return analyzeOneFile(file, config, strict, { highlighter, texts });
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Diagnostic, DiagnosticList } from '../diagnostics';
+import type { ContentFile } from '../scan/scan';
 import type { ScannedSite } from '../scan/scan-site';
 import type { SiteConfig } from '../scan/site-config';
+import { analyzeFile } from './analyze-file';
 import { analyzePages } from './analyze-pages';
 import type { BuildHighlighting } from './markdown/code-blocks';
 import type { CompletePage } from './page-record';
@@ -49,8 +51,7 @@ export interface AnalyzedSite {
 export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions): Promise<AnalyzedSite> {
   const { files, config } = scanned;
   const { highlighter, diagnostics, log } = options;
-  // Pages are made base-free, and given the site's base as they are read: one page for every version.
-  const settings = { ...pageSettingsOf(config, options.strict), base: BASE_PLACEHOLDER };
+  const settings = baseFreeSettings(config, options.strict);
   const cacheIdentity = renderIdentity(options.srcDir);
   const cache = await RenderCache.open(options.texts, cacheIdentity, settings);
   const identity = digestOfAll([cacheIdentity, JSON.stringify(pageSettingsOf(config, options.strict))]);
@@ -67,10 +68,27 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
     files,
     reuse.reused,
     made.map(({ page }) => page),
-  ).map((page) => {
-    return withBase(page, config.base);
-  });
+  ).map((page) => withBase(page, config.base));
   return { pages, made, analyzed: reuse.render.length, problems, cache, identity };
+}
+
+/**
+ * What a page is made with of the site's settings, but the base: pages are made base-free and given the
+ * site's base as they are read (`withBase`), so that one made page serves every version.
+ */
+function baseFreeSettings(config: SiteConfig, strict: boolean): PageSettings {
+  return { ...pageSettingsOf(config, strict), base: BASE_PLACEHOLDER };
+}
+
+/** One page file made as the page pass makes each (`npm run dev`'s saves): base-free, then given the base. */
+export async function analyzeOneFile(
+  file: ContentFile,
+  config: SiteConfig,
+  strict: boolean,
+  tools: Pick<AnalyzeOptions, 'highlighter' | 'texts'>,
+): Promise<{ page: CompletePage | undefined; problems: Diagnostic[] }> {
+  const { page, problems } = await analyzeFile(file, { ...baseFreeSettings(config, strict), ...tools }, strict);
+  return { page: page && withBase(page, config.base), problems };
 }
 
 /** What a page is made with of the site's settings. */
