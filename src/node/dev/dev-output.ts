@@ -76,12 +76,14 @@ export class DevOutput {
   ): Promise<{ manifest: Manifest; written: string[] }> {
     if (early) [this.search, this.css] = [early.search, early.css];
     else if (which === 'all') this.search = buildSearchFiles(site.pages);
+    const { css } = this;
+    if (!css) throw new Error('dev: the site is written before the app is bundled');
     const { manifest, files } = outputFiles({
       config: scanned.config,
       site,
       search: this.search,
       client: this.client,
-      css: this.css ?? (await siteCss(this.appCss, [])),
+      css,
       renderRoute: this.renderRoute,
       // The git dates the scan asked for, when the site shows them: the same "last updated" as a build.
       history: await scanned.history,
