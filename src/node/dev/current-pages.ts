@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { routeFromRelativePath } from '../../shared/paths';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import {
   isPageFile,
@@ -35,11 +34,6 @@ export class CurrentPages {
   private lastMade: CompletePage[] = [];
 
   constructor(private readonly contentDir: string) {}
-
-  /** Whether a page of `route` is known (made, or tried and failed). */
-  has(route: string): boolean {
-    return [...this.pages.keys()].some((file) => routeFromRelativePath(file) === route);
-  }
 
   /** Makes the pages of `files` and adds them to those known (`DevBuilder.preview`). */
   async add(files: ContentFile[], config: SiteConfig, tools: PageTools): Promise<void> {

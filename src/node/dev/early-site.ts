@@ -36,8 +36,8 @@ export class EarlySite {
 
   /** The file of the page at `route` when it is still to be made; undefined when made or not in the site. */
   fileFor(route: string, scanned: ReferencedSite): string | undefined {
-    if (this.pages.has(route)) return undefined;
-    return scanned.files.find((file) => routeFromRelativePath(file.relativePath) === route)?.relativePath;
+    const file = scanned.files.find((f) => routeFromRelativePath(f.relativePath) === route)?.relativePath;
+    return file && !this.pages.paths.includes(file) ? file : undefined;
   }
 
   /** Makes the pages of `files` (paths in the content folder) again, and the site of all made so far. */
