@@ -25,6 +25,7 @@ import type { SearchFiles } from './site/search-files';
 
 export { stylesOf, type CompletePage, type PageRecord } from './analyze/page-record';
 export { TextStore } from './analyze/text-store';
+export type { LinkedHashes } from './analyze/render-cache';
 export { appBundles, type AppBundles } from './output/app-bundles';
 export { ChangedFilesWriter, withScript } from './output/changed-files';
 export { siteCss, type ClientAssets } from './output/bundle';

@@ -104,9 +104,12 @@ export class RenderCache implements LinkedHashes {
     return { reused, render, code, problems };
   }
 
-  /** The hash a reused page's fragment had with the same links in the build that cached it. */
+  /**
+   * The hash a page's fragment had with the same links: as this build (or `npm run dev`'s session, which
+   * puts its site together again at each save) last linked it, else in the build that cached it.
+   */
   get(file: string, links: string): string | undefined {
-    const known = this.reusedEntries.get(file)?.linked;
+    const known = this.linked.get(file) ?? this.reusedEntries.get(file)?.linked;
     return known?.[0] === links ? known[1] : undefined;
   }
 

@@ -65,6 +65,8 @@ export class DevBuilder {
   private readonly texts: TextStore;
   private readonly output: DevOutput;
   private readonly stopping = new AbortController();
+  /** Stops the search data's update under way (`updateSearch`), if any. */
+  private searching: AbortController | undefined;
 
   private constructor(
     private readonly options: DevBuilderOptions,
@@ -243,8 +245,25 @@ export class DevBuilder {
    */
   async updateSearch(): Promise<DevResult | undefined> {
     const started = performance.now();
-    const manifest = await this.exclusive(() => this.output.updateSearch());
-    return manifest && devResult(started, true, [], [], false, manifest);
+    const searching = new AbortController();
+    this.searching = searching;
+    try {
+      const manifest = await this.exclusive(() => this.output.updateSearch(searching.signal));
+      return manifest && devResult(started, true, [], [], false, manifest);
+    } catch (error) {
+      if (searching.signal.aborted) return undefined;
+      throw error;
+    } finally {
+      if (this.searching === searching) this.searching = undefined;
+    }
+  }
+
+  /**
+   * Stops the search data's update if one runs: a change came, which makes the data it makes out of
+   * date, and is made sooner without it. The dev session asks for the update again once it is made.
+   */
+  stopSearch(): void {
+    this.searching?.abort();
   }
 
   /** Reads the site again: kept when `_site.yaml` is readable, else the one last read stays. */
@@ -270,7 +289,7 @@ export class DevBuilder {
 
   private assemble(scanned: ReferencedSite): { assembled: Site<PageRecord>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const assembled = siteOf(this.pages.loaded(), scanned, this.strict, site);
+    const assembled = siteOf(this.pages.loaded(), scanned, this.strict, site, { linked: this.pages.linked });
     site.items.push(...this.siteDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: reported(site, scanned) };
   }

@@ -56,7 +56,11 @@ const sameRoutes = (a: readonly string[], b: readonly string[]) =>
 
 /** The route to suggest for `route`: see `RouteSuggestions.nearest`. */
 export function nearestRoute(route: string, routes: readonly string[], link?: WrittenLink): string | undefined {
-  if (kept && sameRoutes(kept.routes, routes)) return kept.index.nearest(route, link);
+  if (kept && sameRoutes(kept.routes, routes)) {
+    // The next broken link of the same site passes the same list: known at once, not route by route.
+    kept.routes = routes;
+    return kept.index.nearest(route, link);
+  }
   const index = new RouteSuggestions(routes);
   if (routes.length >= INDEX_FROM) kept = { routes, index };
   return index.nearest(route, link);
@@ -103,10 +107,22 @@ export class RouteSuggestions {
   }
 
   nearest(route: string, link?: WrittenLink): string | undefined {
-    for (const meant of link ? readElsewhere(link) : []) {
+    if (!link) return this.nearestTo(route);
+    // The same link in the same file has the same answer: a site put together again asks for each again.
+    const asked = `${route}\0${link.written}\0${link.file}`;
+    if (this.answers.has(asked)) return this.answers.get(asked);
+    let answer: string | undefined;
+    for (const meant of readElsewhere(link)) {
       const id = meant === route ? undefined : this.exact.get(meant.toLowerCase());
-      if (id !== undefined) return this.routes[id];
+      if (id !== undefined) answer ??= this.routes[id];
     }
+    answer ??= this.nearestTo(route);
+    this.answers.set(asked, answer);
+    return answer;
+  }
+
+  /** The route nearest to `route`, from the routes alone. */
+  private nearestTo(route: string): string | undefined {
     const query = route.toLowerCase();
     if (this.answers.has(query)) return this.answers.get(query);
     let best: Match | undefined = undefined;
