@@ -75,7 +75,7 @@ export class DevOutput {
     early?: { search: SearchFiles; css: Stylesheet },
   ): Promise<{ manifest: Manifest; written: string[] }> {
     if (early) [this.search, this.css] = [early.search, early.css];
-    else if (which === 'all') this.search = buildSearchFiles(site.pages);
+    else if (which === 'all') this.search = await buildSearchFiles(site.pages);
     const { css } = this;
     if (!css) throw new Error('dev: the site is written before the app is bundled');
     const { manifest, files } = outputFiles({
@@ -96,11 +96,11 @@ export class DevOutput {
 
   /**
    * Brings the search data up to date with the site last written; returns the manifest that points to it,
-   * or undefined when it was up to date.
+   * or undefined when it was up to date. Stops, rejecting, when `signal` is aborted (a save came).
    */
-  async updateSearch(): Promise<Manifest | undefined> {
+  async updateSearch(signal: AbortSignal): Promise<Manifest | undefined> {
     if (!this.written) return undefined;
-    const search = buildSearchFiles(this.written.site.pages);
+    const search = await buildSearchFiles(this.written.site.pages, signal);
     // The entry names every shard by its content hash: the same entry is the same search data.
     if (search.entry === this.search.entry) return undefined;
     this.search = search;

@@ -52,7 +52,7 @@ export class EarlySite {
     const site = siteOf(pages, scanned, false, new DiagnosticList(false));
     return {
       site,
-      search: buildSearchFiles(site.pages),
+      search: await buildSearchFiles(site.pages),
       css: await siteCss(appCss, pages),
       diagnostics: this.pages.diagnostics(),
     };

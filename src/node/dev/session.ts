@@ -183,14 +183,14 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       timer = undefined;
       // Saved while the first page pass runs: shown at once, made again once the pass is done.
       if (!built) previewSaved([...pendingContent].filter(isPageFile));
-      if (running) return; // the running loop picks the new events up
+      // The running loop picks the new events up; a search update running stops for them.
+      if (running) return builder.stopSearch();
       running = rebuild().finally(() => {
         running = undefined;
         if (pendingSrc || pendingContent.size > 0) schedule();
       });
     }, options.debounceMs ?? 5);
   };
-
   // The search data is rebuilt once the writer pauses (it takes longer than the rest of a rebuild).
   let searchTimer: NodeJS.Timeout | undefined;
   const scheduleSearch = () => {

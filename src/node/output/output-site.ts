@@ -31,7 +31,7 @@ export interface OutputInput {
 export async function outputSite(targets: PublishTargets, input: OutputInput): Promise<void> {
   const { scanned, site, app, log } = input;
   const { client, prerender, appCss } = app;
-  const search = buildSearchFiles(site.pages);
+  const search = await buildSearchFiles(site.pages);
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
   const threads = input.prerenderThreads ?? prerenderThreadCount(site.pages.length);
   // Started before the stylesheet is made: a thread loads the renderer meanwhile.

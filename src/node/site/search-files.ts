@@ -15,6 +15,7 @@ import { contentHash } from '../content-hash';
 import type { PageRecord } from '../analyze/page-record';
 import { firstResults, postingCount } from './search-first-results';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
+import { SearchPace } from './search-pace';
 
 /**
  * Sizes a shard grows to before the next one starts (bytes of JSON, before compression). Small enough
@@ -49,17 +50,21 @@ export interface SearchFiles {
   shards: SearchFile[];
 }
 
-/** The search data of a site's pages, as files. */
-export function buildSearchFiles(pages: readonly PageRecord[]): SearchFiles {
-  return searchFiles(buildSearchIndex(pages));
+/**
+ * The search data of a site's pages, as files. Its making gives way to other work, and stops when
+ * `signal` is aborted (search-pace.ts).
+ */
+export async function buildSearchFiles(pages: readonly PageRecord[], signal?: AbortSignal): Promise<SearchFiles> {
+  const pace = new SearchPace(signal);
+  return searchFiles(await buildSearchIndex(pages, pace), pace);
 }
 
 /** Cuts an index into the entry file and its shards (src/shared/search-layout.ts describes them). */
-export function searchFiles(index: SearchIndex): SearchFiles {
+export async function searchFiles(index: SearchIndex, pace = new SearchPace()): Promise<SearchFiles> {
   const words = [...index.words];
   const cuts = {
     letters: letterShards(words, index.fuzzy),
-    terms: termShards(words, index),
+    terms: await termShards(words, index, pace),
     details: detailShards(index),
   };
   // Each shard named by its own content, in the order the entry lists them.
@@ -147,7 +152,11 @@ interface Posted {
  * words, as a site with many headings that start alike has many keys in one word range) and what the
  * first results of the range's frequent words show.
  */
-function termShards(words: [string, IndexedWord][], index: SearchIndex): [string, TermShard][] {
+async function termShards(
+  words: [string, IndexedWord][],
+  index: SearchIndex,
+  pace: SearchPace,
+): Promise<[string, TermShard][]> {
   const pageStart = [0];
   for (const page of index.pages) pageStart.push((pageStart[pageStart.length - 1] ?? 0) + page.r.length);
   const pageOf = (id: number) => upperBound(pageStart, id) - 1;
@@ -157,7 +166,7 @@ function termShards(words: [string, IndexedWord][], index: SearchIndex): [string
     return h.length + x.length + (page ? page.t.length + page.u.length : 0) + 16;
   };
   const budget = SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0);
-  const shown = firstResults(index, budget, sectionBytes);
+  const shown = await firstResults(index, budget, sectionBytes, pace);
   const { titleKeys, headingKeys } = index;
   const posted: Posted[] = words.map(([key, word]) => ({
     key,

@@ -2,6 +2,7 @@ import { letterOf, type LetterShard } from '../../shared/search-layout';
 import { SearchRanker } from '../../shared/search-ranker';
 import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
+import type { SearchPace } from './search-pace';
 
 /**
  * The sections the first results of a site's frequent words show, as the search engine ranks them: the
@@ -13,13 +14,14 @@ import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
  * Each frequent word is ranked as a reader types it: each of its beginnings, then the word, a beginning
  * with the most frequent word it begins, as the query of a beginning loads that word's term file (it
  * expands to the most frequent words it begins). Words are taken most frequent first while the sections
- * they show cost less than `budget` bytes (`sectionBytes` each).
+ * they show cost less than `budget` bytes (`sectionBytes` each). Gives way as `pace` says.
  */
-export function firstResults(
+export async function firstResults(
   index: SearchIndex,
   budget: number,
   sectionBytes: (id: number) => number,
-): Map<string, number[]> {
+  pace: SearchPace,
+): Promise<Map<string, number[]>> {
   const ranker = new SearchRanker(new IndexRankingData(index));
   const byFrequency = [...index.words].sort(([a, x], [b, y]) => postingCount(y) - postingCount(x) || (a < b ? -1 : 1));
   const ranked = new Set<string>();
@@ -29,6 +31,7 @@ export function firstResults(
     const ids = new Set<number>();
     for (const query of typedQueries(word)) {
       if (ranked.has(query)) continue;
+      await pace.tick();
       ranked.add(query);
       for (const { hits } of ranker.rank(query).selections) for (const { id } of hits) ids.add(id);
     }

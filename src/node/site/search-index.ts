@@ -2,6 +2,7 @@ import Fuse from 'fuse.js';
 import { STOP_WORDS } from '../../shared/search-text';
 import type { DetailPage } from '../../shared/search-layout';
 import type { PageRecord } from '../analyze/page-record';
+import { SearchPace } from './search-pace';
 
 /**
  * Each section's share of text terms (its distinctive words beyond title, heading and excerpt) is capped,
@@ -41,9 +42,9 @@ export interface SearchIndex {
 /**
  * Indexes every page from its search terms (src/node/analyze/page-search.ts): titles, route words and
  * headings whole; each section's excerpt and its most distinctive other words (tf-idf) as its text. The
- * section text itself never ships.
+ * section text itself never ships. Gives way as `pace` says (search-pace.ts).
  */
-export function buildSearchIndex(sources: readonly PageRecord[]): SearchIndex {
+export async function buildSearchIndex(sources: readonly PageRecord[], pace = new SearchPace()): Promise<SearchIndex> {
   const pages: DetailPage[] = [];
   const words = new Map<string, IndexedWord>();
   const titleKeys = new Map<string, number[]>();
@@ -69,7 +70,8 @@ export function buildSearchIndex(sources: readonly PageRecord[]): SearchIndex {
   };
 
   let id = 0;
-  sources.forEach((source, p) => {
+  for (const [p, source] of sources.entries()) {
+    await pace.tick();
     const search = source.search.read();
     pages.push({ t: source.title, u: source.route, r: search.shown });
     post(FIELD.title, search.title, p);
@@ -87,7 +89,7 @@ export function buildSearchIndex(sources: readonly PageRecord[]): SearchIndex {
       textTerms.add(section.text, section.counts);
       id++;
     }
-  });
+  }
   textTerms.fileInto(words);
   for (const word of words.values()) word.postings[FIELD.text]?.sort((a, b) => a - b);
   return {

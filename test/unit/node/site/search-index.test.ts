@@ -3,7 +3,7 @@ import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { PageRecord } from '../../../../src/node/analyze/page-record';
 import { pageSearch } from '../../../../src/node/analyze/page-search';
 import { contentHash } from '../../../../src/node/content-hash';
-import { searchFiles } from '../../../../src/node/site/search-files';
+import { buildSearchFiles, searchFiles } from '../../../../src/node/site/search-files';
 import { FIELD, buildSearchIndex } from '../../../../src/node/site/search-index';
 import {
   shardFile,
@@ -42,8 +42,8 @@ function site(n: number): PageRecord[] {
 }
 
 describe('the search index', () => {
-  it('has one record per section, with its page, excerpt, level and an id only where needed', () => {
-    const index = buildSearchIndex([
+  it('has one record per section, with its page, excerpt, level and an id only where needed', async () => {
+    const index = await buildSearchIndex([
       page('/a/', 'Alpha', [
         ['First part', 'one two three'],
         ['Second part', 'four five six'],
@@ -69,9 +69,9 @@ describe('the search index', () => {
     expect([...index.fuzzy.keys()].sort()).toEqual(['a', 'b', 'f', 'p', 's']);
   });
 
-  it('indexes the words of long sections beyond the excerpt as text', () => {
+  it('indexes the words of long sections beyond the excerpt as text', async () => {
     const long = `${'Introductory words repeat here. '.repeat(20)} Then the bucket holds a parquet archive.`;
-    const index = buildSearchIndex([page('/s3/', 'Storage', [['Archive', long]])]);
+    const index = await buildSearchIndex([page('/s3/', 'Storage', [['Archive', long]])]);
     const [, x] = index.pages[0]?.r[1] ?? [];
     expect(x?.length).toBeLessThanOrEqual(EXCERPT_LENGTH + 1);
     expect(x?.endsWith('…')).toBe(true);
@@ -81,8 +81,18 @@ describe('the search index', () => {
 });
 
 describe('the search files', () => {
-  it('keep the entry and every shard small on a large site, with whole excerpts', () => {
-    const files = searchFiles(buildSearchIndex(site(3000)));
+  it('stop being made when they are out of date before they are done (a save in npm run dev)', async () => {
+    const pages = site(3000);
+    const stale = new AbortController();
+    stale.abort(new Error('a page was saved'));
+    await expect(buildSearchFiles(pages, stale.signal)).rejects.toThrow('a page was saved');
+    // Unstopped, the same pages make the same files as before.
+    const [made, again] = [await buildSearchFiles(pages), await buildSearchFiles(pages)];
+    expect(made.entry).toBe(again.entry);
+  });
+
+  it('keep the entry and every shard small on a large site, with whole excerpts', async () => {
+    const files = await searchFiles(await buildSearchIndex(site(3000)));
     const entry = JSON.parse(files.entry) as SearchEntry;
     expect(entry.sections).toHaveLength(3000);
     // The entry holds a number per page and a key per shard, nothing per word or section.
@@ -97,8 +107,8 @@ describe('the search files', () => {
     expect(Math.max(...excerpts)).toBeGreaterThan(EXCERPT_LENGTH - 10);
   });
 
-  it('file each character of the vocabulary in one letter shard, and name every shard by its own content', () => {
-    const files = searchFiles(buildSearchIndex(site(800)));
+  it('file each character of the vocabulary in one letter shard, and name every shard by its own content', async () => {
+    const files = await searchFiles(await buildSearchIndex(site(800)));
     const entry = JSON.parse(files.entry) as SearchEntry;
     expect(files.shards.every((s) => s.name.endsWith(`.${contentHash(s.data)}.json`))).toBe(true);
     expect(files.shards.map((s) => s.name)).toEqual(shardFiles(entry));
@@ -114,7 +124,7 @@ describe('the search files', () => {
   it('answer a query through the engine, down to a page in the last detail shard', async () => {
     const pages = site(1200);
     pages.push(page('/last/', 'Quillwort retention', [['Keeping quillwort logs', 'How long the logs stay.']]));
-    const files = searchFiles(buildSearchIndex(pages));
+    const files = await searchFiles(await buildSearchIndex(pages));
     const entry = JSON.parse(files.entry) as SearchEntry;
     const engine = new SearchEngine(entry);
     const byName = new Map(files.shards.map((s) => [s.name, s.data]));
@@ -134,7 +144,7 @@ describe('the search files', () => {
   });
 
   it('give the top of a long list first, while the rest of its details load', async () => {
-    const files = searchFiles(buildSearchIndex(site(1200)));
+    const files = await searchFiles(await buildSearchIndex(site(1200)));
     const engine = new SearchEngine(JSON.parse(files.entry) as SearchEntry);
     const byName = new Map(files.shards.map((s) => [s.name, s.data]));
     const tops: string[][] = [];
@@ -157,7 +167,7 @@ describe('the search files', () => {
   });
 
   it('answer a frequent word, or two, from a handful of files, drawn before any detail file', async () => {
-    const files = searchFiles(buildSearchIndex(site(3000)));
+    const files = await searchFiles(await buildSearchIndex(site(3000)));
     const entry = JSON.parse(files.entry) as SearchEntry;
     const byName = new Map(files.shards.map((s) => [s.name, s.data]));
     const frequency = new Map<string, number>();
@@ -227,7 +237,7 @@ describe('the search files', () => {
           ])
         : page(`/copy-${i}/topic/`, `Topic ${i}`, [['Notes', `Filler ledger${i} quota${i} relay${i}. `.repeat(3)]]),
     );
-    const files = searchFiles(buildSearchIndex(pages));
+    const files = await searchFiles(await buildSearchIndex(pages));
     const entry = JSON.parse(files.entry) as SearchEntry;
     const byName = new Map(files.shards.map((s) => [s.name, s.data]));
     expect(entry.details.length).toBeGreaterThan(10);
@@ -254,8 +264,8 @@ describe('the search files', () => {
     }
   });
 
-  it('carry in the term shards the same title, route, heading and excerpt as the detail shards', () => {
-    const files = searchFiles(buildSearchIndex(site(1200)));
+  it('carry in the term shards the same title, route, heading and excerpt as the detail shards', async () => {
+    const files = await searchFiles(await buildSearchIndex(site(1200)));
     const entry = JSON.parse(files.entry) as SearchEntry;
     const pages = entry.details.flatMap(
       (_, n) =>
