@@ -37,6 +37,12 @@ const DETAIL_BYTES = 12_000;
  * frequent words first: a rare word's few results need few detail files anyway.
  */
 const SHOWN_SHARE = 1;
+/**
+ * And at most this many bytes, about what the share gives a site of two thousand pages: every word taken
+ * is ranked over the whole site, so a share alone made the work grow with the square of the site's size,
+ * while the words past these are rare enough that their few detail files answer them.
+ */
+const SHOWN_BYTES_MAX = 2_000_000;
 
 /** A file the search data is made of, named relative to the entry file's folder. */
 export interface SearchFile {
@@ -165,7 +171,7 @@ async function termShards(
     const [h = '', x = ''] = page?.r[id - (pageStart[pageOf(id)] ?? 0)] ?? [];
     return h.length + x.length + (page ? page.t.length + page.u.length : 0) + 16;
   };
-  const budget = SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0);
+  const budget = Math.min(SHOWN_BYTES_MAX, SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0));
   const shown = await firstResults(index, budget, sectionBytes, pace);
   const { titleKeys, headingKeys } = index;
   const posted: Posted[] = words.map(([key, word]) => ({
