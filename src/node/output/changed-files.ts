@@ -19,7 +19,8 @@ function versionOf(file: SiteFile): string {
   if (file.page) return `${file.page.key}.${file.page.hash}`;
   // Named by its contents (the app's files, the search data, the manifest): the same name, the same file.
   if (file.reachedLater) return 'named';
-  if ('data' in file) {
+  // (A file made when it is written is never compared: it is made on request, see `write`.)
+  if ('data' in file && typeof file.data !== 'function') {
     const hash = createHash('sha256');
     const { data } = file;
     if (isTextInParts(data)) for (const part of data) hash.update(part.read());
@@ -71,11 +72,11 @@ export class ChangedFilesWriter {
     const changed: SiteFile[] = [];
     for (const file of files) {
       present.add(file.path);
-      // A page's markdown, or every page's: not read to be compared, but made when asked for. (A fragment
-      // is read by the app, which never asks for a missing one: it is written with the rest.)
-      if ('data' in file && isTextInParts(file.data) && !file.path.startsWith('assets/')) {
-        const { data } = file;
-        this.requested.set(file.path, () => Promise.resolve(data));
+      // A page's markdown, or a text of every page's: not made or read to be compared, but made when asked
+      // for. (A fragment is read by the app, which never asks for a missing one: it is written with the rest.)
+      const { data } = 'data' in file ? file : {};
+      if (data && (typeof data === 'function' || (isTextInParts(data) && !file.path.startsWith('assets/')))) {
+        this.requested.set(file.path, typeof data === 'function' ? data : () => Promise.resolve(data));
         this.versions.set(file.path, UNKNOWN);
         continue;
       }

@@ -22,7 +22,7 @@ import {
   type DocumentAssets,
   type DocumentSettings,
 } from './document';
-import type { FileData } from './output-folder';
+import type { FileMaker } from './output-folder';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
 import { pageUrl } from './page-url';
@@ -108,7 +108,8 @@ export type SiteFile = {
   reachedLater?: true;
 } & (
   | {
-      data: FileData;
+      /** Its contents, or what makes them when it is written (a text of every page: no app reads it). */
+      data: FileMaker;
     }
   /** A file of the content folder, copied as it is. */
   | { copyOf: string }
@@ -259,13 +260,17 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
     yield { path: markdownTwinFile(page.route), page, data: [page.markdown], key: keys.texts(page) };
   // An older version is left out of what search engines and language models are pointed at, unless listed.
   if (isUnlistedVersion(site)) return;
-  const llms = renderLlmsFiles(manifest, pages);
-  yield { path: LLMS_INDEX_FILE, data: llms.index };
-  yield { path: LLMS_FULL_FILE, data: llms.full, key: input.versions && partsKey(keys, llms.full, pages) };
+  // Texts of every page that tools and search engines read, not the app: made only when written.
+  let llms: ReturnType<typeof renderLlmsFiles> | undefined;
+  const llmsFiles = () => (llms ??= renderLlmsFiles(manifest, pages));
+  yield { path: LLMS_INDEX_FILE, data: async () => llmsFiles().index };
+  const fullKey = input.versions && partsKey(keys, llmsFiles().full, pages);
+  yield { path: LLMS_FULL_FILE, data: async () => llmsFiles().full, key: fullKey };
+  yield { path: SITEMAP_FILE, data: async () => sitemap(siteUrl, site.base, pages) };
+}
+
+function sitemap(siteUrl: string, base: string, pages: readonly PageRecord[]): string {
   // Escaped as XML: a URL may hold `&` (`q&a.md`), which alone would make the file invalid.
-  const urls = pages.map((p) => `  <url><loc>${escapeHtml(pageUrl(siteUrl, site.base, p.route))}</loc></url>`);
-  yield {
-    path: SITEMAP_FILE,
-    data: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`,
-  };
+  const urls = pages.map((p) => `  <url><loc>${escapeHtml(pageUrl(siteUrl, base, p.route))}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }

@@ -83,6 +83,10 @@ describe('the dev builder', () => {
     const setupBefore = await documentAt('guide/setup/');
     await documentAt('');
     await builder.prepare('/docs/guide/setup.md');
+    // The sitemap, as every text of all pages that no app reads, is written when asked for.
+    expect(existsSync(path.join(out, 'sitemap.xml'))).toBe(false);
+    await builder.prepare('/docs/sitemap.xml');
+    expect(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).toContain('/docs/guide/setup/');
     const untouched = ['guide/setup/index.html', 'guide/setup.md', 'index.html', '404.html', 'sitemap.xml'];
     const longAgo = new Date('2001-01-01T00:00:00Z');
     for (const name of untouched) await utimes(path.join(out, name), longAgo, longAgo);
