@@ -82,6 +82,10 @@ export interface DeploymentFiles {
 const dataFile = (deployment: DeploymentFiles, name: string) =>
   `${deployment.site.base}assets/js/${name}.${deployment.hash}.json`;
 
+/** Whether a path (in the output folder, or a URL) is one of a deployment's data files (`dataFile`). */
+export const isDeploymentData = (path: string): boolean =>
+  /(^|\/)assets\/js\/(manifest|routes\.\d+|sidebar\.\d+)\.[0-9a-f]+\.json$/.test(path);
+
 /** URL of the browser's manifest, the site core (`SiteCore`). */
 export const manifestUrl = (deployment: DeploymentFiles): string => dataFile(deployment, 'manifest');
 

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isTextInParts, OutputFolder, type FileData } from './output-folder';
 import { NOT_FOUND_FILE } from '../../shared/root-files';
-import { POINTER_FILE } from '../../shared/site-data';
+import { isDeploymentData, POINTER_FILE } from '../../shared/site-data';
 import type { SiteFile } from './site-files';
 
 /** A file written when a tab asks for it: what it holds, made then. */
@@ -37,9 +37,10 @@ const UNKNOWN = 'unknown';
  * Hashed files an open tab may still ask for: never removed while the dev server runs. The search shards
  * are the exception: an update of the search data renames the shards it changed and removes their old
  * names, and a tab that asks for a shard that is gone switches to the new data, as it would after a
- * deployment.
+ * deployment. So are the data files of a deployment two writes old (`ChangedFilesWriter.retiring`).
  */
-const isKept = (file: string) => file.startsWith('assets/') && !file.startsWith('assets/js/search/');
+const isKept = (file: string) =>
+  file.startsWith('assets/') && !file.startsWith('assets/js/search/') && !isDeploymentData(file);
 
 /**
  * `npm run dev`'s output folder, written in place while tabs read it: only the files of `siteFiles` that
@@ -56,6 +57,13 @@ export class ChangedFilesWriter {
   private readonly requested = new Map<string, OnRequest>();
   /** Files being written on request, so that two requests for one wait for the same write. */
   private readonly writing = new Map<string, Promise<void>>();
+  /**
+   * The data files (manifest, route shards, sidebar groups) of the deployment before the last: removed at
+   * the next write. Every write is a deployment of its own, and on a large site its data files are
+   * megabytes: kept all session, they filled the disk save by save. A tab still on a deployment one write
+   * old reads it whole; one further behind finds a file gone and switches to the new deployment.
+   */
+  private retiring: string[] = [];
 
   constructor(
     private readonly root: string,
@@ -107,12 +115,16 @@ export class ChangedFilesWriter {
       for (const file of changed) this.versions.set(file.path, UNKNOWN);
       throw error;
     }
+    const retired = this.retiring;
+    this.retiring = [];
     for (const file of [...this.versions.keys()]) {
       if (present.has(file)) continue;
       this.versions.delete(file);
       this.requested.delete(file);
-      if (!isKept(file)) await rm(path.join(this.root, file), { force: true });
+      if (isDeploymentData(file)) this.retiring.push(file);
+      else if (!isKept(file)) await rm(path.join(this.root, file), { force: true });
     }
+    for (const file of retired) if (!present.has(file)) await rm(path.join(this.root, file), { force: true });
     return changed;
   }
 

@@ -83,6 +83,32 @@ describe("the dev server's output writer", () => {
     expect(existsSync(path.join(out, 'old.md'))).toBe(false);
   });
 
+  it("keeps a deployment's data files for one write after it, then removes them, but fragments stay", async () => {
+    const out = await folder();
+    const writer = new ChangedFilesWriter(out);
+    const deployment = (hash: string): SiteFile[] => [
+      { path: `assets/js/manifest.${hash}.json`, data: `{"hash":"${hash}"}`, reachedLater: true },
+      { path: `assets/js/routes.0.${hash}.json`, data: '{}', reachedLater: true },
+      { path: `assets/js/sidebar.3.${hash}.json`, data: '{}', reachedLater: true },
+      { path: `assets/js/page.guide.${hash}.html`, data: 'fragment', reachedLater: true },
+      { path: 'version.json', data: hash },
+    ];
+    const files = (hash: string) => deployment(hash).map((file) => path.join(out, file.path));
+    await writer.write(deployment('aaaaaaaa'), true);
+    await writer.write(deployment('bbbbbbbb'));
+    // A tab one deployment behind still reads all of its data.
+    expect(files('aaaaaaaa').filter((file) => !existsSync(file))).toEqual([]);
+    await writer.write(deployment('cccccccc'));
+    const [manifest, routes, sidebar, fragment] = files('aaaaaaaa');
+    expect([manifest, routes, sidebar].filter((file) => existsSync(file ?? ''))).toEqual([]);
+    expect(existsSync(fragment ?? '')).toBe(true);
+    expect(files('bbbbbbbb').filter((file) => !existsSync(file))).toEqual([]);
+    // A deployment made again (a save undone) keeps the files it names.
+    await writer.write(deployment('bbbbbbbb'));
+    await writer.write(deployment('bbbbbbbb'));
+    expect(files('bbbbbbbb').filter((file) => !existsSync(file))).toEqual([]);
+  });
+
   it('writes again the files of a write that failed', async () => {
     const out = await folder();
     const writer = new ChangedFilesWriter(out);
