@@ -1,3 +1,4 @@
+import { headFor } from '../../shared/head';
 import type { ScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
 import { trackPageView } from './analytics';
@@ -19,8 +20,16 @@ export function followNavigations(router: AppRouter, screen: ScreenStore): () =>
     afterPaint(() => {
       const heading = document.querySelector<HTMLElement>('#main-content h1');
       if (!window.location.hash) heading?.focus({ preventScroll: true });
-      announce(document.title);
-      trackPageView(screen.getState().site.site.analyticsId);
+      const title = shownTitle(screen);
+      announce(title);
+      trackPageView(screen.getState().site.site.analyticsId, title);
     });
   });
+}
+
+/** The title of the page on screen, as its head has it (written once painted, perhaps not yet). */
+function shownTitle(screen: ScreenStore): string {
+  const { view, site } = screen.getState();
+  if (view.kind === 'error') return document.title;
+  return headFor(site.site, view.kind === 'page' ? view.page : undefined).title;
 }
