@@ -212,7 +212,7 @@ function totalByFunction(profile: CpuProfile, within: (readonly [number, number]
     for (let node: number | undefined = id; node !== undefined; node = parent.get(node)) {
       const frame = byId.get(node)?.callFrame;
       if (!frame) break;
-      const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+      const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
       if (seen.has(key)) continue;
       seen.add(key);
       totals.set(key, (totals.get(key) ?? 0) + ms);
