@@ -24,6 +24,7 @@ const CATEGORIES = [
   'toplevel',
   'v8.execute',
   'blink.user_timing',
+  'disabled-by-default-devtools.timeline.stack',
 ];
 
 /** Work of one kind, its self time summed: the time inside it that no nested event accounts for. */
@@ -36,6 +37,10 @@ interface ClickTrace {
   selfByKind: [string, number][];
   /** Each layout in the span, in ms, with what forced it (the script's function) when script did. */
   layouts: string[];
+  /** The click event's time on the trace's clock, in µs. */
+  fromUs: number;
+  /** The main thread's tasks of the span in order: start after the click, wall and CPU, what ran in them. */
+  timeline: string[];
 }
 
 async function main(): Promise<void> {
@@ -46,6 +51,8 @@ async function main(): Promise<void> {
       clicks: { type: 'string', default: '10' },
       cpu: { type: 'string', default: '1' },
       tabs: { type: 'string', default: '1' },
+      timeline: { type: 'boolean', default: false },
+      hover: { type: 'string', default: '0' },
     },
   });
   if (!values.dist) throw new Error('--dist DIR: a built site');
@@ -72,12 +79,14 @@ async function main(): Promise<void> {
       const walls: { to: string; ms: number | null }[] = [];
       for (const { href, heading } of targets) {
         await page.evaluate(() => performance.mark('click-armed'));
-        walls.push({ to: href, ms: await timedClick(page, href, heading) });
+        walls.push({ to: href, ms: await timedClick(page, href, heading, Number(values.hover)) });
       }
       const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-      all.push(...spans(trace.traceEvents, walls));
+      const clicks = spans(trace.traceEvents, walls);
+      all.push(...clicks);
       const { profile } = await cdp.send('Profiler.stop');
-      for (const [fn, ms] of selfByFunction(profile)) functions.set(fn, (functions.get(fn) ?? 0) + ms);
+      const within = clicks.map((c) => [c.fromUs, c.fromUs + (c.wallMs ?? 0) * 1000] as const);
+      for (const [fn, ms] of totalByFunction(profile, within)) functions.set(fn, (functions.get(fn) ?? 0) + ms);
       await context.close();
     }
   } finally {
@@ -90,13 +99,14 @@ async function main(): Promise<void> {
       .slice(0, 8)
       .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
       .join(', ');
+    if (values.timeline) console.log(click.timeline.map((line) => `    ${line}`).join('\n'));
     console.log(
       `${i + 1}. ${click.to}: wall ${click.wallMs?.toFixed(1) ?? '—'} ms, CPU ${click.cpuMs.toFixed(1)} ms ` +
         `in ${click.tasks} tasks; ${kinds}; layouts: ${click.layouts.join(', ')}`,
     );
   }
-  const top = [...functions].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  console.log(`script self time over every click and the time between them (sampled):`);
+  const top = [...functions].sort((a, b) => b[1] - a[1]).slice(0, 45);
+  console.log(`time by function within the clicks, callees included (sampled):`);
   for (const [fn, ms] of top) console.log(`  ${ms.toFixed(1)} ms  ${fn}`);
   const walls = all.map((c) => c.wallMs).filter((ms): ms is number => ms !== null);
   console.log(
@@ -121,6 +131,7 @@ function spans(events: TraceEvent[], walls: { to: string; ms: number | null }[])
     const inSpan = onMain.filter((e) => e.ts >= from && e.ts < to && e.name !== 'RunTask');
     return {
       to: wall.to,
+      fromUs: from,
       wallMs: wall.ms,
       cpuMs: cpu / 1000,
       tasks: tasks.length,
@@ -128,8 +139,38 @@ function spans(events: TraceEvent[], walls: { to: string; ms: number | null }[])
       layouts: inSpan
         .filter((e) => e.name === 'Layout')
         .map((e) => `${((e.dur ?? 0) / 1000).toFixed(1)}${forcedBy(e, inSpan)}`),
+      timeline: tasks.filter((t) => (t.dur ?? 0) >= 300).map((t) => taskLine(t, from, onMain)),
     };
   });
+}
+
+/** What a task did, in a line: its start after the click, its wall and CPU time, its main parts. */
+function taskLine(task: TraceEvent, from: number, events: TraceEvent[]): string {
+  const end = task.ts + (task.dur ?? 0);
+  const inner = events.filter(
+    (e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && (e.dur ?? 0) >= 300,
+  );
+  const parts = inner
+    .filter((e) => !/^(RunTask|ThreadControllerImpl|SimpleWatcher|Receive mojo|V8\.)/.test(e.name))
+    .slice(0, 14)
+    .map((e) => {
+      const data = e.args?.data;
+      const stack = (e.args as { beginData?: { stackTrace?: { functionName: string }[] } } | undefined)?.beginData
+        ?.stackTrace;
+      const what =
+        data?.functionName ||
+        data?.type ||
+        data?.url?.split('/').pop() ||
+        (stack
+          ? `from ${stack
+              .slice(0, 4)
+              .map((f) => f.functionName || '?')
+              .join(' < ')}`
+          : '');
+      return `${e.name}${what ? `(${what})` : ''} ${((e.dur ?? 0) / 1000).toFixed(1)}`;
+    });
+  const ms = (us: number) => (us / 1000).toFixed(1);
+  return `+${ms(task.ts - from)} ms: ${ms(task.dur ?? 0)} (CPU ${ms(task.tdur ?? 0)}) ${parts.join(', ')}`;
 }
 
 /** The script function a layout ran inside of (a forced layout), as " (in f)"; empty when none. */
@@ -142,21 +183,40 @@ function forcedBy(layout: TraceEvent, events: TraceEvent[]): string {
 
 /** The parts of CDP's Profiler.Profile read here. */
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  startTime: number;
+  nodes: {
+    id: number;
+    children?: number[];
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  }[];
   samples?: number[];
   timeDeltas?: number[];
 }
 
-/** Self time by function of a sampled CPU profile, in ms. */
-function selfByFunction(profile: CpuProfile): Map<string, number> {
+/**
+ * Time by function of a sampled CPU profile within the clicks' spans, in ms: each function counts the
+ * samples it is on the stack of (once per sample, however deep it recurses), so callers include callees.
+ */
+function totalByFunction(profile: CpuProfile, within: (readonly [number, number])[]): Map<string, number> {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
   const deltas = profile.timeDeltas ?? [];
+  let at = profile.startTime;
   (profile.samples ?? []).forEach((id, i) => {
-    const frame = byId.get(id)?.callFrame;
-    if (!frame) return;
-    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
-    totals.set(key, (totals.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+    at += deltas[i] ?? 0;
+    if (!within.some(([from, to]) => at >= from && at < to)) return;
+    const ms = (deltas[i + 1] ?? 0) / 1000;
+    const seen = new Set<string>();
+    for (let node: number | undefined = id; node !== undefined; node = parent.get(node)) {
+      const frame = byId.get(node)?.callFrame;
+      if (!frame) break;
+      const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      totals.set(key, (totals.get(key) ?? 0) + ms);
+    }
   });
   return totals;
 }

@@ -81,10 +81,19 @@ export async function clickTargets(
   return candidates.filter((_, i) => i % step === 0).slice(0, count);
 }
 
-/** Clicks the sidebar link to `href` and waits for its h1 `heading`: the time, null when it was not painted. */
-export async function timedClick(page: Page, href: string, heading: string): Promise<number | null> {
+/**
+ * Clicks the sidebar link to `href` and waits for its h1 `heading`: the time, null when it was not painted.
+ * `hoverMs`: the pointer rests on the link that long before the press, as a reader's does (the page may
+ * fetch on that intent); 0, the press follows the pointer's arrival at once.
+ */
+export async function timedClick(page: Page, href: string, heading: string, hoverMs = 0): Promise<number | null> {
+  const link = page.locator(`nav#sidebar a[href="${href}"]`).first();
+  if (hoverMs > 0) {
+    await link.hover();
+    await page.waitForTimeout(hoverMs);
+  }
   await armPaintTimer(page, heading);
-  await page.locator(`nav#sidebar a[href="${href}"]`).first().click();
+  await link.click();
   return page.evaluate(() => (window as unknown as { __click: Promise<number | null> }).__click);
 }
 

@@ -42,7 +42,8 @@ describe('client-side navigation', () => {
     expect(fetched.some((u) => /\/docs\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/.test(u))).toBe(true);
     const shard = /\/docs\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json$/;
     expect(fetched.some((u) => (u.endsWith('.json') && !shard.test(u)) || /\/docs\/pricing\/$/.test(u))).toBe(false);
-    expect(await page.title()).toBe('Pricing | Pipedream Docs');
+    // The title and the head's tags follow once the new page has been painted.
+    await expect.poll(() => page.title()).toBe('Pricing | Pipedream Docs');
     expect(await page.getAttribute('link[rel="canonical"]', 'href')).toBe('https://pipedream.com/docs/pricing/');
     expect(await page.getAttribute('meta[name="description"]', 'content')).toMatch(/\w/);
     expect(await page.getAttribute('nav#sidebar a[aria-current="page"]', 'href')).toBe('/docs/pricing/');

@@ -35,7 +35,8 @@ describe('Open Graph tags', () => {
     const limitsDescription = await meta(live, 'og:description');
     await live.click('nav#sidebar a[href="/docs/pricing/"]');
     await h1Becomes(live, 'Pricing');
-    expect(await meta(live, 'og:title')).toBe('Pricing | Pipedream Docs');
+    // The head's tags follow once the new page has been painted.
+    await expect.poll(() => meta(live, 'og:title')).toBe('Pricing | Pipedream Docs');
     expect(await meta(live, 'og:url')).toBe('https://pipedream.com/docs/pricing/');
     const pricingDescription = await meta(live, 'og:description');
     expect(pricingDescription).toBe(await live.getAttribute('meta[name="description"]', 'content'));

@@ -4,6 +4,7 @@ import type { PageHeader } from '../../shared/types';
 import { useScreenStore } from '../data/screen';
 import { HEADING_CHOSEN_EVENT } from './links';
 import { replaceHash } from './navigation-loader';
+import { afterPaint } from './next-task';
 
 /** Headings whose top is within this distance of the viewport top count as being read. */
 const READING_LINE_PX = 96;
@@ -64,14 +65,15 @@ export function useActiveHeading(content: RefObject<HTMLElement | null>, headers
     const arrivedAt = decodeURIComponent(window.location.hash.slice(1));
     if (headers.some((h) => h.slug === arrivedAt))
       onChosen(new CustomEvent(HEADING_CHOSEN_EVENT, { detail: arrivedAt }));
-    const first = requestAnimationFrame(update);
+    // The first reading reads the layout: once the page has been painted, not before its first frame.
+    const cancelFirst = afterPaint(update);
     window.addEventListener('scroll', onScroll, { passive: true });
     window.addEventListener(HEADING_CHOSEN_EVENT, onChosen);
     return () => {
       window.removeEventListener('scroll', onScroll);
       window.removeEventListener(HEADING_CHOSEN_EVENT, onChosen);
       if (pending !== undefined) clearTimeout(pending);
-      cancelAnimationFrame(first);
+      cancelFirst();
     };
   }, [content, headers, screen]);
 

@@ -30,9 +30,12 @@ export function track(analyticsId: string | undefined, event: string, data: Reco
   window.dataLayer?.push({ event, ...data });
 }
 
-/** A page view of the page now on screen: on the first load and after each client-side navigation. */
-export function trackPageView(analyticsId: string | undefined): void {
-  track(analyticsId, 'page_view', { page_path: window.location.pathname, page_title: document.title });
+/**
+ * A page view of the page now on screen: on the first load and after each client-side navigation, whose
+ * caller gives the new page's title (the document's may not have followed yet).
+ */
+export function trackPageView(analyticsId: string | undefined, title = document.title): void {
+  track(analyticsId, 'page_view', { page_path: window.location.pathname, page_title: title });
 }
 
 /**

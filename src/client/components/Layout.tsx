@@ -19,7 +19,6 @@ export function Layout() {
   const view = useScreen((s) => s.view);
   const sidebarOpen = useUi((s) => s.sidebarOpen);
   const setSidebarOpen = useUi((s) => s.setSidebarOpen);
-  const announcement = useUi((s) => s.announcement);
   useLinkInterception(manifest.site.base, manifest.site.analyticsId);
   useViewRendered(view);
 
@@ -62,9 +61,20 @@ export function Layout() {
           <MainView view={view} />
         </main>
       </div>
-      <div className="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
-        {announcement}
-      </div>
+      <Announcer />
+    </div>
+  );
+}
+
+/**
+ * The live region that tells screen readers which page a navigation showed: a component of its own, so
+ * that an announcement renders it alone rather than the whole layout.
+ */
+function Announcer() {
+  const announcement = useUi((s) => s.announcement);
+  return (
+    <div className="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+      {announcement}
     </div>
   );
 }

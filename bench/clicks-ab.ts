@@ -1,0 +1,79 @@
+/**
+ * Paired A/B of click → next page painted (bench/clicks.ts) on two built sites, in turn (A B A B): ten
+ * clicks right after load in a fresh tab each, `runs` times per site. Prints each run's median and worst,
+ * and the medians of the runs, so that a change can be weighed on a machine whose load moves.
+ *
+ *   npx tsx bench/clicks-ab.ts --a DIST --b DIST [--route limits/] [--runs 4] [--hover 0]
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { createSiteServer } from '../src/node/serve/server';
+import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
+import { hydrated, newContext } from './browser';
+import { median } from './builds';
+import { clickTargets, timedClick } from './clicks';
+import { loadAverage } from './report';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      a: { type: 'string' },
+      b: { type: 'string' },
+      route: { type: 'string', default: 'limits/' },
+      runs: { type: 'string', default: '4' },
+      clicks: { type: 'string', default: '10' },
+      hover: { type: 'string', default: '0' },
+    },
+  });
+  if (!values.a || !values.b) throw new Error('--a DIST --b DIST: two built sites');
+  const sites = [
+    { label: 'A', dist: values.a },
+    { label: 'B', dist: values.b },
+  ];
+  const servers: Server[] = [];
+  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+  const medians = new Map<string, number[]>(sites.map((s) => [s.label, []]));
+  console.log(`load average at the start: ${loadAverage()}`);
+  try {
+    const urls: string[] = [];
+    for (const site of sites) {
+      const server = createSiteServer({ distDir: site.dist });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${values.route}`);
+    }
+    for (let run = 1; run <= Number(values.runs); run++) {
+      for (const [i, site] of sites.entries()) {
+        const context = await newContext(browser);
+        const page = await context.newPage();
+        await page.goto(urls[i]!);
+        await hydrated(page);
+        const times: number[] = [];
+        for (const { href, heading } of await clickTargets(page, site.dist, Number(values.clicks))) {
+          const ms = await timedClick(page, href, heading, Number(values.hover));
+          if (ms !== null) times.push(ms);
+        }
+        await context.close();
+        medians.get(site.label)!.push(median(times));
+        console.log(
+          `${site.label} run ${run}: median ${median(times).toFixed(1)} ms, worst ${Math.max(...times).toFixed(1)} ` +
+            `(${times.map((t) => Math.round(t)).join(' / ')}); load ${loadAverage()}`,
+        );
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+  }
+  for (const [label, list] of medians) console.log(`${label}: median of run medians ${median(list).toFixed(1)} ms`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
