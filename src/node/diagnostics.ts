@@ -56,7 +56,7 @@ export class DiagnosticList {
   }
 
   sorted(): Diagnostic[] {
-    return [...this.items].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+    return [...this.items].sort(byPlace);
   }
 }
 
@@ -83,4 +83,20 @@ export function lineLocator(text: string): (offset: number) => { line: number; c
     }
     return { line: low + 1, column: at - (starts[low] ?? 0) + 1 };
   };
+}
+
+/**
+ * Names in the order `localeCompare` gives them, by one collator: `localeCompare` sets one up at every
+ * comparison, which sorting the thousands of routes or problems of a large site at each save pays for.
+ */
+export const compareNames = new Intl.Collator().compare;
+
+/** Problems (or any entries with a place) by file, line and column. */
+export const byPlace = (a: Place, b: Place): number =>
+  compareNames(a.file, b.file) || a.line - b.line || a.column - b.column;
+
+interface Place {
+  file: string;
+  line: number;
+  column: number;
 }

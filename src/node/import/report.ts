@@ -3,6 +3,7 @@
  * new content folder as `_import-report.md` (a name the build never makes a page) and summed up on the
  * terminal, so a writer can go through it before the first build.
  */
+import { byPlace } from '../diagnostics';
 
 export type ReportKind = 'changed' | 'lost' | 'broken';
 
@@ -50,9 +51,7 @@ export class ImportReport {
     const where = (e: ReportEntry) =>
       e.line > 0 ? `${e.file}:${e.line}${e.column > 0 ? `:${e.column}` : ''}` : e.file;
     const section = (kind: ReportKind, heading: string, none: string) => {
-      const entries = this.entries
-        .filter((e) => e.kind === kind)
-        .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+      const entries = this.entries.filter((e) => e.kind === kind).sort(byPlace);
       const lines = entries.map((e) => `- \`${where(e)}\` ${e.message}`);
       return [`## ${heading}`, '', ...(lines.length > 0 ? lines : [none]), ''];
     };

@@ -5,7 +5,7 @@ import { isNode, parseDocument } from 'yaml';
 import { digestOfAll, fileDigest, sourceDigest } from '../content-hash';
 import type { ContentFile } from '../scan/scan';
 import { SITE_CONFIG_FILE, type SiteConfig } from '../scan/site-config';
-import { positionAt, type Diagnostic, type DiagnosticList } from '../diagnostics';
+import { byPlace, positionAt, type Diagnostic, type DiagnosticList } from '../diagnostics';
 import { isInside } from '../scan/scan';
 import { loadApiDocument } from './load-document';
 import { referencePages } from './reference-pages';
@@ -159,7 +159,7 @@ export function inSourceDocuments(list: DiagnosticList, sources: GeneratedSource
     const message = `${problem.message} (in the reference page made from it, ${problem.file})`;
     return { ...problem, file: source.spec, line, column, message };
   });
-  return moved.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  return moved.sort(byPlace);
 }
 
 function isRealFileInside(contentDir: string, file: string): boolean {

@@ -4,7 +4,7 @@ import { closest, closestRoute } from '../analyze/markdown/suggest';
 import type { SiteConfig } from '../scan/site-config';
 import { SITE_CONFIG_FILE } from '../scan/site-config';
 import type { CompletePage } from '../analyze/page-record';
-import type { DiagnosticList } from '../diagnostics';
+import { compareNames, type DiagnosticList } from '../diagnostics';
 import type { LinkReference } from '../analyze/markdown/analyze';
 import { UncheckedLinks, type UnmadeReference } from '../openapi/unmade-references';
 import { crossVersionLink, type VersionsAround } from './version-links';
@@ -223,7 +223,7 @@ function sidebarFromTree(pages: readonly SitePage[], siteTitle: string): Sidebar
   // A folder's group is named by its index page: looked up by route, as a site has hundreds of folders.
   const byRoute = new Map<string, SitePage>();
   for (const page of pages) if (!byRoute.has(page.route)) byRoute.set(page.route, page);
-  const sorted = [...pages].sort((a, b) => a.route.localeCompare(b.route));
+  const sorted = [...pages].sort((a, b) => compareNames(a.route, b.route));
   for (const page of sorted) {
     const segments = page.route.split('/').filter(Boolean);
     const folder = segments.length <= 1 && !page.file.relativePath.includes('/') ? '' : (segments[0] ?? '');
