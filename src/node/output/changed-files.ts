@@ -30,6 +30,9 @@ function versionOf(file: SiteFile): string {
   return '';
 }
 
+/** How long the data files of a deployment the site has left stay for the tabs still reading it. */
+export const RETIRE_AFTER_MS = 60_000;
+
 /** The version of a file whose write may have failed: never equal to a real one, so it is written again. */
 const UNKNOWN = 'unknown';
 
@@ -37,7 +40,7 @@ const UNKNOWN = 'unknown';
  * Hashed files an open tab may still ask for: never removed while the dev server runs. The search shards
  * are the exception: an update of the search data renames the shards it changed and removes their old
  * names, and a tab that asks for a shard that is gone switches to the new data, as it would after a
- * deployment. So are the data files of a deployment two writes old (`ChangedFilesWriter.retiring`).
+ * deployment. So are the data files of a deployment replaced a while ago (`ChangedFilesWriter.retiring`).
  */
 const isKept = (file: string) =>
   file.startsWith('assets/') && !file.startsWith('assets/js/search/') && !isDeploymentData(file);
@@ -58,12 +61,13 @@ export class ChangedFilesWriter {
   /** Files being written on request, so that two requests for one wait for the same write. */
   private readonly writing = new Map<string, Promise<void>>();
   /**
-   * The data files (manifest, route shards, sidebar groups) of the deployment before the last: removed at
-   * the next write. Every write is a deployment of its own, and on a large site its data files are
-   * megabytes: kept all session, they filled the disk save by save. A tab still on a deployment one write
-   * old reads it whole; one further behind finds a file gone and switches to the new deployment.
+   * The data files (manifest, route shards, sidebar groups) of deployments the site has left, with when
+   * it left each: removed by the first write `RETIRE_AFTER_MS` later. Every write is a deployment of its
+   * own, and on a large site its data files are megabytes: kept all session, they filled the disk save by
+   * save. A tab takes each new deployment as it is told of it; one that missed a minute of them finds a
+   * file gone and switches to the new deployment, as after a real one.
    */
-  private retiring: string[] = [];
+  private retiring: { file: string; left: number }[] = [];
 
   constructor(
     private readonly root: string,
@@ -115,16 +119,17 @@ export class ChangedFilesWriter {
       for (const file of changed) this.versions.set(file.path, UNKNOWN);
       throw error;
     }
-    const retired = this.retiring;
-    this.retiring = [];
+    const now = Date.now();
+    const retired = this.retiring.filter(({ file, left }) => left <= now - RETIRE_AFTER_MS && !present.has(file));
+    this.retiring = this.retiring.filter(({ file, left }) => left > now - RETIRE_AFTER_MS && !present.has(file));
     for (const file of [...this.versions.keys()]) {
       if (present.has(file)) continue;
       this.versions.delete(file);
       this.requested.delete(file);
-      if (isDeploymentData(file)) this.retiring.push(file);
+      if (isDeploymentData(file)) this.retiring.push({ file, left: now });
       else if (!isKept(file)) await rm(path.join(this.root, file), { force: true });
     }
-    for (const file of retired) if (!present.has(file)) await rm(path.join(this.root, file), { force: true });
+    for (const { file } of retired) await rm(path.join(this.root, file), { force: true });
     return changed;
   }
 

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { heldText } from '../../../../src/node/analyze/text-store';
-import { ChangedFilesWriter } from '../../../../src/node/output/changed-files';
+import { ChangedFilesWriter, RETIRE_AFTER_MS } from '../../../../src/node/output/changed-files';
 import type { SiteFile } from '../../../../src/node/output/site-files';
 
 const LONG_AGO = new Date('2001-01-01T00:00:00Z');
@@ -83,7 +83,7 @@ describe("the dev server's output writer", () => {
     expect(existsSync(path.join(out, 'old.md'))).toBe(false);
   });
 
-  it("keeps a deployment's data files for one write after it, then removes them, but fragments stay", async () => {
+  it("keeps a deployment's data files for a minute after the site left it, then removes them; fragments stay", async () => {
     const out = await folder();
     const writer = new ChangedFilesWriter(out);
     const deployment = (hash: string): SiteFile[] => [
@@ -94,19 +94,30 @@ describe("the dev server's output writer", () => {
       { path: 'version.json', data: hash },
     ];
     const files = (hash: string) => deployment(hash).map((file) => path.join(out, file.path));
-    await writer.write(deployment('aaaaaaaa'), true);
-    await writer.write(deployment('bbbbbbbb'));
-    // A tab one deployment behind still reads all of its data.
-    expect(files('aaaaaaaa').filter((file) => !existsSync(file))).toEqual([]);
-    await writer.write(deployment('cccccccc'));
-    const [manifest, routes, sidebar, fragment] = files('aaaaaaaa');
-    expect([manifest, routes, sidebar].filter((file) => existsSync(file ?? ''))).toEqual([]);
-    expect(existsSync(fragment ?? '')).toBe(true);
-    expect(files('bbbbbbbb').filter((file) => !existsSync(file))).toEqual([]);
-    // A deployment made again (a save undone) keeps the files it names.
-    await writer.write(deployment('bbbbbbbb'));
-    await writer.write(deployment('bbbbbbbb'));
-    expect(files('bbbbbbbb').filter((file) => !existsSync(file))).toEqual([]);
+    const missing = (hash: string) => files(hash).filter((file) => !existsSync(file));
+    const at = async (ms: number, hash: string) => {
+      vi.setSystemTime(ms);
+      await writer.write(deployment(hash));
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await at(0, 'aaaaaaaa');
+      await at(1_000, 'bbbbbbbb');
+      await at(30_000, 'cccccccc');
+      // A tab still on a deployment the site left less than a minute ago reads all of its data.
+      expect([missing('aaaaaaaa'), missing('bbbbbbbb')]).toEqual([[], []]);
+      await at(RETIRE_AFTER_MS + 1_000, 'cccccccc');
+      const [manifest, routes, sidebar, fragment] = files('aaaaaaaa');
+      expect([manifest, routes, sidebar].filter((file) => existsSync(file ?? ''))).toEqual([]);
+      expect(existsSync(fragment ?? '')).toBe(true);
+      expect(missing('bbbbbbbb')).toEqual([]);
+      // A deployment made again (a save undone) keeps the files it names.
+      await at(RETIRE_AFTER_MS + 2_000, 'bbbbbbbb');
+      await at(3 * RETIRE_AFTER_MS, 'bbbbbbbb');
+      expect(missing('bbbbbbbb')).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('writes again the files of a write that failed', async () => {
