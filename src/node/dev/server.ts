@@ -42,8 +42,11 @@ export interface DevServerOptions {
    * not have it as the site now is (documents are rendered on request).
    */
   prepare?: (pathname: string) => Promise<void>;
-  /** The older versions' built site (older-versions.ts), served under their bases. */
-  olderVersions?: { distDir: string; bases: readonly string[] };
+  /**
+   * The older versions' built site (older-versions.ts), served under their bases once `built` settles:
+   * they are built as the server starts, and a request for one waits for that.
+   */
+  olderVersions?: { distDir: string; bases: readonly string[]; built: Promise<unknown> };
 }
 
 export interface DevServer {
@@ -108,7 +111,10 @@ export function createDevServer(options: DevServerOptions): DevServer {
       res.end(req.method === 'HEAD' ? undefined : options.liveScript());
       return;
     }
-    if (olderSite && isOlder(pathname ?? '')) return olderSite(req, res);
+    if (older && olderSite && isOlder(pathname ?? '')) {
+      const answer = () => answerFailures(olderSite)(req, res);
+      return void older.built.then(answer, answer);
+    }
     const { prepare } = options;
     if (!prepare) return site(req, res);
     prepare(safelyDecoded(pathname ?? '/')).then(

@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { routeFromRelativePath } from '../../shared/paths';
-import type { BuildResult } from '../build';
 import { POINTER_FILE } from '../../shared/site-data';
 import { formatDiagnostic } from '../diagnostics';
 import { isPageFile } from '../site-stages';
 import { DevBuilder } from './builder';
 import type { DevResult } from './dev-result';
-import { buildOlderVersionsForDev, watchOlderVersions } from './older-versions';
+import { startOlderVersions, watchOlderVersions } from './older-versions';
 import { createDevServer, DEV_SCRIPT_PATH, type DevServer } from './server';
 import { watchFolder } from './watch-folder';
 
@@ -89,8 +88,9 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   await builder.readFirst();
   let liveScript = await bundlingLiveClient;
   const base = builder.config?.base ?? '/docs/';
-  const older = await buildOlderVersionsForDev(builder.config, { ...options, strict: options.strict ?? true });
-  if (older) reportOlder(older.result);
+  // The older versions are built behind the server too: a request for one of their pages waits for them.
+  const olderOptions = { ...options, strict: options.strict ?? true, log };
+  const older = startOlderVersions(builder.config, olderOptions);
   const dev = createDevServer({
     distDir: outDir,
     base,
@@ -118,12 +118,6 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     if (result.ok) log(`✓ ${what} in ${Math.round(result.ms)} ms`);
     else if (result.manifest) log(`✗ ${what} with ${errors} error${s}: the pages show them in the browser`, true);
     else log(`✗ ${errors} error${s}: the browser keeps the last good site`, true);
-  }
-
-  function reportOlder(result: BuildResult): void {
-    for (const d of result.diagnostics) log(formatDiagnostic(d), d.severity === 'error');
-    if (result.ok) log(`✓ built the older versions (${result.pages} pages) in ${Math.round(result.seconds * 1000)} ms`);
-    else log('✗ the older versions did not build: they are served as they last built', true);
   }
 
   /** Tells the tabs the site's problems after a rebuild: none (the overlay goes) when it has no error. */
@@ -264,13 +258,12 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   // An edit in an older version builds the versions again; its tabs read their version's pointer again.
   const olderWatchers = watchOlderVersions(
     builder.config,
-    { ...options, strict: options.strict ?? true },
+    olderOptions,
     (again) => {
-      reportOlder(again.result);
       for (const base of again.result.ok ? again.bases : [])
         dev.broadcast({ type: 'content', path: [], manifest: `${base}${POINTER_FILE}` });
     },
-    (error) => log(`dev: the older versions did not build: ${String(error)}`, true),
+    older?.built,
   );
   const watchers = [contentWatcher, srcWatcher, ...olderWatchers];
   await Promise.all(watchers.map((watcher) => new Promise<void>((resolve) => watcher.once('ready', () => resolve()))));
