@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../../src/shared/types';
+import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 import { CURRENT_AND_V1 } from '../../../helpers/versions';
 
@@ -157,6 +158,16 @@ describe('a site with a version built from another folder', () => {
     expect(v1Guide()).toContain('We moved');
     expect(v1Guide()).not.toContain('Versioned Docs');
     expect(times(path.join(root, 'dist/v1'), true).get('guide/index.html')).not.toBe(before.get('guide/index.html'));
+  });
+
+  it('writes the same versions on prerender threads, which every version renders on in turn, as on its own thread', async () => {
+    const [here, onThreads] = [await makeTree(SITE), await makeTree(SITE)];
+    expect((await buildTree(here, { prerenderThreads: 0 })).ok).toBe(true);
+    expect((await buildTree(onThreads, { prerenderThreads: 2 })).ok).toBe(true);
+    const written = await buildOutput(onThreads);
+    expect(written).toEqual(await buildOutput(here));
+    expect(written.get('dist/v1/guide/index.html')).toContain('Uniquely-older wording');
+    expect(written.get('dist/guide/index.html')).toContain('Uniquely-current wording');
   });
 
   it('fails on a broken link in the current version, and then writes nothing, the older versions either', async () => {
