@@ -43,7 +43,7 @@ type PrerenderRequest = DocumentRequest | DataRequest;
 
 /**
  * Renders documents on worker threads, each with the renderer and its own copy of the site data, while the
- * build's thread writes the files. `renderDocument` renders from the data the threads started with;
+ * build's thread writes the files. `renderDocument` renders from the data last given (`start`, `renderFrom`);
  * `ahead` is how many documents to have sent at once. `stop` must follow, whatever happens.
  */
 export class PrerenderThreads {
