@@ -120,9 +120,12 @@ export async function versionedSite(source: string, root: string, count: number,
   await writeFile(siteFile, stringify({ ...site, versions: entries }));
 }
 
+/** A build's CPU: its process's and its helpers', which a busy machine inflates far less than its wall time. */
+const cpuMs = (build: BuildMeasurement) => build.cpuMs + (build.helperCpuMs ?? 0);
+
 /** A build's wall and CPU seconds (the CPU its process and its helpers spent, which a busy machine does not inflate). */
 const seconds = (build: BuildMeasurement) =>
-  `${(build.wallMs / 1000).toFixed(2)} s (CPU ${((build.cpuMs + (build.helperCpuMs ?? 0)) / 1000).toFixed(1)} s)`;
+  `${(build.wallMs / 1000).toFixed(2)} s (CPU ${(cpuMs(build) / 1000).toFixed(1)} s)`;
 
 /** The two sites built in turns, `pairs` times: cold, then one page changed. */
 async function compare(
@@ -202,6 +205,7 @@ export async function measureRealVersions(
 }
 
 const ratios = (pairs: Pair[]): number[] => pairs.map((pair) => pair.versioned.wallMs / pair.alone.wallMs);
+const cpuRatios = (pairs: Pair[]): number[] => pairs.map((pair) => cpuMs(pair.versioned) / cpuMs(pair.alone));
 const load = (values: number[][]) => {
   const first = values.map((v) => v[0] ?? 0);
   return `load ${Math.min(...first).toFixed(1)}–${Math.max(...first).toFixed(1)}`;
@@ -215,6 +219,8 @@ export function versionsFigures(
   const note = (pairs: Pair[]) =>
     `A B pairs (s): ${pairs.map((p) => `${(p.alone.wallMs / 1000).toFixed(2)} / ${(p.versioned.wallMs / 1000).toFixed(2)}`).join(', ')}; ` +
     `ratios ${ratios(pairs)
+      .map((r) => r.toFixed(2))
+      .join(', ')}; CPU ratios ${cpuRatios(pairs)
       .map((r) => r.toFixed(2))
       .join(', ')}; ${measured.pages.alone} / ${measured.pages.versioned} pages; ${load(measured.loadAverage)}`;
   const figures: Figure[] = [

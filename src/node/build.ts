@@ -2,6 +2,7 @@ import type { AnalyzedSite } from './analyze/analyze-site';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { BuildLock } from './output/build-lock';
 import { outputSite } from './output/output-site';
+import { BuildPrerenderThreads } from './output/prerender-threads';
 import {
   appBundles,
   makePages,
@@ -62,16 +63,24 @@ export function buildOlderVersions(options: BuildOptions): Promise<BuildResult> 
 async function buildLocked(options: BuildOptions, olderOnly: boolean): Promise<BuildResult> {
   const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
   const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
+  const prerendering = new BuildPrerenderThreads();
   try {
-    // Each version built with the site is a site of its own, built the same way (src/node/versions/).
-    const buildSite: BuildSite = (folders, layer) => buildInLockedFolders({ ...options, ...folders }, layer);
+    // Each version built with the site is a site of its own, built the same way (src/node/versions/), on
+    // the same prerender threads.
+    const buildSite: BuildSite = (folders, layer) =>
+      buildInLockedFolders({ ...options, ...folders }, layer, prerendering);
     return await buildWithVersions(options, buildSite, olderOnly);
   } finally {
+    await prerendering.stop();
     lock.release();
   }
 }
 
-async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Promise<BuildResult> {
+async function buildInLockedFolders(
+  options: BuildOptions,
+  layer: SiteLayer,
+  prerendering: BuildPrerenderThreads,
+): Promise<BuildResult> {
   const started = performance.now();
   const { contentDir, strict, log } = options;
   const diagnostics = new DiagnosticList(strict);
@@ -115,7 +124,7 @@ async function buildInLockedFolders(options: BuildOptions, layer: SiteLayer): Pr
     if (ok)
       await outputSite(
         { ...options, ...layer },
-        { scanned, site: rendered, app: await app, textsVersion, prerenderThreads, log },
+        { scanned, site: rendered, app: await app, textsVersion, prerenderThreads, prerendering, log },
       );
     return finish(ok, rendered.pages.length);
   } finally {

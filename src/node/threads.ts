@@ -139,6 +139,19 @@ export class RequestThreads<Request, Answer> {
   request(request: Request): Promise<Answer> {
     if (this.failure) return Promise.reject(this.failure);
     const thread = this.threads.reduce((least, next) => (next.unanswered < least.unanswered ? next : least));
+    return this.send(thread, request);
+  }
+
+  /**
+   * Sends `request` to every thread, as what each must have before the requests sent after it (a thread
+   * takes its messages in the order they were sent): resolves once every thread has answered it.
+   */
+  requestEveryThread(request: Request): Promise<Answer[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    return Promise.all(this.threads.map((thread) => this.send(thread, request)));
+  }
+
+  private send(thread: Thread, request: Request): Promise<Answer> {
     const id = this.nextId++;
     const message: ThreadRequest<Request> = { id, request };
     return new Promise<Answer>((resolve, reject) => {

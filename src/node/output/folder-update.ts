@@ -31,6 +31,8 @@ export class FolderUpdate {
   /** Files written in their place, and folders made for them: what a rollback removes. */
   private readonly created: string[] = [];
   private readonly madeFolders: string[] = [];
+  /** Every folder this build made: nothing was in them before, so a file there is new without asking the disk. */
+  private readonly newFolders = new Set<string>();
 
   private constructor(
     readonly root: string,
@@ -62,7 +64,7 @@ export class FolderUpdate {
     outputMoment('write');
     const normal = path.normalize(relative);
     this.files.add(normal);
-    if (reachedLater && !existsSync(file)) {
+    if (reachedLater && (this.newFolders.has(path.dirname(file)) || !existsSync(file))) {
       this.created.push(file);
       return file;
     }
@@ -80,9 +82,14 @@ export class FolderUpdate {
     return this.aside.get(path.normalize(relative)) ?? path.join(this.root, relative);
   }
 
-  /** Notes a folder made for this build's files (`mkdirSync`'s answer: the first folder it made). */
-  madeFolder(folder: string | undefined): void {
-    if (folder) this.madeFolders.push(folder);
+  /**
+   * Notes the folders made for this build's files: `made` is `mkdirSync`'s answer (the first folder it
+   * made, if any) for `folder`, so `folder` and those between the two are new.
+   */
+  madeFolder(made: string | undefined, folder: string): void {
+    if (!made) return;
+    this.madeFolders.push(made);
+    for (let at = folder; at.length >= made.length; at = path.dirname(at)) this.newFolders.add(at);
   }
 
   /** Notes that the file of `relative`, written at `file`, was made from `key`. */

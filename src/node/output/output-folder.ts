@@ -154,7 +154,7 @@ export class OutputFolder {
     const folder = path.dirname(file);
     if (!this.made.has(folder)) {
       const made = mkdirSync(folder, { recursive: true });
-      this.update?.madeFolder(made);
+      this.update?.madeFolder(made, folder);
       this.made.add(folder);
     }
     return this.update ? this.update.placeFor(relative, file, reachedLater, order) : file;

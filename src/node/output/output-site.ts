@@ -7,7 +7,7 @@ import type { SiteConfig } from '../scan/site-config';
 import type { Manifest } from '../../shared/types';
 import type { AppBundles } from './app-bundles';
 import { splitForBrowser, type BrowserData } from './browser-data';
-import { PrerenderThreads, prerenderThreadCount } from './prerender-threads';
+import { prerenderThreadCount, type BuildPrerenderThreads } from './prerender-threads';
 import { siteCss, type ClientAssets } from './bundle';
 import { createManifest } from './manifest';
 import { publishSite, type PublishTargets } from './publish';
@@ -20,6 +20,8 @@ export interface OutputInput {
   textsVersion: string;
   /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
   prerenderThreads?: number;
+  /** The build's prerender threads, which every site of it renders on (its versions one after the other). */
+  prerendering: BuildPrerenderThreads;
   log?: (line: string) => void;
 }
 
@@ -35,24 +37,22 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
   const threads = input.prerenderThreads ?? prerenderThreadCount(site.pages.length);
   // Started before the stylesheet is made: a thread loads the renderer meanwhile.
-  const rendering = threads > 0 ? await PrerenderThreads.start(prerender.file, browserData.data, threads) : undefined;
-  try {
-    const css = await siteCss(appCss, site.pages);
-    await publishSite(targets, {
-      manifest,
-      browserData,
-      search,
-      pages: site.pages,
-      client,
-      css,
-      renderRoute: prerender.renderRoute,
-      ...(rendering ? { renderDocument: rendering.renderDocument, renderAhead: rendering.ahead } : {}),
-      versions: { texts: input.textsVersion, documents: prerender.version },
-      onProgress: progressLog('prerendered', site.pages.length, log),
-    });
-  } finally {
-    await rendering?.stop();
-  }
+  const starting = threads > 0 ? input.prerendering.rendering(prerender.file, browserData.data, threads) : undefined;
+  starting?.catch(() => undefined);
+  const css = await siteCss(appCss, site.pages);
+  const rendering = await starting;
+  await publishSite(targets, {
+    manifest,
+    browserData,
+    search,
+    pages: site.pages,
+    client,
+    css,
+    renderRoute: prerender.renderRoute,
+    ...(rendering ? { renderDocument: rendering.renderDocument, renderAhead: rendering.ahead } : {}),
+    versions: { texts: input.textsVersion, documents: prerender.version },
+    onProgress: progressLog('prerendered', site.pages.length, log),
+  });
 }
 
 /** The site's manifest, and the data files the browser reads of it (browser-data.ts). */

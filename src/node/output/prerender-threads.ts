@@ -34,9 +34,16 @@ interface DocumentRequest {
   shell: DocumentShell;
 }
 
+/** The site data the documents sent after it are rendered from (another site of the same build). */
+interface DataRequest {
+  data: SiteData;
+}
+
+type PrerenderRequest = DocumentRequest | DataRequest;
+
 /**
  * Renders documents on worker threads, each with the renderer and its own copy of the site data, while the
- * build's thread writes the files. `renderDocument` renders from the data the threads started with;
+ * build's thread writes the files. `renderDocument` renders from the data last given (`start`, `renderFrom`);
  * `ahead` is how many documents to have sent at once. `stop` must follow, whatever happens.
  */
 export class PrerenderThreads {
@@ -44,12 +51,17 @@ export class PrerenderThreads {
    * A document comes back as UTF-8 bytes, its buffer handed over with the message: the writing thread then
    * holds no copy of it as a string, which it would keep on its heap until a full collection.
    */
-  private constructor(private readonly threads: RequestThreads<DocumentRequest, Uint8Array>) {}
+  private constructor(private readonly threads: RequestThreads<PrerenderRequest, Uint8Array>) {}
 
   /** Starts `count` threads rendering with the bundle `bundle` from `data` (cloned into each). */
   static async start(bundle: string, data: SiteData, count: number): Promise<PrerenderThreads> {
     const workerData: PrerenderThreadWork = { kind: 'documents', bundle, data };
     return new PrerenderThreads(await RequestThreads.start('prerender', threadFile(), { count, workerData }));
+  }
+
+  /** Renders the documents asked for from now on from `data`: those of another site of the same build. */
+  async renderFrom(data: SiteData): Promise<void> {
+    await this.threads.requestEveryThread({ data });
   }
 
   get ahead(): number {
@@ -66,12 +78,49 @@ export class PrerenderThreads {
 
 /** A prerender thread's side: the app's renderer with its own copy of the site data, rendering each document. */
 export function answerDocuments({ bundle, data }: PrerenderThreadWork): void {
-  const render = renderingHere(loadRenderer(bundle), data);
+  const renderRoute = loadRenderer(bundle);
+  let render = renderingHere(renderRoute, data);
   const encoder = new TextEncoder();
-  answerRequests<DocumentRequest, Uint8Array>('build-worker.ts', async ({ route, html, shell }) => {
+  answerRequests<PrerenderRequest, Uint8Array>('build-worker.ts', async (request) => {
+    if ('data' in request) {
+      // Taken before any document sent after it: messages arrive in order, and a render reads its data at once.
+      render = renderingHere(renderRoute, request.data);
+      return { answer: new Uint8Array() };
+    }
+    const { route, html, shell } = request;
     const document = encoder.encode(await render(route, html, shell));
     return { answer: document, transfer: [document.buffer] };
   });
+}
+
+/**
+ * The prerender threads of one build, kept from one of its sites to the next (its versions, built one after
+ * the other): a thread's start, its renderer loaded, costs more than it takes to render the documents of a
+ * version most of whose pages are cached, and each version would pay it again. Started when a site first
+ * asks for threads, as many as it asks for; `stop` must follow, whatever happens.
+ */
+export class BuildPrerenderThreads {
+  private running: { bundle: string; threads: Promise<PrerenderThreads> } | undefined;
+
+  /** Threads rendering from `data` with the bundle `bundle`: those running, or `count` new ones. */
+  async rendering(bundle: string, data: SiteData, count: number): Promise<PrerenderThreads> {
+    if (this.running?.bundle === bundle) {
+      const threads = await this.running.threads;
+      await threads.renderFrom(data);
+      return threads;
+    }
+    await this.stop();
+    const threads = PrerenderThreads.start(bundle, data, count);
+    this.running = { bundle, threads };
+    return threads;
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    const threads = await running?.threads.catch(() => undefined);
+    await threads?.stop();
+  }
 }
 
 /** The script every thread of the build runs: the compiled worker (src/node/compiled.ts). */

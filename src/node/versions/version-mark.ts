@@ -85,6 +85,14 @@ function outputsNow(folders: SiteFolders): string {
 /**
  * The result of the version's last build when nothing it is made from changed since and its outputs are
  * as that build left them: the version is then not built again, its files all kept as they are.
+ *
+ * Its outputs are known by three files (`outputsNow`), not file by file: a version's thousands of files
+ * would cost a build where only the current version changed as many stats as the version's pages. That is
+ * safe because `dist/` and `manifest/` are the build's: nothing but a build writes them, and a build that
+ * changes anything of the version writes its pointer and its manifest anew (in place by a rename, so
+ * another inode), and a removed folder takes them with it. What a hand in the outputs could still do
+ * unseen is edit or delete a single document or fragment of an untouched version: it stays so until the
+ * version changes, or its folder in `dist/` is removed, when the next build makes it whole.
  */
 export async function unchangedVersion(
   folders: SiteFolders,

@@ -2,7 +2,11 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appBundles, type Prerender } from '../../../../src/node/output/app-bundles';
 import { splitForBrowser } from '../../../../src/node/output/browser-data';
-import { PrerenderThreads, prerenderThreadCount } from '../../../../src/node/output/prerender-threads';
+import {
+  BuildPrerenderThreads,
+  PrerenderThreads,
+  prerenderThreadCount,
+} from '../../../../src/node/output/prerender-threads';
 import { renderingHere, type DocumentShell } from '../../../../src/node/output/site-files';
 import { groupedSite } from '../../../helpers/grouped-site';
 import { buildOutput } from '../../../helpers/output';
@@ -96,6 +100,25 @@ describe('the prerender threads', () => {
     const written = await buildOutput(onThreads);
     expect(written).toEqual(await buildOutput(here));
     expect(written.get('dist/p3/index.html')).toContain('Text of page 3.');
+  });
+
+  it('render a second site of the same build from its own data, on the threads the first started', async () => {
+    const first = splitForBrowser(site()).data;
+    const second = splitForBrowser(groupedSite({ hash: '3333cccc', groups: 2, perGroup: 80, title: 'Older' })).data;
+    const route = '/g1/page-3/';
+    const fragment = '<p>Body of the page.</p>';
+    const build = new BuildPrerenderThreads();
+    try {
+      const threads = await build.rendering(prerender.file, first, 2);
+      const ofFirst = text(await threads.renderDocument(route, fragment, shell(route)));
+      expect(await build.rendering(prerender.file, second, 2)).toBe(threads);
+      const ofSecond = text(await threads.renderDocument(route, fragment, shell(route)));
+      expect(ofFirst).toEqual(await renderingHere(prerender.renderRoute, first)(route, fragment, shell(route)));
+      expect(ofSecond).toEqual(await renderingHere(prerender.renderRoute, second)(route, fragment, shell(route)));
+      expect(ofSecond).not.toEqual(ofFirst);
+    } finally {
+      await build.stop();
+    }
   });
 
   it('are started only for a site large enough to pay for them', () => {

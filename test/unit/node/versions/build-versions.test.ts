@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../../src/shared/types';
+import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 import { CURRENT_AND_V1 } from '../../../helpers/versions';
 
@@ -130,6 +131,43 @@ describe('a site with a version built from another folder', () => {
     expect((await buildTree(root)).ok).toBe(true);
     expect(existsSync(path.join(root, 'dist/v1'))).toBe(false);
     expect(existsSync(path.join(root, 'manifest/v1'))).toBe(false);
+  });
+
+  it('builds an older version again when one of its pages changes, or what the current site gives it', async () => {
+    const root = await makeTree(SITE);
+    expect((await buildTree(root)).ok).toBe(true);
+    const v1Guide = () => read(root, 'dist/v1/guide/index.html');
+    // A page of v1 edited: v1 is built again (its page made again), its document shows the edit.
+    await writeFile(path.join(root, 'v1/guide.md'), '# Guide v1\n\nThe old guide, corrected in v1.\n');
+    const edited = await buildTree(root);
+    expect(edited.ok).toBe(true);
+    expect(edited.rendered).toBe(1);
+    expect(v1Guide()).toContain('corrected in v1');
+    // The current site's title and announcement are shown around every version's pages: changed, v1's
+    // documents change with them, though none of its pages did.
+    const before = times(path.join(root, 'dist/v1'), true);
+    const config = read(root, 'content/_site.yaml');
+    await writeFile(
+      path.join(root, 'content/_site.yaml'),
+      config.replace('title: Versioned Docs', 'title: Renamed Docs').replace('We launched', 'We moved'),
+    );
+    const retitled = await buildTree(root);
+    expect(retitled.ok).toBe(true);
+    expect(retitled.rendered).toBe(0);
+    expect(v1Guide()).toContain('Renamed Docs');
+    expect(v1Guide()).toContain('We moved');
+    expect(v1Guide()).not.toContain('Versioned Docs');
+    expect(times(path.join(root, 'dist/v1'), true).get('guide/index.html')).not.toBe(before.get('guide/index.html'));
+  });
+
+  it('writes the same versions on prerender threads, which every version renders on in turn, as on its own thread', async () => {
+    const [here, onThreads] = [await makeTree(SITE), await makeTree(SITE)];
+    expect((await buildTree(here, { prerenderThreads: 0 })).ok).toBe(true);
+    expect((await buildTree(onThreads, { prerenderThreads: 2 })).ok).toBe(true);
+    const written = await buildOutput(onThreads);
+    expect(written).toEqual(await buildOutput(here));
+    expect(written.get('dist/v1/guide/index.html')).toContain('Uniquely-older wording');
+    expect(written.get('dist/guide/index.html')).toContain('Uniquely-current wording');
   });
 
   it('fails on a broken link in the current version, and then writes nothing, the older versions either', async () => {
