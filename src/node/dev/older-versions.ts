@@ -75,11 +75,12 @@ export function startOlderVersions(
   options: OlderOptions & Logged,
 ): (Omit<OlderVersions, 'result'> & { built: Promise<unknown> }) | undefined {
   const place = olderVersionsPlace(config, options.cacheDir);
+  if (!place) return undefined;
   const built = buildOlderVersionsForDev(config, options).then(
     (older) => older && report(older.result, options),
     (error: unknown) => failure(error, options),
   );
-  return place && { ...place, built };
+  return { ...place, built };
 }
 
 /**

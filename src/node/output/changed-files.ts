@@ -120,8 +120,10 @@ export class ChangedFilesWriter {
       throw error;
     }
     const now = Date.now();
-    const retired = this.retiring.filter(({ file, left }) => left <= now - RETIRE_AFTER_MS && !present.has(file));
-    this.retiring = this.retiring.filter(({ file, left }) => left > now - RETIRE_AFTER_MS && !present.has(file));
+    // A file back in the site (a save undone) is no longer retiring; one that left long enough ago goes.
+    const retiring = this.retiring.filter(({ file }) => !present.has(file));
+    const retired = retiring.filter(({ left }) => left <= now - RETIRE_AFTER_MS);
+    this.retiring = retiring.filter(({ left }) => left > now - RETIRE_AFTER_MS);
     for (const file of [...this.versions.keys()]) {
       if (present.has(file)) continue;
       this.versions.delete(file);
