@@ -17,7 +17,7 @@ export interface ManifestIndex {
 }
 
 /** The lookup tables of `manifest`: built once by the caller, which keeps them while it uses them. */
-export function indexManifest(manifest: Manifest): ManifestIndex {
+export function indexManifest(manifest: Pick<Manifest, 'sidebar' | 'pages'>): ManifestIndex {
   const sidebarOrder = manifest.sidebar.flatMap((group) => group.items);
   const sidebarPosition = new Map<string, number>();
   sidebarOrder.forEach((item, i) => {

@@ -35,8 +35,11 @@ export interface ShardPage extends PageMeta {
   neighbours: Neighbours;
 }
 
-/** The browser's manifest (`assets/js/manifest.<hash>.json`): the site's settings, without page records. */
-export type SiteCore = Manifest & { shards: number };
+/**
+ * The browser's manifest (`assets/js/manifest.<hash>.json`): the site's settings, without page records;
+ * `shards` names its route shards' files, in order.
+ */
+export type SiteCore = Manifest & { shards: string[] };
 
 /**
  * The site data files of one deployment, as objects: what the build writes, what the browser fetches and
@@ -52,14 +55,11 @@ export interface SiteData {
 
 /** One route shard file. */
 export interface RouteShard {
-  /** The deployment it belongs to (`Manifest.hash`). */
-  hash: string;
   pages: ShardPage[];
 }
 
 /** The entries of one folded sidebar group, in a file of their own. */
 export interface SidebarGroupFile {
-  hash: string;
   items: SidebarLink[];
 }
 
@@ -73,46 +73,52 @@ export function shardOf(route: string, shards: number): number {
   return (hash >>> 0) % shards;
 }
 
-/** What names a deployment's data files: the site's base and the deployment's hash (a manifest has both). */
+/** What names a deployment's manifest: the site's base and the deployment's hash (a manifest has both). */
 export interface DeploymentFiles {
   hash: string;
   site: Pick<SiteSettings, 'base'>;
 }
 
-const dataFile = (deployment: DeploymentFiles, name: string) =>
-  `${deployment.site.base}assets/js/${name}.${deployment.hash}.json`;
+/**
+ * A data file's URL. The manifest is named by the deployment's hash; a route shard or a sidebar group's
+ * file by a hash of its own contents, which the manifest (and the pointer) name: a deployment that changed
+ * one page has one new route shard, and a tab keeps every other file it read.
+ */
+const dataFile = (base: string, kind: string, hash: string) => `${base}assets/js/${kind}.${hash}.json`;
 
 /** Whether a path (in the output folder, or a URL) is one of a deployment's data files (`dataFile`). */
 export const isDeploymentData = (path: string): boolean =>
-  /(^|\/)assets\/js\/(manifest|routes\.\d+|sidebar\.\d+)\.[0-9a-f]+\.json$/.test(path);
+  /(^|\/)assets\/js\/(manifest|routes|sidebar)\.[0-9a-f]+\.json$/.test(path);
 
 /** URL of the browser's manifest, the site core (`SiteCore`). */
-export const manifestUrl = (deployment: DeploymentFiles): string => dataFile(deployment, 'manifest');
+export const manifestUrl = (deployment: DeploymentFiles): string =>
+  dataFile(deployment.site.base, 'manifest', deployment.hash);
 
-/** URL of route shard `n`; named by the deployment's hash, so a new deployment never meets an old shard. */
-export const shardUrl = (deployment: DeploymentFiles, n: number): string => dataFile(deployment, `routes.${n}`);
+/** URL of the route shard named `name` (`SiteCore.shards`). */
+export const shardUrl = (base: string, name: string): string => dataFile(base, 'routes', name);
 
-/** URL of the entries of sidebar group `n`. */
-export const sidebarGroupUrl = (deployment: DeploymentFiles, n: number): string => dataFile(deployment, `sidebar.${n}`);
+/** URL of the entries of a folded sidebar group, by its file's name (`SidebarGroup.file`). */
+export const sidebarGroupUrl = (base: string, name: string): string => dataFile(base, 'sidebar', name);
 
 /**
  * The data files the app reads as it starts on `routes`, once the deployment pointer has named the
- * deployment: the manifest, the routes' shards and the page's folded sidebar groups (`groups`, which
- * the page's document lists). The boot script preloads them, so that the app finds each one loaded.
+ * deployment: the manifest, the routes' shards and the page's folded sidebar groups (`groups`, their
+ * files' names, which the page's document lists). The boot script preloads them, so that the app finds
+ * each one loaded.
  */
 export function startDataUrls(
   pointer: DeploymentPointer,
   base: string,
   routes: readonly string[],
-  groups: readonly number[],
+  groups: readonly string[],
 ): string[] {
-  const deployment: DeploymentFiles = { hash: pointer.hash, site: { base } };
-  const { shards } = pointer;
-  const shardFiles = shards ? [...new Set(routes.map((route) => shardOf(route, shards)))] : [];
+  const shards = pointer.shards ?? [];
+  const shardFiles =
+    shards.length > 0 ? [...new Set(routes.map((route) => shards[shardOf(route, shards.length)]))] : [];
   return [
     pointer.manifest,
-    ...shardFiles.map((n) => shardUrl(deployment, n)),
-    ...groups.map((g) => sidebarGroupUrl(deployment, g)),
+    ...shardFiles.flatMap((name) => (name ? [shardUrl(base, name)] : [])),
+    ...groups.map((name) => sidebarGroupUrl(base, name)),
   ];
 }
 
@@ -135,6 +141,6 @@ export function groupsByRoute(groups: readonly SidebarGroup[]): Map<string, numb
 
 /**
  * Whether the build folded the group: its entries are in a file of their own (`sidebarGroupUrl`), and the
- * site core has only its heading and size.
+ * site core has only its heading, size and file name.
  */
 export const isFolded = (group: SidebarGroup): boolean => group.size !== undefined;

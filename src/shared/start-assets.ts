@@ -23,8 +23,8 @@ export interface StartAssets {
   base: string;
   /** The page's route, whose record the app reads first; none on the not-found page. */
   route?: string;
-  /** The sidebar groups (their index) that list the page and whose entries are in files of their own. */
-  groups: number[];
+  /** The files (their names) of the folded sidebar groups that list the page (`SidebarGroup.file`). */
+  groups: string[];
 }
 
 export const START_ASSETS_ID = 'docs-start';

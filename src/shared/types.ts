@@ -73,6 +73,8 @@ export interface SidebarGroup {
    * in a file of their own (src/shared/site-data.ts); `items` is empty.
    */
   size?: number;
+  /** With `size`: the name (a hash of its contents) of the file with the group's entries. */
+  file?: string;
 }
 
 /** An entry of the docs version menu. */
@@ -135,10 +137,10 @@ export interface Manifest {
   searchWorker: string;
   pages: PageMeta[];
   /**
-   * In the browser's manifest (`SiteCore`): the page records are split into this many route shards
+   * In the browser's manifest (`SiteCore`): the names of the route shards the page records are split into
    * (src/shared/site-data.ts), and `pages` is empty. Absent in the whole manifest, whose `pages` is every page.
    */
-  shards?: number;
+  shards?: string[];
 }
 
 /**
@@ -150,7 +152,7 @@ export interface DeploymentPointer {
   manifest: string;
   hash: string;
   /** The manifest's `shards`, so that a page's route shard can be requested beside the manifest. */
-  shards?: number;
+  shards?: string[];
   /**
    * The app's entry module (with the base), as documents name it: an app whose code changed has a new
    * one while the manifest may stay the same, and an open tab of the old app learns from it that the

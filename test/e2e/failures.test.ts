@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/types';
+import type { ShardPage } from '../../src/shared/site-data';
 import { routeNewShards, shardRecord } from './deployment';
 import { hydrated, lazyChunk, useBrowser } from './browser';
 
@@ -123,8 +124,8 @@ describe('a new deployment while the tab is open', () => {
     const current = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
     const pricing = await shardRecord(page, current, '/pricing/');
     const fragment = pricing.fragment.replace(/\.[0-9a-f]{8}\.html$/, '.deadbeef.html');
-    const manifest = { ...current, hash: 'deadbeef' };
-    await routeNewShards(page, current, 'deadbeef', (p) => (p.path === '/pricing/' ? { ...p, fragment } : p));
+    const edit = (p: ShardPage) => (p.path === '/pricing/' ? { ...p, fragment } : p);
+    const manifest = { ...current, hash: 'deadbeef', shards: await routeNewShards(page, current, 'deadbeef', edit) };
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await page.route(/version\.json$/, (r) =>
       r.fulfill({ json: { manifest: '/docs/assets/js/manifest.deadbeef.json', hash: 'deadbeef' } }),
@@ -154,8 +155,8 @@ describe('a new deployment while the tab is open', () => {
     );
     const manifestUrl = new URL((await page.getAttribute('meta[name="docs-manifest"]', 'content')) ?? '', base()).href;
     const current = (await page.evaluate((u) => fetch(u).then((r) => r.json()), manifestUrl)) as Manifest;
-    await page.route(/manifest\.0badf00d\.json$/, (r) => r.fulfill({ json: { ...current, hash: '0badf00d' } }));
-    await routeNewShards(page, current, '0badf00d');
+    const shards = await routeNewShards(page, current, '0badf00d');
+    await page.route(/manifest\.0badf00d\.json$/, (r) => r.fulfill({ json: { ...current, hash: '0badf00d', shards } }));
     await page.click('nav#sidebar a[href="/docs/pricing/"]');
     await page.waitForTimeout(2500);
     expect(documentLoads).toBe(1);

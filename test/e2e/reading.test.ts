@@ -183,7 +183,7 @@ describe('pages for AI assistants', () => {
       const pointer = (await (await fetch('/docs/version.json')).json()) as { manifest: string };
       return (await (await fetch(pointer.manifest)).json()) as Manifest;
     })) as Manifest;
-    const shardUrls = Array.from({ length: manifest.shards ?? 0 }, (_, n) => shardUrl(manifest, n));
+    const shardUrls = (manifest.shards ?? []).map((name) => shardUrl(manifest.site.base, name));
     const shards = await page.evaluate(
       (urls) => Promise.all(urls.map(async (u) => (await fetch(u)).json() as Promise<RouteShard>)),
       shardUrls,

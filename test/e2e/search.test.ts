@@ -219,8 +219,10 @@ describe('search', () => {
     const newEntry = manifest.search.replace(/\.[0-9a-f]{8}\.json$/, `.${searchHash}.json`);
     const newManifest = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${hash}.json`);
     const assets = path.join(inject('distDir'), 'assets/js');
-    await context.route(`**${newManifest}`, (r) => r.fulfill({ json: { ...manifest, hash, search: newEntry } }));
-    await routeNewShards(context, manifest, hash);
+    const shards = await routeNewShards(context, manifest, hash);
+    await context.route(`**${newManifest}`, (r) =>
+      r.fulfill({ json: { ...manifest, hash, search: newEntry, shards } }),
+    );
     // Every shard renamed, as if every one had changed: each new name serves the old name's bytes.
     const renamed = (shardHash: string) =>
       shardHash.replace(/[0-9a-f]/g, (c) => ((parseInt(c, 16) + 1) % 16).toString(16));

@@ -1,7 +1,8 @@
-import type { Manifest, PageMeta } from '../../src/shared/types';
+import type { UnhashedManifest } from '../../src/node/output/browser-data';
+import type { PageMeta } from '../../src/shared/types';
 
 export interface GroupedSite {
-  /** The deployment's hash, in the manifest and the fragments' names. */
+  /** The hash in the fragments' names. */
   hash: string;
   groups: number;
   perGroup: number;
@@ -12,7 +13,7 @@ export interface GroupedSite {
 }
 
 /**
- * A manifest of `groups` sidebar groups of `perGroup` pages each (page `i` of group `g` at /g{g}/page-{i}/),
+ * A manifest (before its hash: `splitForBrowser` names it) of `groups` sidebar groups of `perGroup` pages each (page `i` of group `g` at /g{g}/page-{i}/),
  * as the build makes it under /docs/: past 300 entries the build folds its sidebar.
  */
 export function groupedSite({
@@ -21,7 +22,7 @@ export function groupedSite({
   perGroup,
   title = 'Page',
   frontmatter = () => ({}),
-}: GroupedSite): Manifest {
+}: GroupedSite): UnhashedManifest {
   const pages: PageMeta[] = [];
   const sidebar = Array.from({ length: groups }, (_, g) => ({
     text: `Group ${g}`,
@@ -42,7 +43,6 @@ export function groupedSite({
     }),
   }));
   return {
-    hash,
     site: { title: 'T', description: '', base: '/docs/', siteUrl: 'https://x.test', lang: 'en', versions: [] },
     sidebar,
     redirects: {},

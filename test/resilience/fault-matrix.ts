@@ -8,7 +8,7 @@ import { hydrated, searchDialogChunk, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
 import { readStartAssets } from '../../src/node/output/document';
 import { keyFromRoute } from '../../src/shared/paths';
-import { startDataUrls } from '../../src/shared/site-data';
+import { startDataUrls, type ShardPage } from '../../src/shared/site-data';
 import { SUMMARIES } from './summaries';
 
 /**
@@ -51,7 +51,7 @@ const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
 const SEARCH_SHARDS = /\/assets\/js\/search\/[a-z]+\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 const POINTER = /\/version\.json(\?.*)?$/;
-const ROUTE_SHARDS = /\/assets\/js\/routes\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
+const ROUTE_SHARDS = /\/assets\/js\/routes\.[0-9a-f]{8}\.json(\?.*)?$/;
 
 /** The route shard a first visit of the page loads as the app starts: its own record's. */
 async function preloadedShard(stop: Stop): Promise<string> {
@@ -316,12 +316,16 @@ async function deployWhileOpen(page: Page, beforeSwitch: (newManifest: { url: st
   const fragment = await (await context.request.get(new URL(target.fragment, base()).href)).text();
   const newFragmentUrl = target.fragment.replace(/\.[0-9a-f]{8}\.html$/, `.${NEW_HASH}.html`);
   const newManifestUrl = manifestUrl.replace(/\.[0-9a-f]{8}\.json$/, `.${NEW_HASH}.json`);
-  const next: Manifest = { ...manifest, hash: NEW_HASH };
+  // The new deployment's route shards: the old ones, the target's record naming its new fragment.
+  const edit = (p: ShardPage) => (p.path === route ? { ...p, fragment: newFragmentUrl } : p);
+  const next: Manifest = {
+    ...manifest,
+    hash: NEW_HASH,
+    shards: await routeNewShards(context, manifest, NEW_HASH, edit),
+  };
   const pointer: DeploymentPointer = { manifest: newManifestUrl, hash: NEW_HASH };
   const file = { body: JSON.stringify(next), contentType: 'application/json' };
   await context.route(fileUrl(newManifestUrl), (r) => r.fulfill({ status: 200, ...file }));
-  // The new deployment's route shards: the old ones, the target's record naming its new fragment.
-  await routeNewShards(context, manifest, NEW_HASH, (p) => (p.path === route ? { ...p, fragment: newFragmentUrl } : p));
   await context.route(fileUrl(newFragmentUrl), (r) =>
     r.fulfill({
       contentType: 'text/html; charset=utf-8',

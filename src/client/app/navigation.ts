@@ -48,7 +48,7 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   const { deployment, view, groups } = screen.getState();
   const shown = view.kind === 'page' ? view : undefined;
   seedQueries(queryClient, deployment, { ...files, groups: new Map([...files.groups, ...groups]) }, shown);
-  readGroupsWith((from, g) => ensureQuery(queryClient, sidebarGroupQuery(from, g), undefined));
+  readGroupsWith((from, name) => ensureQuery(queryClient, sidebarGroupQuery(from, name), undefined));
   followDeployment(queryClient, screen);
 
   let traversing = false;
@@ -111,7 +111,9 @@ async function show(router: AppRouter, queryClient: QueryClient, base: string, s
   const sameDeployment = deployment.hash === now.deployment.hash;
   const groups = new Map(sameDeployment ? now.groups : []);
   for (const g of view.kind === 'page' ? view.page.groups : []) {
-    const file = queryClient.getQueryData(sidebarGroupQuery(deployment, g).queryKey);
+    const name = site.sidebar[g]?.file;
+    const file =
+      name === undefined ? undefined : queryClient.getQueryData(sidebarGroupQuery(deployment, name).queryKey);
     if (file) groups.set(g, file);
   }
   if (view === now.view && route === now.route && site === now.site && groups.size === now.groups.size) return;

@@ -39,13 +39,18 @@ export async function fetchDeployment(base: string, signal: AbortSignal | undefi
 export const fetchSiteCore = (deployment: Deployment, signal: AbortSignal | undefined): Promise<SiteCore> =>
   fetchChunk(deployment.manifest, 'manifest', signal, parseSiteCore);
 
-/** Route shard `n`: the page records whose route hashes to it. */
-export const fetchRouteShard = (deployment: Deployment, n: number, signal: AbortSignal | undefined) =>
-  fetchChunk(shardUrl(deployment, n), `routes-${n}`, signal, parseRouteShard) as Promise<RouteShard>;
+/** The route shard named `name` (`SiteCore.shards`): the page records whose route hashes to it. */
+export const fetchRouteShard = (deployment: Deployment, name: string, signal: AbortSignal | undefined) =>
+  fetchChunk(shardUrl(deployment.site.base, name), `routes-${name}`, signal, parseRouteShard) as Promise<RouteShard>;
 
-/** The entries of folded sidebar group `g`. */
-export const fetchSidebarGroup = (deployment: Deployment, g: number, signal: AbortSignal | undefined) =>
-  fetchChunk(sidebarGroupUrl(deployment, g), `sidebar-${g}`, signal, parseSidebarGroup) as Promise<SidebarGroupFile>;
+/** The entries of a folded sidebar group, by its file's name (`SidebarGroup.file`). */
+export const fetchSidebarGroup = (deployment: Deployment, name: string, signal: AbortSignal | undefined) =>
+  fetchChunk(
+    sidebarGroupUrl(deployment.site.base, name),
+    `sidebar-${name}`,
+    signal,
+    parseSidebarGroup,
+  ) as Promise<SidebarGroupFile>;
 
 /** A page's content: the HTML fragment the build wrote for it. */
 export const fetchFragment = (page: PageMeta, signal: AbortSignal | undefined): Promise<string> =>

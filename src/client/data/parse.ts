@@ -22,10 +22,10 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** The browser's manifest (the site core): the settings, and the number of route shards the records are in. */
+/** The browser's manifest (the site core): the settings, and the route shards the records are in. */
 export function parseSiteCore(text: string): SiteCore {
   const value = parseJson(text) as Partial<SiteCore> | null;
-  if (!value || typeof value.hash !== 'string' || typeof value.shards !== 'number' || !value.site) {
+  if (!value || typeof value.hash !== 'string' || !Array.isArray(value.shards) || !value.site) {
     throw new WrongContentError(false);
   }
   return value as SiteCore;
@@ -53,12 +53,12 @@ export function parseSearchEntry(text: string): SearchEntry {
 
 export function parseRouteShard(text: string): RouteShard {
   const value = parseJson(text) as Partial<RouteShard> | null;
-  if (!value || typeof value.hash !== 'string' || !Array.isArray(value.pages)) throw new WrongContentError(false);
+  if (!value || !Array.isArray(value.pages)) throw new WrongContentError(false);
   return value as RouteShard;
 }
 
 export function parseSidebarGroup(text: string): SidebarGroupFile {
   const value = parseJson(text) as Partial<SidebarGroupFile> | null;
-  if (!value || typeof value.hash !== 'string' || !Array.isArray(value.items)) throw new WrongContentError(false);
+  if (!value || !Array.isArray(value.items)) throw new WrongContentError(false);
   return value as SidebarGroupFile;
 }

@@ -8,9 +8,12 @@ export interface RouteData {
   records: ReadonlyMap<string, ShardPage>;
 }
 
-/** The files a route's data came from, by shard and by folded sidebar group: what a cache is seeded with. */
+/**
+ * The files a route's data came from, by shard (its name) and by folded sidebar group (its index): what a
+ * cache is seeded with.
+ */
 export interface RouteFiles extends RouteData {
-  shards: ReadonlyMap<number, RouteShard>;
+  shards: ReadonlyMap<string, RouteShard>;
   groups: ReadonlyMap<number, SidebarGroupFile>;
 }
 
@@ -20,8 +23,8 @@ export interface RouteFiles extends RouteData {
  */
 export interface FileSource {
   site(deployment: Deployment, signal?: AbortSignal): Promise<SiteCore>;
-  shard(deployment: Deployment, n: number, signal?: AbortSignal): Promise<RouteShard>;
-  group(deployment: Deployment, g: number, signal?: AbortSignal): Promise<SidebarGroupFile>;
+  shard(deployment: Deployment, name: string, signal?: AbortSignal): Promise<RouteShard>;
+  group(deployment: Deployment, name: string, signal?: AbortSignal): Promise<SidebarGroupFile>;
 }
 
 export const plainFiles: FileSource = {
@@ -30,9 +33,13 @@ export const plainFiles: FileSource = {
   group: fetchSidebarGroup,
 };
 
-/** The record of `route` in its shard; a shard of another deployment (never asked for) has none. */
-export const recordIn = (shard: RouteShard, deployment: Deployment, route: string): ShardPage | undefined =>
-  shard.hash === deployment.hash ? shard.pages.find((page) => page.path === route) : undefined;
+/** The record of `route` in its shard. */
+export const recordIn = (shard: RouteShard, route: string): ShardPage | undefined =>
+  shard.pages.find((page) => page.path === route);
+
+/** The name of the route shard that holds `route`'s record, if any (`SiteCore.shards`). */
+export const shardNameOf = (site: Pick<SiteCore, 'shards'>, route: string): string | undefined =>
+  site.shards[shardOf(route, site.shards.length)];
 
 /**
  * Reads what `routes` need: the site core, their route shards and the folded sidebar groups that list
@@ -45,20 +52,24 @@ export async function readRouteData(
   signal?: AbortSignal,
 ): Promise<RouteFiles> {
   const site = await source.site(deployment, signal);
-  const wanted = [...new Set(routes.map((route) => shardOf(route, site.shards)))];
+  const wanted = [...new Set(routes.flatMap((route) => shardNameOf(site, route) ?? []))];
   const shards = new Map(
-    await Promise.all(wanted.map(async (n) => [n, await source.shard(deployment, n, signal)] as const)),
+    await Promise.all(wanted.map(async (name) => [name, await source.shard(deployment, name, signal)] as const)),
   );
   const records = new Map<string, ShardPage>();
   for (const route of routes) {
-    const shard = shards.get(shardOf(route, site.shards));
-    const record = shard && recordIn(shard, deployment, route);
+    const name = shardNameOf(site, route);
+    const shard = name === undefined ? undefined : shards.get(name);
+    const record = shard && recordIn(shard, route);
     if (record) records.set(route, record);
   }
   const listing = new Set([...records.values()].flatMap((record) => record.groups));
-  const folded = [...listing].filter((g) => site.sidebar[g] && isFolded(site.sidebar[g]));
+  const folded = [...listing].flatMap((g) => {
+    const group = site.sidebar[g];
+    return group?.file !== undefined && isFolded(group) ? [[g, group.file] as const] : [];
+  });
   const groups = new Map(
-    await Promise.all(folded.map(async (g) => [g, await source.group(deployment, g, signal)] as const)),
+    await Promise.all(folded.map(async ([g, file]) => [g, await source.group(deployment, file, signal)] as const)),
   );
   return { site, records, shards, groups };
 }

@@ -26,8 +26,8 @@ export function screenFromData(data: SiteData, route: string, fragmentHtml: stri
   };
   const records = new Map<string, ShardPage>();
   for (const path of recordRoutes(route)) {
-    const shard = data.shards[shardOf(path, core.shards)];
-    const record = shard && recordIn(shard, deployment, path);
+    const shard = data.shards[shardOf(path, core.shards.length)];
+    const record = shard && recordIn(shard, path);
     if (record) records.set(path, record);
   }
   const resolution = resolveRoute(core.redirects, (path) => records.get(path), route);

@@ -48,10 +48,11 @@ export function useScreen<T>(select: (screen: Screen) => T): T {
   return useStore(useScreenStore(), select);
 }
 
-type ReadGroup = (deployment: Deployment, g: number) => Promise<SidebarGroupFile>;
+/** Reads a folded group's entries by its file's name (`SidebarGroup.file`). */
+type ReadGroup = (deployment: Deployment, name: string) => Promise<SidebarGroupFile>;
 
 /** Straight from the network until navigation has loaded; then through its cache (`readGroupsWith`). */
-let readGroup: ReadGroup = (deployment, g) => fetchSidebarGroup(deployment, g, undefined);
+let readGroup: ReadGroup = (deployment, name) => fetchSidebarGroup(deployment, name, undefined);
 const reading = new Set<string>();
 
 export function readGroupsWith(read: ReadGroup): void {
@@ -60,14 +61,15 @@ export function readGroupsWith(read: ReadGroup): void {
 
 /** Loads the entries of folded sidebar group `g` into the screen (a group the reader opened); once at a time. */
 export function loadGroup(store: ScreenStore, g: number): void {
-  const { deployment } = store.getState();
+  const { deployment, site } = store.getState();
+  const name = site.sidebar[g]?.file;
   const key = `${deployment.hash}/${g}`;
-  if (reading.has(key)) return;
+  if (name === undefined || reading.has(key)) return;
   reading.add(key);
   const without = (map: ReadonlyMap<number, unknown>) => new Map([...map].filter(([n]) => n !== g));
   store.setState((screen) => ({ groupErrors: without(screen.groupErrors) }));
   const current = () => store.getState().deployment.hash === deployment.hash;
-  readGroup(deployment, g)
+  readGroup(deployment, name)
     .then(
       (file) => current() && store.setState((screen) => ({ groups: new Map(screen.groups).set(g, file) })),
       (error: unknown) =>

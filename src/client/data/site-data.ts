@@ -9,7 +9,7 @@ export type { RouteData } from './route-data';
 
 /**
  * Navigation's side of the site data (src/shared/site-data.ts): the site core, each route shard and each
- * folded sidebar group are queries of their own, keyed by the deployment they belong to, whose query
+ * folded sidebar group are queries of their own, keyed by their file's name, whose query
  * functions are the app's plain fetch functions (files.ts). A file never changes under its name, so each
  * is read once.
  */
@@ -30,25 +30,27 @@ export const siteQuery = (deployment: Deployment) =>
     ...dataFile,
   });
 
-export const routeShardQuery = (deployment: Deployment, n: number) =>
+/** A route shard, by its name: the same name in a later deployment is the same file, read once. */
+export const routeShardQuery = (deployment: Deployment, name: string) =>
   queryOptions({
-    queryKey: ['routes', deployment.hash, n],
-    queryFn: ({ signal }) => fetchRouteShard(deployment, n, signal),
+    queryKey: ['routes', deployment.site.base, name],
+    queryFn: ({ signal }) => fetchRouteShard(deployment, name, signal),
     ...dataFile,
   });
 
-export const sidebarGroupQuery = (deployment: Deployment, g: number) =>
+/** A folded sidebar group's entries, by its file's name. */
+export const sidebarGroupQuery = (deployment: Deployment, name: string) =>
   queryOptions({
-    queryKey: ['sidebar', deployment.hash, g],
-    queryFn: ({ signal }) => fetchSidebarGroup(deployment, g, signal),
+    queryKey: ['sidebar', deployment.site.base, name],
+    queryFn: ({ signal }) => fetchSidebarGroup(deployment, name, signal),
     ...dataFile,
   });
 
 /** The data files read through `queryClient`'s cache. */
 export const queryFiles = (queryClient: QueryClient): FileSource => ({
   site: (deployment, signal) => ensureQuery(queryClient, siteQuery(deployment), signal),
-  shard: (deployment, n, signal) => ensureQuery(queryClient, routeShardQuery(deployment, n), signal),
-  group: (deployment, g, signal) => ensureQuery(queryClient, sidebarGroupQuery(deployment, g), signal),
+  shard: (deployment, name, signal) => ensureQuery(queryClient, routeShardQuery(deployment, name), signal),
+  group: (deployment, name, signal) => ensureQuery(queryClient, sidebarGroupQuery(deployment, name), signal),
 });
 
 /**
@@ -77,7 +79,10 @@ export function seedQueries(
 ): void {
   queryClient.setQueryData(deploymentQuery(deployment.site.base).queryKey, deployment);
   queryClient.setQueryData(siteQuery(deployment).queryKey, files.site);
-  for (const [n, shard] of files.shards) queryClient.setQueryData(routeShardQuery(deployment, n).queryKey, shard);
-  for (const [g, group] of files.groups) queryClient.setQueryData(sidebarGroupQuery(deployment, g).queryKey, group);
+  for (const [name, shard] of files.shards) queryClient.setQueryData(routeShardQuery(deployment, name).queryKey, shard);
+  for (const [g, group] of files.groups) {
+    const name = files.site.sidebar[g]?.file;
+    if (name !== undefined) queryClient.setQueryData(sidebarGroupQuery(deployment, name).queryKey, group);
+  }
   if (page) queryClient.setQueryData(fragmentQuery(page.page).queryKey, page.html);
 }

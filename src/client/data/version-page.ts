@@ -1,7 +1,8 @@
 import { canonicalRoute, withBase } from '../../shared/paths';
 import { resolveRoute } from '../../shared/resolve';
-import { POINTER_FILE, shardOf } from '../../shared/site-data';
+import { POINTER_FILE } from '../../shared/site-data';
 import { fetchPointer, fetchRouteShard, fetchSiteCore, type Deployment } from './files';
+import { shardNameOf } from './route-data';
 
 /**
  * The URL of a page in another version built with the site (its base, `/docs/v1/`): the same route when
@@ -18,8 +19,9 @@ export async function pageInVersion(base: string, route: string): Promise<string
     // The version's redirects first, as its app applies them: the shard of the route they lead to holds the page.
     const redirect = resolveRoute(core.redirects, () => undefined, route);
     const target = redirect.kind === 'redirect' ? redirect.to : canonicalRoute(route);
-    const shard = await fetchRouteShard(deployment, shardOf(target, pointer.shards ?? core.shards), undefined);
-    if (!shard.pages.some((page) => page.path === target)) return base;
+    const name = shardNameOf(core, target);
+    const shard = name === undefined ? undefined : await fetchRouteShard(deployment, name, undefined);
+    if (!shard?.pages.some((page) => page.path === target)) return base;
     const hash = redirect.kind === 'redirect' && redirect.hash ? `#${redirect.hash}` : '';
     return withBase(base, target) + hash;
   } catch {

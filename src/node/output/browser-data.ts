@@ -1,5 +1,5 @@
 import { neighboursOf } from '../../shared/navigation';
-import { digestOfAll } from '../content-hash';
+import { contentHash, digestOfAll } from '../content-hash';
 import { indexManifest } from '../../shared/resolve';
 import {
   groupsByRoute,
@@ -8,24 +8,30 @@ import {
   shardUrl,
   sidebarFolds,
   sidebarGroupUrl,
+  type RouteShard,
   type ShardPage,
   type SiteCore,
   type SiteData,
 } from '../../shared/site-data';
 import type { Manifest } from '../../shared/types';
 
+/** The whole manifest before its hash is known: the hash names the data files the browser loads of it. */
+export type UnhashedManifest = Omit<Manifest, 'hash'>;
+
 /** The site data as the browser loads it (layout in src/shared/site-data.ts). */
 export interface BrowserData {
+  /** The whole manifest; its hash, the deployment's, covers every data file below. */
+  manifest: Manifest;
   /** The data files as objects: the prerender renders each document from them. */
   data: SiteData;
   /** The browser's manifest: the site's settings without the page records (and folded groups' entries). */
   manifestJson: string;
   /** The route shards and sidebar group files, by URL (with the base). */
   files: Map<string, string>;
-  /** The number of route shards, which the deployment pointer names too. */
-  shards: number;
-  /** The folded sidebar groups (their index) that list `route`: a first visit loads their files. */
-  groupsOf(route: string): number[];
+  /** The route shards' names, which the deployment pointer names too. */
+  shards: string[];
+  /** The files (their names) of the folded sidebar groups that list `route`: a first visit loads them. */
+  groupsOf(route: string): string[];
   /**
    * A digest of what the prerender reads of the data to render `route` besides the page's fragment: the
    * browser's manifest without the deployment's names, the route's record and its folded sidebar groups'
@@ -34,51 +40,62 @@ export interface BrowserData {
   viewOf(route: string): string;
 }
 
-/** Splits the whole manifest into what every page needs and the files fetched per page. */
-export function splitForBrowser(manifest: Manifest): BrowserData {
-  const index = indexManifest(manifest);
-  const shards = shardCount(manifest.pages.length);
-  const folds = sidebarFolds(manifest.sidebar);
-  const groupsOf = groupsByRoute(manifest.sidebar);
-
-  const data: SiteData = {
-    core: {
-      ...manifest,
-      sidebar: folds
-        ? manifest.sidebar.map((group) => ({ text: group.text, items: [], size: group.items.length }))
-        : manifest.sidebar,
-      pages: [],
-      shards,
-    } satisfies SiteCore,
-    shards: Array.from({ length: shards }, () => ({ hash: manifest.hash, pages: [] })),
-    groups: folds ? manifest.sidebar.map((group) => ({ hash: manifest.hash, items: group.items })) : [],
+/**
+ * Splits the whole manifest into what every page needs and the files fetched per page. A route shard or a
+ * group's file is named by its contents, and the browser's manifest names them: the deployment's hash, a
+ * hash of the browser's manifest, covers the whole manifest without hashing all of it as one text.
+ */
+export function splitForBrowser(unhashed: UnhashedManifest): BrowserData {
+  const { base } = unhashed.site;
+  const index = indexManifest(unhashed);
+  const folds = sidebarFolds(unhashed.sidebar);
+  const groupsOf = groupsByRoute(unhashed.sidebar);
+  const files = new Map<string, string>();
+  const named = (json: string, url: (base: string, name: string) => string) => {
+    const name = contentHash(json);
+    files.set(url(base, name), json);
+    return name;
   };
+
+  const groups = folds ? unhashed.sidebar.map((group) => ({ items: group.items })) : [];
+  const groupNames = groups.map((file) => named(JSON.stringify(file), sidebarGroupUrl));
+  const shards: RouteShard[] = Array.from({ length: shardCount(unhashed.pages.length) }, () => ({ pages: [] }));
   const records = new Map<string, ShardPage>();
-  for (const page of manifest.pages) {
+  for (const page of unhashed.pages) {
     const record: ShardPage = { ...page, groups: groupsOf.get(page.path) ?? [], neighbours: neighboursOf(page, index) };
-    data.shards[shardOf(page.path, shards)]?.pages.push(record);
+    shards[shardOf(page.path, shards.length)]?.pages.push(record);
     records.set(page.path, record);
   }
-  const files = new Map<string, string>();
-  data.shards.forEach((shard, n) => files.set(shardUrl(manifest, n), JSON.stringify(shard)));
-  const groupDigests = data.groups.map((file, g) => {
-    const json = JSON.stringify(file);
-    files.set(sidebarGroupUrl(manifest, g), json);
-    return digestOfAll([JSON.stringify(file.items)]);
-  });
-  // Every deployment has its own hash, and its search data's name: no document shows either.
-  const { hash: _deployment, search: _search, ...shown } = data.core;
-  const shownDigest = digestOfAll([JSON.stringify(shown)]);
+  const shardNames = shards.map((shard) => named(JSON.stringify(shard), shardUrl));
+  const sidebar = folds
+    ? unhashed.sidebar.map((group, g) => ({
+        text: group.text,
+        items: [],
+        size: group.items.length,
+        file: groupNames[g],
+      }))
+    : unhashed.sidebar;
+  const core: Omit<SiteCore, 'hash'> = { ...unhashed, sidebar, pages: [], shards: shardNames };
+  const hash = contentHash(JSON.stringify(core));
+  const data: SiteData = { core: { hash, ...core }, shards, groups };
+
+  // A deployment's names (its hash, its data files', its search data's) change with pages no document
+  // shows: a document is the same while the rest of what it shows is.
+  const { search: _search, shards: _shards, ...shown } = core;
+  const shownDigest = digestOfAll([
+    JSON.stringify({ ...shown, sidebar: sidebar.map(({ file: _file, ...group }) => group) }),
+  ]);
   return {
+    manifest: { hash, ...unhashed },
     data,
     manifestJson: JSON.stringify(data.core),
     files,
-    shards,
-    groupsOf: (route) => (folds ? (groupsOf.get(route) ?? []) : []),
+    shards: shardNames,
+    groupsOf: (route) => (folds ? (groupsOf.get(route) ?? []).flatMap((g) => groupNames[g] ?? []) : []),
     viewOf: (route) => {
       const record = records.get(route);
-      const groups = folds ? (record?.groups ?? []).map((g) => groupDigests[g] ?? '') : [];
-      return digestOfAll([shownDigest, JSON.stringify(record ?? null), ...groups]);
+      const names = folds ? (record?.groups ?? []).map((g) => groupNames[g] ?? '') : [];
+      return digestOfAll([shownDigest, JSON.stringify(record ?? null), ...names]);
     },
   };
 }

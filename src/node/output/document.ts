@@ -13,8 +13,8 @@ export interface DocumentAssets {
   pointer: string;
   /** The page's route, whose record the app loads as it starts (none on the not-found page). */
   route?: string;
-  /** The page's folded sidebar groups (their index), whose files the app loads as it starts. */
-  groups?: number[];
+  /** The files (their names) of the page's folded sidebar groups, which the app loads as it starts. */
+  groups?: string[];
   /** Stylesheets the page needs beyond the site's (`PageMeta.stylesheets`), with the base. */
   stylesheets?: string[];
 }

@@ -1,12 +1,13 @@
 import { withBase } from '../../shared/paths';
-import type { Manifest, SiteSettings, VersionLink } from '../../shared/types';
+import type { SiteSettings, VersionLink } from '../../shared/types';
 import { editLinkOf } from '../scan/page-history';
 import { mathAssets } from './math-assets';
 import { toPageMeta, type PageRecord } from '../analyze/page-record';
-import type { SiteConfig } from '../scan/site-config';
 import { contentHash } from '../content-hash';
+import type { SiteConfig } from '../scan/site-config';
 import { announcementHtml } from '../site/announcement';
 import type { Site } from '../site/assemble';
+import type { UnhashedManifest } from './browser-data';
 
 /** The site-wide settings that ship in the manifest. */
 export function siteSettings(config: SiteConfig): SiteSettings {
@@ -59,7 +60,7 @@ export interface ManifestAssets {
   worker: string;
 }
 
-/** The manifest of an assembled site; its hash covers everything in it. */
+/** The manifest of an assembled site, before its hash (browser-data.ts names it, with its data files). */
 export function createManifest(
   config: SiteConfig,
   assembled: Site<PageRecord>,
@@ -68,9 +69,9 @@ export function createManifest(
   client: ManifestAssets,
   /** Each file's last commit date, when the site shows it (scan/page-history.ts). */
   lastUpdated: ReadonlyMap<string, string> = new Map(),
-): Manifest {
+): UnhashedManifest {
   const base = config.base;
-  const unhashed: Omit<Manifest, 'hash'> = {
+  return {
     site: siteSettings(config),
     sidebar: assembled.sidebar,
     redirects: assembled.redirects,
@@ -88,5 +89,4 @@ export function createManifest(
       };
     }),
   };
-  return { hash: contentHash(JSON.stringify(unhashed)), ...unhashed };
 }

@@ -63,6 +63,6 @@ export function siteOutput(
   client: ClientAssets,
   history?: ReadonlyMap<string, string>,
 ): { manifest: Manifest; browserData: BrowserData } {
-  const manifest = createManifest(config, site, search.entry, client, history);
-  return { manifest, browserData: splitForBrowser(manifest) };
+  const browserData = splitForBrowser(createManifest(config, site, search.entry, client, history));
+  return { manifest: browserData.manifest, browserData };
 }

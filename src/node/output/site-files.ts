@@ -121,10 +121,10 @@ export type SiteFile = {
 export const NOT_FOUND_ROUTE = '/404.html';
 
 /**
- * The pointer to `manifest`; `shards` is the browser manifest's number of route shards, when it has them,
- * and `entry` the app's entry file under assets/js.
+ * The pointer to `manifest`; `shards` names the browser manifest's route shards, when it has them, and
+ * `entry` is the app's entry file under assets/js.
  */
-export function pointerOf(manifest: Manifest, shards?: number, entry?: string): DeploymentPointer {
+export function pointerOf(manifest: Manifest, shards?: string[], entry?: string): DeploymentPointer {
   return {
     manifest: manifestUrl(manifest),
     hash: manifest.hash,
@@ -233,12 +233,14 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
       });
     // The document shows the page and what the browser's data says of the site around it (its view, which
     // covers the page's sidebar groups too).
-    const key = keys.key(input.versions?.documents ?? '', assetsKey, browserData.viewOf(page.route));
+    // Only a build keeps unchanged files by their keys: `npm run dev` writes the edited pages' documents.
+    const key = input.versions && keys.key(input.versions.documents, assetsKey, browserData.viewOf(page.route));
     yield { path: inOutput(page.route, 'index.html'), page, document, key };
   }
   const notFound = () => render(NOT_FOUND_ROUTE, undefined, { head: headFor(site, undefined), assets, settings });
   // The not-found page shows the site's frame and no page: its view is that of a route with no record.
-  const notFoundKey = keys.key(input.versions?.documents ?? '', assetsKey, browserData.viewOf(NOT_FOUND_ROUTE));
+  const notFoundKey =
+    input.versions && keys.key(input.versions.documents, assetsKey, browserData.viewOf(NOT_FOUND_ROUTE));
   yield { path: NOT_FOUND_FILE, document: notFound, key: notFoundKey };
 
   const siteUrl = site.siteUrl.replace(/\/$/, '');

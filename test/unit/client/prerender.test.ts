@@ -4,12 +4,11 @@ import { appBundles } from '../../../src/node/output/app-bundles';
 import type { RenderRoute } from '../../../src/node/output/site-files';
 import { splitForBrowser } from '../../../src/node/output/browser-data';
 import { shardOf, type SiteData } from '../../../src/shared/site-data';
-import type { Manifest } from '../../../src/shared/types';
 import { groupedSite } from '../../helpers/grouped-site';
 import { projectRoot } from '../../helpers/tree';
 
 /** Four groups of 80 pages: past 300 entries, so the build folds the sidebar. */
-const foldedSite = (): Manifest => groupedSite({ hash: '1111aaaa', groups: 4, perGroup: 80 });
+const foldedSite = () => groupedSite({ hash: '1111aaaa', groups: 4, perGroup: 80 });
 
 /** The previous/next links of a page's HTML. */
 const prevNext = (html: string) => /<nav class="prev-next"[^]*?<\/nav>/.exec(html)?.[0] ?? '';
@@ -42,7 +41,7 @@ describe('the prerender', () => {
         g === 2 ? { ...file, items: file.items.map((item) => ({ ...item, text: `Listed ${item.text}` })) } : file,
       ),
       shards: data.shards.map((shard, n) =>
-        n === shardOf('/g2/page-7/', data.core.shards)
+        n === shardOf('/g2/page-7/', data.core.shards.length)
           ? {
               ...shard,
               pages: shard.pages.map((page) =>

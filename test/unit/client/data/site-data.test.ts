@@ -14,13 +14,12 @@ import { splitForBrowser, type BrowserData } from '../../../../src/node/output/b
 import { isChunkLoadError } from '../../../../src/shared/chunk-error';
 import { recordRoutes } from '../../../../src/shared/paths';
 import { manifestUrl, shardOf, shardUrl, sidebarGroupUrl } from '../../../../src/shared/site-data';
-import type { Manifest } from '../../../../src/shared/types';
 import { groupedSite } from '../../../helpers/grouped-site';
 
 const BASE = '/docs/';
 
 /** A site of `groups` sidebar groups of `perGroup` pages; past 300 entries its sidebar folds. */
-const site = (hash: string, groups: number, perGroup: number, title?: string): Manifest =>
+const site = (hash: string, groups: number, perGroup: number, title?: string) =>
   groupedSite({ hash, groups, perGroup, title });
 
 const deploymentOf = (data: BrowserData): Deployment => ({
@@ -70,16 +69,17 @@ describe('the site data queries', () => {
     const route = '/g2/page-7/';
     requested.length = 0;
     const { site: core, records } = await ensureRouteData(queryClient, deployment, recordRoutes(route));
-    expect(core.shards).toBe(folded.shards);
+    expect(core.shards).toEqual(folded.shards);
     expect(records.get(route)).toMatchObject({ title: 'Page 2.7', groups: [2] });
     expect(records.get(route)?.neighbours).toEqual({
       prev: { text: 'Page 2.6', link: '/g2/page-6/' },
       next: { text: 'Page 2.8', link: '/g2/page-8/' },
     });
-    const shard = shardUrl(deployment, shardOf(route, folded.shards));
-    expect(requested.sort()).toEqual([deployment.manifest, shard, sidebarGroupUrl(deployment, 2)].sort());
+    const shard = shardUrl(BASE, folded.shards[shardOf(route, folded.shards.length)] ?? '');
+    const group = sidebarGroupUrl(BASE, core.sidebar[2]?.file ?? '');
+    expect(requested.sort()).toEqual([deployment.manifest, shard, group].sort());
     // Each file is a query of its own, read once: a route of the same shard and group asks for nothing new.
-    const sameShard = folded.data.shards[shardOf(route, folded.shards)]?.pages.find(
+    const sameShard = folded.data.shards[shardOf(route, folded.shards.length)]?.pages.find(
       (page) => page.path !== route && page.groups.includes(2),
     );
     requested.length = 0;
@@ -133,15 +133,15 @@ describe('the site data queries', () => {
     const queryClient = new QueryClient();
     const deployment = deploymentOf(small);
     const route = '/g2/page-2/';
-    const n = shardOf(route, small.shards);
-    const file = fileOf(shardUrl(deployment, n));
+    const name = small.shards[shardOf(route, small.shards.length)] ?? '';
+    const file = fileOf(shardUrl(BASE, name));
     await rm(file);
     const error: unknown = await ensureRouteData(queryClient, deployment, [route]).catch((e: unknown) => e);
     expect(isChunkLoadError(error) && { id: error.chunkId, type: error.type }).toEqual({
-      id: `routes-${n}`,
+      id: `routes-${name}`,
       type: 'missing',
     });
-    await writeFile(file, small.files.get(shardUrl(deployment, n)) ?? '');
+    await writeFile(file, small.files.get(shardUrl(BASE, name)) ?? '');
     const { records } = await ensureRouteData(queryClient, deployment, [route]);
     expect(records.get(route)?.title).toBe('Page 2.2');
   });
@@ -149,13 +149,14 @@ describe('the site data queries', () => {
   it('fails with a folded sidebar group named when its file is missing', async () => {
     const queryClient = new QueryClient();
     const deployment = deploymentOf(folded);
-    const file = fileOf(sidebarGroupUrl(deployment, 3));
+    const name = folded.data.core.sidebar[3]?.file ?? '';
+    const file = fileOf(sidebarGroupUrl(BASE, name));
     await rm(file);
     const error: unknown = await ensureRouteData(queryClient, deployment, ['/g3/page-0/']).catch((e: unknown) => e);
     expect(isChunkLoadError(error) && { id: error.chunkId, type: error.type }).toEqual({
-      id: 'sidebar-3',
+      id: `sidebar-${name}`,
       type: 'missing',
     });
-    await writeFile(file, folded.files.get(sidebarGroupUrl(deployment, 3)) ?? '');
+    await writeFile(file, folded.files.get(sidebarGroupUrl(BASE, name)) ?? '');
   });
 });

@@ -88,8 +88,8 @@ describe("the dev server's output writer", () => {
     const writer = new ChangedFilesWriter(out);
     const deployment = (hash: string): SiteFile[] => [
       { path: `assets/js/manifest.${hash}.json`, data: `{"hash":"${hash}"}`, reachedLater: true },
-      { path: `assets/js/routes.0.${hash}.json`, data: '{}', reachedLater: true },
-      { path: `assets/js/sidebar.3.${hash}.json`, data: '{}', reachedLater: true },
+      { path: `assets/js/routes.${hash}.json`, data: '{}', reachedLater: true },
+      { path: `assets/js/sidebar.${hash}.json`, data: '{}', reachedLater: true },
       { path: `assets/js/page.guide.${hash}.html`, data: 'fragment', reachedLater: true },
       { path: 'version.json', data: hash },
     ];

@@ -51,9 +51,10 @@ async function readersSiteProblems(dist: string): Promise<string[]> {
   const pointer = readJson<DeploymentPointer>(path.join(dist, 'version.json'));
   const manifest = readJson<Manifest>(inDist(pointer.manifest));
   const pages: PageMeta[] = [];
-  for (let n = 0; n < (pointer.shards ?? 0); n++) {
-    const shard = inDist(`/docs/assets/js/routes.${n}.${pointer.hash}.json`);
-    pages.push(...readJson<{ pages: PageMeta[] }>(shard).pages);
+  for (const name of pointer.shards ?? []) {
+    const shard = inDist(`/docs/assets/js/routes.${name}.json`);
+    if (!existsSync(shard)) problems.push(`route shard ${name} missing`);
+    else pages.push(...readJson<{ pages: PageMeta[] }>(shard).pages);
   }
   for (const page of pages) {
     if (!existsSync(inDist(page.fragment))) problems.push(`${page.path}: fragment ${page.fragment} missing`);
