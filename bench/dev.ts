@@ -1,7 +1,8 @@
 /**
  * `npm run dev` on a tree, as a writer meets it: how long until its server answers the first page, and how
- * long from a save of that page (the whole file rewritten) to its new text in an open Chromium tab. The dev
- * server runs compiled in a child process, as `npm run dev` runs it.
+ * long from a save of that page (the whole file rewritten) to its new text in an open Chromium tab: while
+ * its first page pass still runs, and once it has made the whole site (where a writer spends the session).
+ * The dev server runs compiled in a child process, as `npm run dev` runs it.
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -13,12 +14,18 @@ import type { Figure } from './report';
 
 const projectRoot = projectRootOf(import.meta.url);
 const SAVES = 3;
+/** Once the first page pass has ended, before the saves: the tab's reload, and the search data's start. */
+const AFTER_PASS_PAUSE_MS = 3000;
+/** Between the saves once the site is made: a writer's pace, which lets the search data start in between. */
+const BETWEEN_SAVES_MS = 1500;
 
 export interface DevMeasurement {
   /** From the start of `npm run dev` to the first answer of the page, or null when it never answered. */
   firstAnswerMs: number | null;
-  /** Each save's time from the write to its text in the tab. */
+  /** Each save's time from the write to its text in the tab, the first page pass still running. */
   savesShownMs: number[];
+  /** The same, once the first page pass has made the whole site. */
+  savesAfterPassMs: number[];
   error?: string;
 }
 
@@ -38,13 +45,21 @@ export async function measureDev(content: string, route: string, file: string, c
   const started = performance.now();
   const child = spawn(process.execPath, [compiledFile(projectRoot, 'dev'), content], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  let passDone = false;
+  const watch = (chunk: Buffer) => {
+    if (chunk.toString().includes('built the site')) passDone = true;
+  };
+  child.stdout.on('data', watch);
+  child.stderr.on('data', (chunk: Buffer) => {
+    watch(chunk);
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
   const url = `http://127.0.0.1:${port}/docs/${route}`;
   const original = await readFile(file, 'utf8');
-  const result: DevMeasurement = { firstAnswerMs: null, savesShownMs: [] };
+  const result: DevMeasurement = { firstAnswerMs: null, savesShownMs: [], savesAfterPassMs: [] };
   try {
     while (result.firstAnswerMs === null) {
       if (performance.now() - started > capMs) throw new Error(`no answer in ${capMs / 1000} s`);
@@ -60,17 +75,29 @@ export async function measureDev(content: string, route: string, file: string, c
     try {
       const page = await browser.newPage();
       await page.goto(url);
-      await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
-      for (let i = 1; i <= SAVES; i++) {
-        const sentence = `Bench save ${i} of this page.`;
+      const hydrated = () => page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
+      await hydrated();
+      const save = async (sentence: string) => {
         const saved = performance.now();
         await writeFile(file, `${original}\n${sentence}\n`);
         await page.waitForFunction(
           (text) => document.getElementById('page-content')?.textContent?.includes(text),
           sentence,
-          { timeout: 30_000 },
+          { timeout: 30_000, polling: 50 },
         );
-        result.savesShownMs.push(performance.now() - saved);
+        return performance.now() - saved;
+      };
+      for (let i = 1; i <= SAVES; i++) result.savesShownMs.push(await save(`Bench save ${i} of this page.`));
+      while (!passDone) {
+        if (performance.now() - started > 10 * capMs) throw new Error('the first page pass never ended');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      // The pass's end may reload the tab (a new stylesheet), and the search data is made after it.
+      await new Promise((resolve) => setTimeout(resolve, AFTER_PASS_PAUSE_MS));
+      await hydrated();
+      for (let i = 1; i <= SAVES; i++) {
+        result.savesAfterPassMs.push(await save(`Bench save ${i} once the site is made.`));
+        await new Promise((resolve) => setTimeout(resolve, BETWEEN_SAVES_MS));
       }
     } finally {
       await browser.close();
@@ -86,8 +113,8 @@ export async function measureDev(content: string, route: string, file: string, c
 
 /** The figures of one measurement: the first answer within 10 s, each save shown within a second. */
 export function devFigures(section: string, measured: DevMeasurement): Figure[] {
-  const { firstAnswerMs, savesShownMs, error } = measured;
-  const slowest = savesShownMs.length === SAVES ? Math.max(...savesShownMs) : null;
+  const { firstAnswerMs, savesShownMs, savesAfterPassMs, error } = measured;
+  const slowest = (saves: number[]) => (saves.length === SAVES ? Math.round(Math.max(...saves)) : null);
   return [
     {
       section,
@@ -99,11 +126,19 @@ export function devFigures(section: string, measured: DevMeasurement): Figure[] 
     },
     {
       section,
-      name: `npm run dev: save → shown (slowest of ${SAVES})`,
-      value: slowest === null ? null : Math.round(slowest),
+      name: `npm run dev: save → shown during the first pass (slowest of ${SAVES})`,
+      value: slowest(savesShownMs),
       unit: 'ms',
       target: { max: 1_000 },
       note: error ?? savesShownMs.map((ms) => Math.round(ms)).join(', '),
+    },
+    {
+      section,
+      name: `npm run dev: save → shown once the site is made (slowest of ${SAVES})`,
+      value: slowest(savesAfterPassMs),
+      unit: 'ms',
+      target: { max: 1_000 },
+      note: error ?? savesAfterPassMs.map((ms) => Math.round(ms)).join(', '),
     },
   ];
 }
