@@ -13,6 +13,7 @@ import { inSourceDocuments } from './openapi/api-reference';
 import { withReferencePages, type ReferencedSite, type ReferenceOptions } from './openapi/reference-site';
 import type { ClientAssets } from './output/bundle';
 import { siteOutput } from './output/output-site';
+import type { BrowserData } from './output/browser-data';
 import { siteFiles, type RenderRoute, type SiteFile } from './output/site-files';
 import type { PageHighlighter } from './highlight/page-highlighter';
 import { pageRecords } from './site/page-records';
@@ -26,6 +27,7 @@ import type { SearchFiles } from './site/search-files';
 export { stylesOf, type CompletePage, type PageRecord } from './analyze/page-record';
 export { TextStore } from './analyze/text-store';
 export type { LinkedHashes } from './analyze/render-cache';
+export type { BrowserData } from './output/browser-data';
 export { appBundles, type AppBundles } from './output/app-bundles';
 export { ChangedFilesWriter, withScript } from './output/changed-files';
 export { siteCss, type ClientAssets } from './output/bundle';
@@ -103,9 +105,11 @@ export function outputFiles(input: {
   renderRoute: RenderRoute;
   /** Each file's last commit date, when the site shows it (`ReferencedSite.history`). */
   history?: ReadonlyMap<string, string>;
-}): { manifest: Manifest; files: Iterable<SiteFile> } {
+  /** What the last call gave of the site's data: its unchanged route shards are kept. */
+  previous?: BrowserData;
+}): { manifest: Manifest; browserData: BrowserData; files: Iterable<SiteFile> } {
   const { site, search, client, css, renderRoute } = input;
-  const { manifest, browserData } = siteOutput(input.config, site, search, client, input.history);
+  const { manifest, browserData } = siteOutput(input.config, site, search, client, input.history, input.previous);
   const files = siteFiles({ manifest, browserData, search, pages: site.pages, client, css, renderRoute });
-  return { manifest, files };
+  return { manifest, browserData, files };
 }

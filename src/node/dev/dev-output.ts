@@ -6,6 +6,7 @@ import {
   outputFiles,
   siteCss,
   stylesOf,
+  type BrowserData,
   type ClientAssets,
   type CompletePage,
   type PageRecord,
@@ -34,7 +35,7 @@ export class DevOutput {
   private colours = new Set<string>();
   /** The search data the last manifest points to, and the site last written. */
   private search: SearchFiles = { entry: '', shards: [] };
-  private written: { scanned: ReferencedSite; site: Site<PageRecord> } | undefined;
+  private written: { scanned: ReferencedSite; site: Site<PageRecord>; data: BrowserData } | undefined;
   /** The last manifest written: what the browser shows. */
   manifest: Manifest | undefined;
 
@@ -78,7 +79,7 @@ export class DevOutput {
     else if (which === 'all') this.search = await buildSearchFiles(site.pages);
     const { css } = this;
     if (!css) throw new Error('dev: the site is written before the app is bundled');
-    const { manifest, files } = outputFiles({
+    const { manifest, browserData, files } = outputFiles({
       config: scanned.config,
       site,
       search: this.search,
@@ -87,9 +88,10 @@ export class DevOutput {
       renderRoute: this.renderRoute,
       // The git dates the scan asked for, when the site shows them: the same "last updated" as a build.
       history: await scanned.history,
+      previous: this.written?.data,
     });
     const written = await this.writer.write(files, which === 'all');
-    this.written = { scanned, site };
+    this.written = { scanned, site, data: browserData };
     this.manifest = manifest;
     return { manifest, written: written.flatMap((file) => ('document' in file && file.page?.route) || []) };
   }

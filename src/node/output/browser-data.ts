@@ -44,8 +44,12 @@ export interface BrowserData {
  * Splits the whole manifest into what every page needs and the files fetched per page. A route shard or a
  * group's file is named by its contents, and the browser's manifest names them: the deployment's hash, a
  * hash of the browser's manifest, covers the whole manifest without hashing all of it as one text.
+ *
+ * `previous`, the data of the site last written (`npm run dev` at a save), gives its route shards whose
+ * records are the same as they are, without making and hashing their text again: most of a large site's
+ * data, when one page changed.
  */
-export function splitForBrowser(unhashed: UnhashedManifest): BrowserData {
+export function splitForBrowser(unhashed: UnhashedManifest, previous?: BrowserData): BrowserData {
   const { base } = unhashed.site;
   const index = indexManifest(unhashed);
   const folds = sidebarFolds(unhashed.sidebar);
@@ -66,7 +70,15 @@ export function splitForBrowser(unhashed: UnhashedManifest): BrowserData {
     shards[shardOf(page.path, shards.length)]?.pages.push(record);
     records.set(page.path, record);
   }
-  const shardNames = shards.map((shard) => named(JSON.stringify(shard), shardUrl));
+  const kept = previous?.manifest.site.base === base && previous.shards.length === shards.length ? previous : undefined;
+  const shardNames = shards.map((shard, n) => {
+    const name = kept?.shards[n];
+    const json = name === undefined ? undefined : kept?.files.get(shardUrl(base, name));
+    if (name === undefined || json === undefined || !sameRecords(kept?.data.shards[n]?.pages ?? [], shard.pages))
+      return named(JSON.stringify(shard), shardUrl);
+    files.set(shardUrl(base, name), json);
+    return name;
+  });
   const sidebar = folds
     ? unhashed.sidebar.map((group, g) => ({
         text: group.text,
@@ -98,4 +110,23 @@ export function splitForBrowser(unhashed: UnhashedManifest): BrowserData {
       return digestOfAll([shownDigest, JSON.stringify(record ?? null), ...names]);
     },
   };
+}
+
+/** Whether two lists of records would be written as the same JSON (a record's fields compared one by one). */
+function sameRecords(before: readonly ShardPage[], now: readonly ShardPage[]): boolean {
+  return before.length === now.length && now.every((record, i) => sameRecord(before[i], record));
+}
+
+/**
+ * A record's fields are strings, or objects it shares with the page it is made from while the page is the
+ * same (its front matter, its headings): compared by identity first, their JSON only when that differs.
+ */
+function sameRecord(before: ShardPage | undefined, now: ShardPage): boolean {
+  if (!before) return false;
+  const fields = Object.keys(now) as (keyof ShardPage)[];
+  if (fields.length !== Object.keys(before).length) return false;
+  return fields.every((field) => {
+    const [a, b] = [before[field], now[field]];
+    return a === b || (typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
+  });
 }

@@ -62,7 +62,9 @@ export function siteOutput(
   search: SearchFiles,
   client: ClientAssets,
   history?: ReadonlyMap<string, string>,
+  /** The data of the site last written, whose unchanged route shards are kept (`splitForBrowser`). */
+  previous?: BrowserData,
 ): { manifest: Manifest; browserData: BrowserData } {
-  const browserData = splitForBrowser(createManifest(config, site, search.entry, client, history));
+  const browserData = splitForBrowser(createManifest(config, site, search.entry, client, history), previous);
   return { manifest: browserData.manifest, browserData };
 }

@@ -62,6 +62,22 @@ describe('the site data as the browser loads it', () => {
     expect(after.viewOf(route)).not.toBe(before.viewOf(route));
   });
 
+  it('keeps the unchanged shards of the site last written, and gives the same data as a split from scratch', () => {
+    const before = splitForBrowser(site(5, 100));
+    const edited = site(5, 100);
+    const route = '/g1/page-9/';
+    edited.pages = edited.pages.map((page) => (page.path === route ? { ...page, title: 'Renamed' } : page));
+    const fresh = splitForBrowser(edited);
+    const kept = splitForBrowser(edited, before);
+    expect(kept.shards).toEqual(fresh.shards);
+    expect([...kept.files]).toEqual([...fresh.files]);
+    expect(kept.manifestJson).toBe(fresh.manifestJson);
+    // The renamed page's shard, and the shards of the pages whose previous or next link names it, are new.
+    const renamed = kept.shards.filter((name, n) => name !== before.shards[n]);
+    expect(renamed.length).toBeGreaterThan(0);
+    expect(renamed).toContain(kept.shards[shardOf(route, kept.shards.length)]);
+  });
+
   it('folds a large sidebar into headings, with each group’s entries in a file the page preloads', () => {
     const whole = site(4, 100);
     expect(400).toBeGreaterThan(FOLD_SIDEBAR_ABOVE);
