@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { copyFolder, copyTree } from '../../bench/copy-tree';
 import { build } from '../../src/node/build';
-import { formatDiagnostic } from '../../src/node/diagnostics';
+import { DiagnosticList, formatDiagnostic } from '../../src/node/diagnostics';
+import { readSite } from '../../src/node/site-stages';
 import { shardCount, shardOf } from '../../src/shared/site-data';
 import { ensureChromium } from '../e2e/chromium';
 import { startPreview } from '../e2e/preview';
@@ -27,7 +28,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const chromiumPath = ensureChromium();
   const work = await mkdtemp(path.join(tmpdir(), 'docs-scale-'));
   const contentDir = path.join(work, 'content');
-  const pages = (await copyTree(contentDir, SCALE_PAGES - 1)) + 1;
+  await copyTree(contentDir, SCALE_PAGES - 1);
+  // Its pages as the build counts them: the copies' files, and the pages each copy's API reference makes.
+  const scanned = await readSite(contentDir, new DiagnosticList(), {
+    srcDir: path.join(root, 'src'),
+    cacheDir: path.join(work, 'scan-cache'),
+  });
+  const pages = (scanned?.files.length ?? 0) + 1;
   const shards = shardCount(pages);
   const folder = copyFolder(1);
   let n = 0;
