@@ -29,6 +29,9 @@ const WRAPPER_SPACING = 36;
 /** More characters than a line of the widest column holds. */
 const LINE_CHARS = 120;
 
+/** How much of the fragment is read at a time. */
+const READ_CHARS = 16_384;
+
 /** The elements whose text runs in lines of its own; nested ones are counted on their own. */
 const TEXT_BLOCKS = new Set(['p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd', 'figcaption', 'blockquote']);
 /** The wrappers the renderer gives code blocks and tables (renderer.ts, pipeline.ts), the only ones marked. */
@@ -91,7 +94,12 @@ function firstScreenWrappers(html: string): Set<number> {
     },
     HTML_PARSER_OPTIONS,
   );
-  parser.end(html);
+  // Read a piece at a time, and no further once what has been read is past the first screen: a long page
+  // is mostly below it.
+  const past = () => top + open.reduce((lines, e) => lines + Math.ceil(e.chars / LINE_CHARS), 0) * TEXT_LINE;
+  for (let at = 0; at < html.length && past() < FIRST_SCREEN; at += READ_CHARS) {
+    parser.write(html.slice(at, at + READ_CHARS));
+  }
   return marked;
 }
 
