@@ -6,6 +6,7 @@ import { EmphasisMeter, EmphasisOverrun, pageShape, type BoundProblem } from './
 import { blockMathExtension, inlineMathExtension } from './math';
 import { renderer } from './renderer';
 import { withoutDrawnMarks } from './drawn-markup';
+import { markFirstScreen } from './first-screen';
 import { sanitizeFragment } from './sanitize';
 import { lineLocator } from '../../diagnostics';
 
@@ -58,7 +59,7 @@ export function renderMarkdown(body: string, ctx: PageContext): RenderedPage | u
     .replace(/<table>/g, '<div class="table-wrap" role="region" aria-label="Table" tabindex="0"><table>')
     .replace(/<\/table>/g, '</table></div>');
   if (analysis.hasRawHtml) html = sanitizeFragment(html, ctx.embeds ?? DEFAULT_EMBED_DOMAINS);
-  return { html: withoutDrawnMarks(html), analysis };
+  return { html: markFirstScreen(withoutDrawnMarks(html)), analysis };
 }
 
 function refuse(problem: BoundProblem, source: string, ctx: PageContext): undefined {
