@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/types';
 import { routeNewShards, shardRecord } from './deployment';
-import { hydrated, lazyChunk, useBrowser } from './browser';
+import { hydrated, lazyChunk, POLLED, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -12,6 +12,7 @@ async function h1Becomes(page: Page, title: string): Promise<void> {
   await page.waitForFunction(
     (t) => document.querySelector('#main-content h1')?.textContent?.replace(/#$/, '') === t,
     title,
+    POLLED,
   );
 }
 
