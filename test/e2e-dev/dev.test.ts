@@ -178,6 +178,7 @@ describe('npm run dev on an imported tree with broken links, in Chromium', () =>
   let tab: DevTab | undefined;
   let page: Page;
   const problems: string[] = [];
+  let lastLogLine = Date.now();
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'docs-dev-import-'));
@@ -186,7 +187,7 @@ describe('npm run dev on an imported tree with broken links, in Chromium', () =>
     await appendFile(path.join(old, 'limits.md'), '\nThe [retired quotas](./quotas.md) no longer apply.\n');
     content = path.join(root, 'content');
     await importSite({ source: old, out: content });
-    tab = await openDevTab(root, content, 'import', problems);
+    tab = await openDevTab(root, content, 'import', problems, () => (lastLogLine = Date.now()));
     ({ session, page } = tab);
   }, 120_000);
 
@@ -199,6 +200,12 @@ describe('npm run dev on an imported tree with broken links, in Chromium', () =>
     const overlay = page.locator('#docs-dev-overlay');
     await expect.poll(() => overlay.textContent()).toMatch(/limits\.md:\d+:\d+ broken link "\.\/quotas\.md"/);
 
+    // The page was made ahead of the imported site's first page pass, which goes on behind it and ends by
+    // sending the tab the whole site (a reload when its stylesheet is new): the saves are timed once the
+    // session has built it and gone quiet, so that each save is timed for itself.
+    await session.built;
+    await expect.poll(() => Date.now() - lastLogLine, { timeout: 30_000 }).toBeGreaterThan(1_500);
+    await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');
     const full = path.join(content, 'limits.md');
     const original = await readFile(full, 'utf8');
     for (const i of [1, 2, 3]) {

@@ -6,7 +6,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { keyFromRoute } from '../../src/shared/paths';
 import { specRoutes } from '../helpers/spec';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, POLLED, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -89,18 +89,26 @@ function markNewTextLooks(page: Page, theme: string, skip: string[]): Promise<nu
       const found: Element[] = [];
       const transparent = (style: CSSStyleDeclaration) =>
         style.backgroundImage === 'none' && /^(transparent|rgba\(.*,\s*0\))$/.test(style.backgroundColor);
+      // What an element is drawn on and with: the nearest background that is not transparent, from the
+      // element up, and the product of the opacities up to the root. Known for an element, known for its
+      // children: each element's is worked out once.
+      const drawnOn = new Map<Element, { background: string; opacity: number }>();
+      const drawing = (at: Element): { background: string; opacity: number } => {
+        const known = drawnOn.get(at);
+        if (known) return known;
+        const style = getComputedStyle(at);
+        const outer = at.parentElement ? drawing(at.parentElement) : { background: '', opacity: 1 };
+        const own = transparent(style) ? outer.background : `${style.backgroundColor} ${style.backgroundImage}`;
+        const found = { background: own, opacity: Number(style.opacity) * outer.opacity };
+        drawnOn.set(at, found);
+        return found;
+      };
       for (const element of document.body.querySelectorAll('*')) {
         const holdsText = [...element.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
         if (!holdsText && !element.matches('a[href]')) continue;
         if (!element.checkVisibility() || skipped.some((selector) => element.closest(selector))) continue;
         const style = getComputedStyle(element);
-        let background = '';
-        let opacity = 1;
-        for (let at: Element | null = element; at; at = at.parentElement) {
-          const around = getComputedStyle(at);
-          opacity *= Number(around.opacity);
-          if (!background && !transparent(around)) background = `${around.backgroundColor} ${around.backgroundImage}`;
-        }
+        const { background, opacity } = drawing(element);
         const around = element.parentElement ? getComputedStyle(element.parentElement).color : '';
         const look = [
           element.matches('a[href]') ? `link ${style.textDecorationLine} ${around}` : 'text',
@@ -150,13 +158,21 @@ function hasNewMarkup(page: Page, skip: string[]): Promise<boolean> {
         if (VALUES.includes(name) || name.startsWith('aria-')) return `${name}=${value.split(/\s+/).sort().join(' ')}`;
         return name;
       };
+      // The elements holding any text, however deep: each text node's ancestors, marked up to one already
+      // marked (an element's own text would otherwise be gathered again for each of its ancestors).
+      const withText = new Set<Element>();
+      const texts = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+      for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+        if (!text.textContent?.trim()) continue;
+        for (let at = text.parentElement; at && !withText.has(at); at = at.parentElement) withText.add(at);
+      }
       let fresh = false;
       for (const element of document.querySelectorAll('*')) {
         if (skipped.some((selector) => element.closest(selector))) continue;
         const markup = [
           `${element.parentElement?.tagName ?? ''}>${element.tagName}`,
           [...element.attributes].map(attribute).sort().join(' '),
-          element.textContent?.trim() ? 'text' : 'no text',
+          withText.has(element) ? 'text' : 'no text',
           element.checkVisibility() ? 'shown' : 'hidden',
         ].join('|');
         if (checked.has(markup)) continue;
@@ -203,6 +219,7 @@ async function followLinkTo(page: Page, route: string): Promise<void> {
       document.querySelector(`[data-page-key="${key}"]`) !== null &&
       document.querySelector('.progress-bar')?.getAttribute('data-phase') !== 'loading',
     { path: `/docs${route}`, key: keyFromRoute(route) },
+    POLLED,
   );
 }
 

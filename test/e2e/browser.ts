@@ -87,6 +87,14 @@ export function useBrowser(): {
   };
 }
 
+/**
+ * How a long wait for a state of the page checks it: every 50 ms. Playwright's default checks it on every
+ * animation frame, which keeps the tab drawing frames for as long as the wait lasts; the long waits (a
+ * navigation, search results, a fault's explanation) add up to minutes of a run's browser time. A wait
+ * whose duration is the measure, or after which a test races the app (the takeover), keeps the default.
+ */
+export const POLLED = { polling: 50 } as const;
+
 /** Waits until the app has hydrated (the client takes over the prerendered page). */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset['hydrated'] === 'true');

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, it, type ExpectStatic } from 'vitest';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, POLLED, useBrowser } from './browser';
 import { useServedTree } from './preview';
 
 /**
@@ -85,7 +85,8 @@ interface Control {
   done: (page: Page, check: Check) => Promise<void>;
 }
 
-const poll = (page: Page, check: () => boolean) => page.waitForFunction(check, undefined, { timeout: 20_000 });
+const poll = (page: Page, check: () => boolean) =>
+  page.waitForFunction(check, undefined, { ...POLLED, timeout: 20_000 });
 
 const CONTROLS: Control[] = [
   {
@@ -242,7 +243,7 @@ async function tapThreeLoads(controls: Control[], cpu: number, expect: ExpectSta
         typed,
       );
       await page.goto(`${site.url}/docs/guide/`);
-      await page.waitForFunction(() => 'tap' in window, undefined, { timeout: 20_000 });
+      await page.waitForFunction(() => 'tap' in window, undefined, { ...POLLED, timeout: 20_000 });
       const tap = await page.evaluate(() => (window as unknown as { tap: TapRecord }).tap);
       // The taps came before the app had taken the page over, and each showed at once that it was taken.
       expect(tap, `load ${load + 1}`).toEqual({ hydrated: false, pressed: controls.map(() => true) });

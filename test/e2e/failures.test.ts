@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/types';
 import type { ShardPage } from '../../src/shared/site-data';
 import { routeNewShards, shardRecord } from './deployment';
-import { hydrated, lazyChunk, useBrowser } from './browser';
+import { hydrated, lazyChunk, POLLED, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -13,6 +13,7 @@ async function h1Becomes(page: Page, title: string): Promise<void> {
   await page.waitForFunction(
     (t) => document.querySelector('#main-content h1')?.textContent?.replace(/#$/, '') === t,
     title,
+    POLLED,
   );
 }
 

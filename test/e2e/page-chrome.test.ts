@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hydrated, useBrowser } from './browser';
+import { hydrated, POLLED, useBrowser } from './browser';
 import { useServedTree } from './preview';
 
 const { open, base } = useBrowser();
@@ -9,6 +9,7 @@ async function h1Becomes(page: Page, title: string): Promise<void> {
   await page.waitForFunction(
     (t) => document.querySelector('#main-content h1')?.textContent?.replace(/#$/, '') === t,
     title,
+    POLLED,
   );
 }
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { shardFiles, type SearchEntry } from '../../src/shared/search-layout';
 import type { Manifest } from '../../src/shared/types';
-import { hydrated, lazyChunk, useBrowser } from './browser';
+import { hydrated, lazyChunk, POLLED, useBrowser } from './browser';
 import { routeNewShards } from './deployment';
 
 const { open } = useBrowser();
@@ -22,11 +22,15 @@ const hitUrls = (page: Page) =>
 /** Types a query and waits until the results (or the no-result state) for it are drawn. */
 async function search(page: Page, query: string): Promise<void> {
   await input(page).fill(query);
-  await page.waitForFunction((q) => {
-    const status = document.querySelector('.search-dialog [role="status"]')?.textContent ?? '';
-    const field = document.querySelector<HTMLInputElement>('.search-dialog input');
-    return field?.value === q && /result/i.test(status);
-  }, query);
+  await page.waitForFunction(
+    (q) => {
+      const status = document.querySelector('.search-dialog [role="status"]')?.textContent ?? '';
+      const field = document.querySelector<HTMLInputElement>('.search-dialog input');
+      return field?.value === q && /result/i.test(status);
+    },
+    query,
+    POLLED,
+  );
 }
 
 async function statusText(page: Page): Promise<string> {

@@ -4,7 +4,7 @@ import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constants';
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
-import { hydrated, searchDialogChunk, useBrowser } from '../e2e/browser';
+import { hydrated, POLLED, searchDialogChunk, useBrowser } from '../e2e/browser';
 import { routeNewShards, shardRecord } from '../e2e/deployment';
 import { readStartAssets } from '../../src/node/output/document';
 import { keyFromRoute } from '../../src/shared/paths';
@@ -202,7 +202,7 @@ async function showsPage(page: Page, stop: Stop): Promise<void> {
   await page.waitForFunction(
     (title) => document.querySelector('#main-content h1')?.textContent?.replace(/#$/, '') === title,
     stop.title,
-    { timeout: 15_000 },
+    { ...POLLED, timeout: 15_000 },
   );
   expect(await page.locator('.page-error').count()).toBe(0);
 }
@@ -228,7 +228,7 @@ async function search(page: Page, query: string): Promise<string[]> {
       document.querySelector<HTMLInputElement>('.search-dialog input')?.value === q &&
       /result/i.test(document.querySelector('.search-dialog [role="status"]')?.textContent ?? ''),
     query,
-    { timeout: 15_000 },
+    { ...POLLED, timeout: 15_000 },
   );
   return page.locator('.search-hit').evaluateAll((hits) => hits.map((h) => h.getAttribute('data-url') ?? ''));
 }
@@ -278,7 +278,7 @@ const barAtRest = (page: Page) =>
   page.waitForFunction(
     () => document.querySelector('.progress-bar')?.getAttribute('data-phase') === 'idle',
     undefined,
-    { timeout: 10_000 },
+    { ...POLLED, timeout: 10_000 },
   );
 
 /**
@@ -397,7 +397,7 @@ const pageFetched = (page: Page, file: RegExp) =>
     ({ key, source }) =>
       ((window as unknown as Record<string, string[]>)[key] ?? []).some((url) => new RegExp(source).test(url)),
     { key: PAGE_FETCHES, source: file.source },
-    { timeout: 15_000 },
+    { ...POLLED, timeout: 15_000 },
   );
 const pageError = (page: Page) => page.locator('.page-error');
 
