@@ -38,6 +38,7 @@ import {
   type Workspace,
 } from './builds';
 import { browserFigures, measureBrowser } from './browser';
+import { canonicalRoute } from '../src/shared/paths';
 import { devFigures, measureDev } from './dev';
 import { diagramsMathFigures, measureDiagramsMath } from './diagrams-math';
 import { importFigures, measureImport } from './import';
@@ -366,11 +367,13 @@ async function main(): Promise<void> {
       if (treeFigures[0]) sectionsOf.set(tree.label, treeFigures[0].section);
       details[tree.label] = measured;
       if (tree.pages === 10_000 && tree.source === real) {
-        // npm run dev on the same copy, as a writer who moved the real tree over starts it.
+        // npm run dev on the same copy, as a writer who moved the real tree over starts it: the tab shows
+        // the page the bench edits (the build's one-page change edits a copy's page, not the one visited).
         const paths = largeTreePaths(ws, tree);
         const edit = path.join(paths.content, tree.source.edit);
+        const editedRoute = canonicalRoute(`/${tree.source.edit.split(path.sep).join('/')}`).slice(1);
         const devMeasured = await section(`${tree.label}: npm run dev`, () =>
-          measureDev(paths.content, tree.source.route, edit, CAP_OVERRIDE_MS || LARGE_CAP_MS),
+          measureDev(paths.content, editedRoute, edit, CAP_OVERRIDE_MS || LARGE_CAP_MS),
         );
         if (devMeasured instanceof Error) figures.push(failedFigure(tree.label, 'npm run dev', devMeasured));
         else {
