@@ -39,7 +39,11 @@ export async function buildOlderVersionsForDev(
   options: OlderOptions,
 ): Promise<OlderVersions | undefined> {
   const place = olderVersionsPlace(config, options.cacheDir);
-  if (!place) return undefined;
+  return place && buildAt(place, options);
+}
+
+/** Builds the older versions into `place` (`olderVersionsPlace`). */
+async function buildAt(place: Omit<OlderVersions, 'result'>, options: OlderOptions): Promise<OlderVersions> {
   const folder = path.dirname(place.distDir);
   const result = await buildOlderVersions({
     ...options,
@@ -76,8 +80,8 @@ export function startOlderVersions(
 ): (Omit<OlderVersions, 'result'> & { built: Promise<unknown> }) | undefined {
   const place = olderVersionsPlace(config, options.cacheDir);
   if (!place) return undefined;
-  const built = buildOlderVersionsForDev(config, options).then(
-    (older) => older && report(older.result, options),
+  const built = buildAt(place, options).then(
+    (older) => report(older.result, options),
     (error: unknown) => failure(error, options),
   );
   return { ...place, built };

@@ -24,6 +24,13 @@ const site = (groups: number, perGroup: number): UnhashedManifest =>
 
 const BASE = '/docs/';
 
+/** The same site with the record of `route` changed by `change`. */
+function withPage(route: string, change: Partial<PageMeta>): UnhashedManifest {
+  const edited = site(5, 100);
+  edited.pages = edited.pages.map((page) => (page.path === route ? { ...page, ...change } : page));
+  return edited;
+}
+
 describe('the site data as the browser loads it', () => {
   it('keeps the pages out of the manifest and puts each record in the shard its route hashes to', () => {
     const whole = site(5, 100);
@@ -49,10 +56,8 @@ describe('the site data as the browser loads it', () => {
 
   it('names each data file by its contents: a page changed renames its own shard and the manifest only', () => {
     const before = splitForBrowser(site(5, 100));
-    const edited = site(5, 100);
     const route = '/g3/page-4/';
-    edited.pages = edited.pages.map((page) => (page.path === route ? { ...page, description: 'New words.' } : page));
-    const after = splitForBrowser(edited);
+    const after = splitForBrowser(withPage(route, { description: 'New words.' }));
     const n = shardOf(route, before.shards.length);
     expect(after.shards.filter((name, m) => name !== before.shards[m])).toEqual([after.shards[n]]);
     expect(after.manifest.hash).not.toBe(before.manifest.hash);
@@ -64,9 +69,8 @@ describe('the site data as the browser loads it', () => {
 
   it('keeps the unchanged shards of the site last written, and gives the same data as a split from scratch', () => {
     const before = splitForBrowser(site(5, 100));
-    const edited = site(5, 100);
     const route = '/g1/page-9/';
-    edited.pages = edited.pages.map((page) => (page.path === route ? { ...page, title: 'Renamed' } : page));
+    const edited = withPage(route, { title: 'Renamed' });
     const fresh = splitForBrowser(edited);
     const kept = splitForBrowser(edited, before);
     expect(kept.shards).toEqual(fresh.shards);
