@@ -7,10 +7,10 @@
  */
 import { writeAside } from './write-aside';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
+import type { OutputFile } from 'esbuild';
 
 /** Where the compiled files go, inside the project: Node finds the packages they import from there. */
 const COMPILED_DIR = 'node_modules/.cache/docs-node';
@@ -79,6 +79,8 @@ async function upToDate(projectRoot: string): Promise<boolean> {
 export async function compile(projectRoot: string): Promise<boolean> {
   if (await upToDate(projectRoot)) return false;
   const outDir = path.join(projectRoot, COMPILED_DIR);
+  // Imported here, not above: every thread of the build imports this module for `compiledFile`.
+  const esbuild = await import('esbuild');
   const result = await esbuild.build({
     absWorkingDir: projectRoot,
     entryPoints: Object.entries(ENTRIES).map(([out, entry]) => ({ in: entry, out })),
@@ -89,17 +91,26 @@ export async function compile(projectRoot: string): Promise<boolean> {
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    // Code an entry imports only when it needs it (a worker thread of one kind, build-worker.ts) goes into
+    // chunks of its own, with the packages it imports: a thread of another kind never loads them.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     metafile: true,
     write: false,
     logLevel: 'silent',
   });
   await mkdir(outDir, { recursive: true });
   const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
-  const files = [
-    ...result.outputFiles.map((file) => ({ file: file.path, text: file.text })),
-    { file: path.join(outDir, INPUTS_FILE), text: JSON.stringify(inputs) },
-  ];
-  // A process starting meanwhile loads the old file or the new, never half.
-  await Promise.all(files.map(({ file, text }) => writeAside(file, text)));
+  const written = (files: readonly OutputFile[]) => Promise.all(files.map((file) => writeAside(file.path, file.text)));
+  // A process starting meanwhile loads the old file or the new, never half; a chunk is named by its
+  // contents, so the chunks an entry imports are all in place before the entry is.
+  const isChunk = (file: OutputFile) => path.basename(file.path).startsWith('chunk-');
+  await written(result.outputFiles.filter(isChunk));
+  await written(result.outputFiles.filter((file) => !isChunk(file)));
+  await writeAside(path.join(outDir, INPUTS_FILE), JSON.stringify(inputs));
+  // The chunks of an earlier compile: no entry written now imports them.
+  const made = new Set(result.outputFiles.map((file) => path.basename(file.path)));
+  const stale = (await readdir(outDir)).filter((name) => name.startsWith('chunk-') && !made.has(name));
+  await Promise.all(stale.map((name) => rm(path.join(outDir, name), { force: true })));
   return true;
 }

@@ -24,6 +24,51 @@ describe('the compiled build', () => {
   });
 });
 
+/** The packages a compiled file loads, with the compiled files it imports (statically, or at `import(…)`). */
+function packagesLoaded(file: string, dynamic: boolean, seen = new Set<string>()): Set<string> {
+  const packages = new Set<string>();
+  if (seen.has(file)) return packages;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  const imports = [...text.matchAll(/(?:^import [^;]*? from |^import |\bimport\()"([^"]+)"/gm)];
+  for (const [statement, name] of imports) {
+    if (!dynamic && statement.includes('import(')) continue;
+    if (name!.startsWith('./')) {
+      for (const found of packagesLoaded(path.join(path.dirname(file), name!), dynamic, seen)) packages.add(found);
+    } else packages.add(name!);
+  }
+  return packages;
+}
+
+describe('the compiled worker script', () => {
+  const worker = compiledFile(projectRoot, 'build-worker');
+
+  it('loads the markdown pipeline only on a page thread: a prerender thread renders with none of it', () => {
+    const text = readFileSync(worker, 'utf8');
+    const [, prerender] = /} else {[\s\S]*?import\("(\.\/[^"]+)"\)/.exec(text) ?? [];
+    expect(prerender).toBeDefined();
+    const prerenderPackages = packagesLoaded(path.join(path.dirname(worker), prerender!), true);
+    const pagePackages = packagesLoaded(worker, true);
+    for (const pipeline of ['marked', 'shiki', 'katex', 'sanitize-html']) {
+      expect(pagePackages).toContain(pipeline);
+      expect(prerenderPackages).not.toContain(pipeline);
+    }
+    // The diagram renderer is loaded by the first page with a diagram, not when a thread starts.
+    expect(packagesLoaded(worker, false)).not.toContain('beautiful-mermaid');
+  });
+
+  it('leaves no chunk of an earlier compile beside the files', () => {
+    const dir = path.dirname(worker);
+    const imported = new Set<string>();
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.mjs'))) {
+      for (const [, name] of readFileSync(path.join(dir, file), 'utf8').matchAll(/"\.\/(chunk-[^"]+)"/g)) {
+        imported.add(name!);
+      }
+    }
+    expect(readdirSync(dir).filter((name) => name.startsWith('chunk-') && !imported.has(name))).toEqual([]);
+  });
+});
+
 describe('the compiled command', () => {
   it('builds in plain Node, as npm run build runs it: its page threads and the prerender too', async () => {
     // Enough pages, their code not highlighted before, for the build to make them on threads.
