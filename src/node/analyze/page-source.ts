@@ -8,6 +8,7 @@ import type { PageFrontmatter } from '../../shared/types';
 import { emptyAnalysis, type PageAnalysis } from './markdown/analyze';
 import type { BlockHighlighter } from './markdown/code-blocks';
 import { fenceLanguages } from './markdown/code-info';
+import { mayHoldDiagrams, prepareDiagrams } from './markdown/diagram';
 import { resolveLink } from './markdown/links';
 import { renderMarkdown } from './markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
@@ -76,7 +77,10 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     const page = redirectPage(file, route, frontmatter, redirect, at, bodyLineOffset, diagnostics);
     return page && { ...page, source };
   }
-  await site.highlighter.prepare(fenceLanguages(body));
+  await Promise.all([
+    site.highlighter.prepare(fenceLanguages(body)),
+    mayHoldDiagrams(body) ? prepareDiagrams() : undefined,
+  ]);
   const rendered = renderMarkdown(body, {
     file: file.relativePath,
     absoluteDir: path.dirname(file.absolutePath),

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { renderMermaidSVG } from 'beautiful-mermaid';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { packageVersion } from '../../package-version';
 import { markDrawn } from './drawn-markup';
@@ -22,6 +21,24 @@ const RENDERER = `beautiful-mermaid ${packageVersion('beautiful-mermaid')} ${DRA
  */
 export function diagramKey(source: string): string {
   return `mermaid-${createHash('sha256').update(`${RENDERER}\0${source}`).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * beautiful-mermaid, loaded by `prepareDiagrams` before the first page with a mermaid block is rendered:
+ * most sites have few diagrams or none, and the renderer is the costliest of the pipeline's packages to
+ * load, in every thread that makes pages. It is an ES module only, so it cannot be loaded as rendering
+ * needs it (rendering does not wait).
+ */
+let mermaid: typeof import('beautiful-mermaid') | undefined;
+
+/** Whether a page's markdown may hold a mermaid block, for which `prepareDiagrams` must come first. */
+export function mayHoldDiagrams(markdown: string): boolean {
+  return markdown.includes('mermaid');
+}
+
+/** Loads the diagram renderer, once. */
+export async function prepareDiagrams(): Promise<void> {
+  mermaid ??= await import('beautiful-mermaid');
 }
 
 /** beautiful-mermaid draws no timeline: timeline-parse.ts and timeline-draw.ts do. */
@@ -94,7 +111,8 @@ export function drawDiagram(source: string): Diagram {
     shownTitle = timeline.title;
   } else {
     try {
-      svg = renderMermaidSVG(rest.join('\n'), { bg: 'var(--bg)', fg: 'var(--text)', transparent: true });
+      if (!mermaid) throw new Error('a mermaid block was rendered before prepareDiagrams() had loaded the renderer');
+      svg = mermaid.renderMermaidSVG(rest.join('\n'), { bg: 'var(--bg)', fg: 'var(--text)', transparent: true });
     } catch (error) {
       return { problem: `mermaid diagram does not parse: ${(error as Error).message}`, line: first };
     }
