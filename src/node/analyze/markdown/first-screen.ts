@@ -30,7 +30,7 @@ const WRAPPER_SPACING = 36;
 const LINE_CHARS = 120;
 
 /** How much of the fragment is read at a time. */
-const READ_CHARS = 16_384;
+const READ_CHARS = 4_096;
 
 /** The elements whose text runs in lines of its own; nested ones are counted on their own. */
 const TEXT_BLOCKS = new Set(['p', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd', 'figcaption', 'blockquote']);
