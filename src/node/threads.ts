@@ -4,13 +4,16 @@ import { parentPort, Worker, type TransferListItem } from 'node:worker_threads';
 
 /**
  * How many threads work of `units` (pages, documents) is worth, sized once for the machine: none below
- * `minUnits`, where a thread's start costs more than it saves; else one for each core. The build's own
- * thread then only hands out the work and stores and writes what comes back, which keeps it busy enough:
- * given pages of its own as well, it fell behind and left the threads waiting for their next file.
+ * `minUnits`, where a thread's start costs more than it saves; else one for each core the build's own
+ * thread leaves free. While pages are made, the build's thread only hands out the work and stores what
+ * comes back, which keeps it busy enough (given pages of its own as well, it fell behind and left the
+ * threads waiting for their next file): every core gets a thread (`busyHere` 0). While documents are
+ * rendered, it writes every file of the site, the longer task: it keeps a core to itself (`busyHere` 1),
+ * as a thread more would only wait for it and cost its start and its heap.
  */
-export function threadsFor(units: number, minUnits: number): number {
+export function threadsFor(units: number, minUnits: number, busyHere: 0 | 1 = 0): number {
   if (units < minUnits) return 0;
-  return availableParallelism();
+  return Math.max(1, availableParallelism() - busyHere);
 }
 
 /** Worker threads of the build, all running one compiled script. */

@@ -17,7 +17,7 @@ const ROUTES_PER_THREAD = 32;
 
 /** How many prerender threads a site of `pages` pages is worth: none below the threshold. */
 export function prerenderThreadCount(pages: number): number {
-  return threadsFor(pages, MIN_PAGES_FOR_THREADS);
+  return threadsFor(pages, MIN_PAGES_FOR_THREADS, 1);
 }
 
 /** What a prerender thread starts with: the prerender bundle to load and the site data it renders from. */
