@@ -111,8 +111,13 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     sendProblems(result);
   }
 
+  // The problems of the last report: a rebuild prints only those it did not, or an imported tree's
+  // thousands of old broken links would scroll past at every save, the save's own problem among them.
+  let reported = new Set<string>();
   function report(result: DevResult, what: string): void {
-    for (const d of result.diagnostics) log(formatDiagnostic(d), d.severity === 'error');
+    const lines = result.diagnostics.map((d) => ({ text: formatDiagnostic(d), error: d.severity === 'error' }));
+    for (const { text, error } of lines) if (!reported.has(text)) log(text, error);
+    reported = new Set(lines.map(({ text }) => text));
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     const s = errors === 1 ? '' : 's';
     if (result.ok) log(`✓ ${what} in ${Math.round(result.ms)} ms`);
