@@ -4,9 +4,9 @@
  * - 'content': tells the app (a `docs:dev-content` window event), which reads the new deployment as a tab
  *   of the built site does (src/client/dev/updates.ts) and re-renders the current page in place, keeping
  *   the scroll position;
- * - 'problems': the site's problems after a rebuild; those of the page shown, and those of no page (as
- *   `_site.yaml`'s), are listed over it until fixed; the page itself shows the site as written, or the
- *   last good one when the rebuild could not write it;
+ * - 'problems': the site's problems changed after a rebuild; those of the page shown, and those of no
+ *   page (as `_site.yaml`'s), asked for at /__dev/problems, are listed over it until fixed; the page itself
+ *   shows the site as written, or the last good one when the rebuild could not write it;
  * - 'reload': reloads the page (the client bundle or the stylesheet changed).
  * No inline styles or scripts: styles are set through the CSSOM, which the CSP allows.
  */
@@ -18,14 +18,17 @@ interface DevDiagnostic {
   line: number;
   column: number;
   message: string;
-  /** The URL of the page the file makes, when it makes one. */
-  page?: string;
+}
+
+/** The dev server's answer at /__dev/problems (src/node/dev/server.ts, `PageProblems`). */
+interface PageProblems {
+  diagnostics: DevDiagnostic[];
+  written: boolean;
+  otherPages: number;
 }
 
 type DevMessage =
-  | { type: 'content'; path: string[]; manifest: string }
-  | { type: 'reload' }
-  | { type: 'problems'; diagnostics: DevDiagnostic[]; written: boolean };
+  { type: 'content'; path: string[]; manifest: string } | { type: 'reload' } | { type: 'problems'; errors: number };
 
 const OVERLAY_ID = 'docs-dev-overlay';
 
@@ -35,19 +38,28 @@ function removeOverlay(): void {
   document.getElementById(OVERLAY_ID)?.remove();
 }
 
-/** The last problems the server sent: shown again, for the page then shown, after each navigation. */
-let problems: Extract<DevMessage, { type: 'problems' }> | undefined;
+/** The site's errors after the last rebuild: the page shown asks for its own while there are any. */
+let siteErrors = 0;
+/** The last request for a page's problems: an answer to an earlier one (a page since left) is dropped. */
+let asked = 0;
 
-/** The problems of the page shown and of no page; the overlay goes when there are none. */
+/** The problems of the page shown and of no page, from the dev server; the overlay goes when there are none. */
 function showProblems(): void {
-  if (!document.body) return void document.addEventListener('DOMContentLoaded', showProblems, { once: true });
-  const here = decodeURI(window.location.pathname);
-  const diagnostics = (problems?.diagnostics ?? []).filter((d) => d.page === undefined || d.page === here);
-  if (!problems || !diagnostics.some((d) => d.severity === 'error')) return removeOverlay();
-  const elsewhere = new Set(problems.diagnostics.filter((d) => d.severity === 'error').map((d) => d.page));
-  elsewhere.delete(here);
-  elsewhere.delete(undefined);
-  showOverlay(diagnostics, problems.written, elsewhere.size);
+  if (siteErrors === 0) return removeOverlay();
+  const request = ++asked;
+  const page = decodeURI(window.location.pathname);
+  fetch(`/__dev/problems?page=${encodeURIComponent(page)}`, { cache: 'no-store' })
+    .then((response) => response.json() as Promise<PageProblems>)
+    .then((problems) => {
+      if (request !== asked) return;
+      if (!problems.diagnostics.some((d) => d.severity === 'error')) return removeOverlay();
+      if (!document.body) {
+        const show = () => showOverlay(problems.diagnostics, problems.written, problems.otherPages);
+        return void document.addEventListener('DOMContentLoaded', show, { once: true });
+      }
+      showOverlay(problems.diagnostics, problems.written, problems.otherPages);
+    })
+    .catch((error: unknown) => console.warn('docs dev: could not read the problems', error));
 }
 
 function showOverlay(diagnostics: DevDiagnostic[], written: boolean, otherPages: number): void {
@@ -97,7 +109,7 @@ function connect(): void {
     const message = JSON.parse(event.data) as DevMessage;
     if (message.type === 'reload') window.location.reload();
     else if (message.type === 'problems') {
-      problems = message;
+      siteErrors = message.errors;
       showProblems();
     } else if (message.type === 'content') window.dispatchEvent(new Event(DEV_CONTENT_EVENT));
   });

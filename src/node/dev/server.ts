@@ -10,14 +10,28 @@ export interface DevProblem extends Diagnostic {
 }
 
 /**
- * What the dev server tells the open tabs, one JSON object per Server-Sent Event. `problems` follows every
- * rebuild: the site's errors and warnings while it has an error (none once fixed), and whether the site
- * written shows them (`written`) or the tabs keep the last good one.
+ * What the dev session tells the open tabs. `problems` follows every rebuild: the site's errors and
+ * warnings while it has an error (none once fixed), and whether the site written shows them (`written`) or
+ * the tabs keep the last good one.
  */
 export type DevMessage =
   | { type: 'content'; path: string[]; manifest: string }
   | { type: 'reload' }
   | { type: 'problems'; diagnostics: DevProblem[]; written: boolean };
+
+/**
+ * A message as the event stream carries it, one JSON object per Server-Sent Event. The problems are not in
+ * it: an imported tree can have thousands, megabytes that every tab would parse at every save before it
+ * could show the save. The stream says they changed, and a tab asks `DEV_PROBLEMS_PATH` for its page's.
+ */
+export type DevEvent = Exclude<DevMessage, { type: 'problems' }> | { type: 'problems'; errors: number };
+
+/** The problems a tab shows over a page: the page's own and those of no page, with the count of pages elsewhere with errors. */
+export interface PageProblems {
+  diagnostics: DevProblem[];
+  written: boolean;
+  otherPages: number;
+}
 
 /** A URL path decoded, or as it is when it cannot be (the site server then answers it 400). */
 function safelyDecoded(pathname: string): string {
@@ -30,6 +44,8 @@ function safelyDecoded(pathname: string): string {
 
 export const DEV_EVENTS_PATH = '/__dev/events';
 export const DEV_SCRIPT_PATH = '/__dev/live.js';
+/** `?page=` the page's URL path: its `PageProblems`. */
+export const DEV_PROBLEMS_PATH = '/__dev/problems';
 
 export interface DevServerOptions {
   distDir: string;
@@ -51,7 +67,7 @@ export interface DevServerOptions {
 
 export interface DevServer {
   server: http.Server;
-  /** Sends a message to every open tab; the last `problems` with any is also replayed to tabs that connect later. */
+  /** Tells every open tab; a tab that connects later is told of the last `problems` when there are any. */
   broadcast(message: DevMessage): void;
   /** Re-creates the static handler, after the site configuration changed. */
   refresh(): void;
@@ -83,9 +99,10 @@ export function createDevServer(options: DevServerOptions): DevServer {
   const isOlder = (pathname: string) =>
     older?.bases.some((base) => pathname.startsWith(base) || pathname === base.replace(/\/$/, '')) ?? false;
   const streams = new Set<http.ServerResponse>();
-  let lastProblems: DevMessage | undefined;
+  let problems: Extract<DevMessage, { type: 'problems' }> = { type: 'problems', diagnostics: [], written: true };
+  const errorCount = () => problems.diagnostics.filter((d) => d.severity === 'error').length;
 
-  const send = (res: http.ServerResponse, message: DevMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
+  const send = (res: http.ServerResponse, message: DevEvent) => res.write(`data: ${JSON.stringify(message)}\n\n`);
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const pathname = (req.url ?? '/').split('?')[0];
@@ -98,8 +115,14 @@ export function createDevServer(options: DevServerOptions): DevServer {
       });
       res.write('retry: 500\n\n');
       streams.add(res);
-      if (lastProblems) send(res, lastProblems);
+      if (problems.diagnostics.length > 0) send(res, { type: 'problems', errors: errorCount() });
       req.on('close', () => streams.delete(res));
+      return;
+    }
+    if (pathname === DEV_PROBLEMS_PATH && req.method === 'GET') {
+      const page = new URL(req.url ?? '/', 'http://localhost').searchParams.get('page') ?? '';
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      res.end(JSON.stringify(problemsOf(problems, safelyDecoded(page))));
       return;
     }
     if (pathname === DEV_SCRIPT_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -133,8 +156,12 @@ export function createDevServer(options: DevServerOptions): DevServer {
   return {
     server,
     broadcast(message) {
-      if (message.type === 'problems') lastProblems = message.diagnostics.length > 0 ? message : undefined;
-      for (const res of streams) send(res, message);
+      let event: DevEvent;
+      if (message.type === 'problems') {
+        problems = message;
+        event = { type: 'problems', errors: errorCount() };
+      } else event = message;
+      for (const res of streams) send(res, event);
     },
     refresh() {
       site = siteHandler();
@@ -149,4 +176,18 @@ export function createDevServer(options: DevServerOptions): DevServer {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The problems a tab shows over `page`: none while the site has no error. */
+function problemsOf(
+  { diagnostics, written }: { diagnostics: DevProblem[]; written: boolean },
+  page: string,
+): PageProblems {
+  const isError = (d: DevProblem) => d.severity === 'error';
+  const shown = diagnostics.filter((d) => d.page === undefined || d.page === page);
+  if (!shown.some(isError)) return { diagnostics: [], written, otherPages: 0 };
+  const elsewhere = new Set(
+    diagnostics.filter((d) => isError(d) && d.page !== undefined && d.page !== page).map((d) => d.page),
+  );
+  return { diagnostics: shown, written, otherPages: elsewhere.size };
 }

@@ -51,6 +51,43 @@ describe('the dev server, asked what killed it before', () => {
     expect((await get('/docs/%0D%0A/index.html')).status).toBe(400);
   });
 
+  it("tells the tabs that the problems changed, and gives each page its own: not the site's thousands at every save", async () => {
+    const events = await fetch(`${url}/__dev/events`);
+    const reader = events.body!.getReader();
+    const problem = (file: string, page: string | undefined, line: number) => ({
+      severity: 'error' as const,
+      file,
+      line,
+      column: 1,
+      message: `broken link number ${line}`,
+      ...(page && { page }),
+    });
+    const diagnostics = [
+      ...Array.from({ length: 3000 }, (_, i) => problem('old.md', '/docs/old/', i + 1)),
+      problem('limits.md', '/docs/limits/', 7),
+      problem('_site.yaml', undefined, 2),
+    ];
+    dev?.broadcast({ type: 'problems', diagnostics, written: true });
+    let stream = '';
+    while (!stream.includes('"problems"')) stream += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(stream).toContain('data: {"type":"problems","errors":3002}');
+    expect(stream.length).toBeLessThan(200);
+    const limits = (await (await get('/__dev/problems?page=%2Fdocs%2Flimits%2F')).json()) as {
+      diagnostics: { file: string }[];
+      otherPages: number;
+      written: boolean;
+    };
+    expect(limits.diagnostics.map((d) => d.file)).toEqual(['limits.md', '_site.yaml']);
+    expect([limits.otherPages, limits.written]).toEqual([1, true]);
+    dev?.broadcast({ type: 'problems', diagnostics: [], written: true });
+    expect(await (await get('/__dev/problems?page=%2Fdocs%2Flimits%2F')).json()).toEqual({
+      diagnostics: [],
+      written: true,
+      otherPages: 0,
+    });
+  });
+
   it('keeps serving', async () => {
     const home = await get('/docs/limits/');
     expect([home.status, (await home.text()).includes('The limits of a plan.')]).toEqual([200, true]);
