@@ -217,7 +217,7 @@ async function measureTreeInBrowser(distDir: string, source: TreeSource): Promis
  * the first result drawn. Its requests are taken from the browser's network events, which include the
  * search worker's (the page's resource timing does not), until the whole list is counted.
  */
-async function firstSearch(browser: Browser, url: string, distDir: string, query: string): Promise<FirstSearch> {
+export async function firstSearch(browser: Browser, url: string, distDir: string, query: string): Promise<FirstSearch> {
   const context = await newContext(browser);
   try {
     const page = await context.newPage();

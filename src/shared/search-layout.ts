@@ -9,14 +9,17 @@
  *   run-together words need the words, not their postings.
  * - term shards: per word range, everything a query needs of those words in one file: the posting lists
  *   of every field (page title, page name, folders, section heading, section text), the titles and
- *   headings that are exactly a given word sequence, and what the first results of each frequent word
- *   show (`TermShard.s`). Results are spread over the whole site (the same word is on pages far apart),
- *   so without those a first screen would need a detail file per page shown.
+ *   headings that are exactly a given word sequence, the engine's ranking of each frequent word and of
+ *   its beginnings (`TermShard.q`, search-stored-ranking.ts) and what those first results show
+ *   (`TermShard.s`). Results are spread over the whole site (the same word is on pages far apart), so
+ *   without those a first screen would need a detail file per page shown.
  * - detail shards: per page range, what a result shows (title, route, headings, excerpts), for the results
  *   the term shards do not carry.
  *
  * Section ids run page by page, each page's intro first, as `SearchEntry.sections` counts them.
  */
+
+import type { StoredRanking } from './search-stored-ranking';
 
 /** The kinds of shard file, each cut by its own key: a character, a word, or a page index. */
 export type ShardKind = 'letters' | 'terms' | 'details';
@@ -104,6 +107,11 @@ export interface TermShard {
    * (ascending), once per shard.
    */
   s?: ShownPage[];
+  /**
+   * The engine's ranking of each one-word query the build ranked whose key (`rankingKey`) falls in this
+   * file's word range, by key; the sections they show are in `s`.
+   */
+  q?: Record<string, StoredRanking>;
 }
 
 /** A page of a detail shard: its title, route and sections. */

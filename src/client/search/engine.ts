@@ -1,5 +1,6 @@
 import { shardKindOf, type SearchEntry } from '../../shared/search-layout';
 import { SearchRanker, type Ranking } from '../../shared/search-ranker';
+import { rankingKey, storedRanking } from '../../shared/search-stored-ranking';
 import { drawGroups, type SearchResults } from './results';
 import { SearchShards } from './shards';
 
@@ -20,7 +21,9 @@ const FIRST_DETAILS = 6;
  * Section search, meant to run in a worker, over an index that arrives in shards. The ranking is
  * src/shared/search-ranker.ts, the same code the build runs to choose what the term files carry; this
  * runs it over the shards loaded so far (`SearchShards`), notes the files a query reached and did not
- * have, and draws a ranking once the details of its results are there.
+ * have, and draws a ranking once the details of its results are there. A one-word query the build ranked
+ * (a frequent word or one of its beginnings) is drawn from the ranking its term file carries
+ * (src/shared/search-stored-ranking.ts).
  */
 export class SearchEngine {
   private readonly shards: SearchShards;
@@ -56,6 +59,15 @@ export class SearchEngine {
   }
 
   search(query: string): SearchOutcome {
+    const key = this.lastRanking?.query === query ? undefined : rankingKey(query);
+    if (key !== undefined) {
+      // A query the build ranked draws that ranking from its term file alone: a short beginning would
+      // otherwise wait for the files of every word it begins, then rank tens of thousands of sections.
+      const stored = this.shards.storedRanking(key);
+      const missing = this.shards.takeMissing();
+      if (missing.length > 0) return { results: NO_RESULTS, missing };
+      if (stored) this.lastRanking = storedRanking(query, stored);
+    }
     if (this.lastRanking?.query !== query) {
       const ranking = this.ranker.rank(query);
       // The ranking is only right once every letter and posting shard it reached is loaded; only then are

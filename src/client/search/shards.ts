@@ -15,6 +15,7 @@ import {
   type ShardKind,
   type TermShard,
 } from '../../shared/search-layout';
+import type { StoredRanking } from '../../shared/search-stored-ranking';
 import { LetterView, lowerBound, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 
 const HEAD_FIELDS: readonly HeadField[] = ['title', 'name', 'folder', 'heading'];
@@ -119,6 +120,14 @@ export class SearchShards implements RankingData {
   }
 
   /**
+   * The ranking the build stored for a query key (`rankingKey`), from the term file of its word range;
+   * undefined when that file has none, or is not loaded (then noted as missing).
+   */
+  storedRanking(key: string): StoredRanking | undefined {
+    return this.find(this.terms, 'terms', key)?.stored(key);
+  }
+
+  /**
    * What a result of page p shows, for its sections at positions `sections` (0 is the intro): from a term
    * shard that carried them all, else from the page's detail shard.
    */
@@ -150,6 +159,12 @@ class TermView {
   constructor(private readonly shard: TermShard) {
     this.words = shard.w === '' ? [] : shard.w.split(' ');
     this.lists = shard.p.map((field) => field.split(' '));
+  }
+
+  stored(key: string): StoredRanking | undefined {
+    const { q } = this.shard;
+    // The file's JSON object: a key such as "constructor" is no ranking of its own.
+    return q && Object.hasOwn(q, key) ? q[key] : undefined;
   }
 
   list(word: string, field: number): readonly number[] {

@@ -11,9 +11,11 @@ import {
   type ShownPage,
   type TermShard,
 } from '../../shared/search-layout';
+import { storeRanking } from '../../shared/search-stored-ranking';
+import { lowerBound } from '../../shared/search-vocabulary';
 import { contentHash } from '../content-hash';
 import type { PageRecord } from '../analyze/page-record';
-import { firstResults, postingCount } from './search-first-results';
+import { fileRankings, firstResults, postingCount, shownIds } from './search-first-results';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
 import { SearchPace } from './search-pace';
 
@@ -145,18 +147,19 @@ function letterShards(words: [string, IndexedWord][], fuzzy: Map<string, unknown
   });
 }
 
-/** A word's posting lists and the sections its first results show, or a title or heading key with its pages and sections. */
+/** A word's posting lists, or a title or heading key with its pages and sections. */
 interface Posted {
   key: string;
   lists: string[];
   phrase: boolean;
-  shown: readonly number[];
+  /** Bytes of the stored rankings (and their sections) whose keys come right after this key. */
+  ranked: number;
 }
 
 /**
  * Every word's posting lists, for consecutive word ranges, with the title and heading keys (cut with the
- * words, as a site with many headings that start alike has many keys in one word range) and what the
- * first results of the range's frequent words show.
+ * words, as a site with many headings that start alike has many keys in one word range) and the engine's
+ * first results of the frequent words whose keys fall in each range, with the sections they show.
  */
 async function termShards(
   words: [string, IndexedWord][],
@@ -172,21 +175,32 @@ async function termShards(
     return h.length + x.length + (page ? page.t.length + page.u.length : 0) + 16;
   };
   const budget = Math.min(SHOWN_BYTES_MAX, SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0));
-  const shown = await firstResults(index, budget, sectionBytes, pace);
+  const rankings = await firstResults(index, budget, sectionBytes, pace);
   const { titleKeys, headingKeys } = index;
   const posted: Posted[] = words.map(([key, word]) => ({
     key,
     lists: TERM_FIELDS.map((field) => encodePostings(word.postings[FIELD[field]])),
     phrase: false,
-    shown: shown.get(key) ?? [],
+    ranked: 0,
   }));
   for (const key of new Set([...titleKeys.keys(), ...headingKeys.keys()])) {
     const lists = [encodePostings(titleKeys.get(key) ?? []), encodePostings(headingKeys.get(key) ?? [])];
-    posted.push({ key, lists, phrase: true, shown: [] });
+    posted.push({ key, lists, phrase: true, ranked: 0 });
   }
   posted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : Number(a.phrase) - Number(b.phrase)));
-  const size = ({ key, lists, shown: ids }: Posted) =>
-    key.length + lists.reduce((n, l) => n + l.length + 1, 0) + ids.reduce((n, id) => n + sectionBytes(id), 0);
+  // A ranking's bytes count with the key before it, where the cut below most likely files it.
+  const stored = [...rankings].map(([key, ranking]) => ({
+    key,
+    ranking: storeRanking(ranking),
+    ids: shownIds(ranking),
+  }));
+  const keys = posted.map((p) => p.key);
+  for (const { key, ranking, ids } of stored) {
+    const at = lowerBound(keys, key);
+    const before = posted[keys[at] === key ? at : Math.max(0, at - 1)];
+    if (before) before.ranked += JSON.stringify(ranking).length + ids.reduce((n, id) => n + sectionBytes(id), 0);
+  }
+  const size = ({ key, lists, ranked }: Posted) => key.length + lists.reduce((n, l) => n + l.length + 1, 0) + ranked;
   // A word and the title or heading that is that word alone share a shard: both are found by that key.
   // So do the words that start alike, up to a size, so that a typed word and the words it begins are in
   // one file: the query needs no second round for them.
@@ -194,6 +208,15 @@ async function termShards(
     a.key !== b.key &&
     (a.key.slice(0, SAME_FILE_PREFIX) !== b.key.slice(0, SAME_FILE_PREFIX) || bytes >= TERM_BYTES_MAX);
   const cut = groups(posted, size, TERM_BYTES, apart);
+  // A shard cut between words that start differently starts at its first word's beginning: a typed
+  // beginning that is no word itself (every word after the previous shard's last) then finds it.
+  const firsts = cut.map((group, i) => {
+    const from = group[0]?.key ?? '';
+    const before = cut[i - 1]?.at(-1)?.key;
+    const start = from.slice(0, SAME_FILE_PREFIX);
+    return before === undefined ? '' : before.slice(0, SAME_FILE_PREFIX) === start ? from : start;
+  });
+  const filed = fileRankings(stored, firsts);
   return cut.map((group, i): [string, TermShard] => {
     const listed = group.filter((g) => !g.phrase);
     const shard: TermShard = {
@@ -206,14 +229,10 @@ async function termShards(
       shard.kt = keyed.map((g) => g.lists[0]).join(' ');
       shard.kh = keyed.map((g) => g.lists[1]).join(' ');
     }
-    const ids = [...new Set(listed.flatMap((g) => g.shown))].sort((a, b) => a - b);
+    const { q, ids } = filed[i] ?? { q: {}, ids: [] };
     if (ids.length > 0) shard.s = shownPages(ids, index, pageStart, pageOf);
-    // A shard cut between words that start differently starts at its first word's beginning: a typed
-    // beginning that is no word itself (every word after the previous shard's last) then finds it.
-    const from = group[0]?.key ?? '';
-    const before = cut[i - 1]?.at(-1)?.key;
-    const start = from.slice(0, SAME_FILE_PREFIX);
-    return [before === undefined ? '' : before.slice(0, SAME_FILE_PREFIX) === start ? from : start, shard];
+    if (Object.keys(q).length > 0) shard.q = q;
+    return [firsts[i] ?? '', shard];
   });
 }
 

@@ -1,45 +1,67 @@
-import { letterOf, type LetterShard } from '../../shared/search-layout';
-import { SearchRanker } from '../../shared/search-ranker';
+import { letterOf, shardFor, type LetterShard } from '../../shared/search-layout';
+import { SearchRanker, type Ranking } from '../../shared/search-ranker';
+import { rankingKey, type StoredRanking } from '../../shared/search-stored-ranking';
 import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
 import type { SearchPace } from './search-pace';
 
 /**
- * The sections the first results of a site's frequent words show, as the search engine ranks them: the
- * term files carry these (src/node/site/search-files.ts), so that a first query draws without a detail
- * file. Which results come first is decided by the engine's own ranking (src/shared/search-ranker.ts),
- * run here over the whole index: what the build stores for a query is what the reader's engine shows for
- * it, and a change to the ranking changes both.
+ * The engine's first results of a site's frequent words: the term files carry each ranking and the
+ * sections it shows (src/node/site/search-files.ts), so that a first query draws from its term file
+ * without ranking and without a detail file. Which results come first is decided by the engine's own
+ * ranking (src/shared/search-ranker.ts), run here over the whole index: what the build stores for a query
+ * is what the reader's engine ranks for it, and a change to the ranking changes both.
  *
- * Each frequent word is ranked as a reader types it: each of its beginnings, then the word, a beginning
- * with the most frequent word it begins, as the query of a beginning loads that word's term file (it
- * expands to the most frequent words it begins). Words are taken most frequent first while the sections
- * they show cost less than `budget` bytes (`sectionBytes` each). Gives way as `pace` says.
+ * Each frequent word is ranked as a reader types it: each of its beginnings, then the word. Words are
+ * taken most frequent first while the sections they show cost less than `budget` bytes (`sectionBytes`
+ * each); a beginning ranked for a more frequent word is not ranked again. The rankings are keyed by
+ * `rankingKey`. Gives way as `pace` says.
  */
 export async function firstResults(
   index: SearchIndex,
   budget: number,
   sectionBytes: (id: number) => number,
   pace: SearchPace,
-): Promise<Map<string, number[]>> {
+): Promise<Map<string, Ranking>> {
   const ranker = new SearchRanker(new IndexRankingData(index));
   const byFrequency = [...index.words].sort(([a, x], [b, y]) => postingCount(y) - postingCount(x) || (a < b ? -1 : 1));
-  const ranked = new Set<string>();
-  const shown = new Map<string, number[]>();
+  const rankings = new Map<string, Ranking>();
   for (const [word] of byFrequency) {
     if (budget <= 0) break;
     const ids = new Set<number>();
     for (const query of typedQueries(word)) {
-      if (ranked.has(query)) continue;
+      const key = rankingKey(query);
+      if (key === undefined || rankings.has(key)) continue;
       await pace.tick();
-      ranked.add(query);
-      for (const { hits } of ranker.rank(query).selections) for (const { id } of hits) ids.add(id);
+      const ranking = ranker.rank(query);
+      rankings.set(key, ranking);
+      for (const { hits } of ranking.selections) for (const { id } of hits) ids.add(id);
     }
-    const list = [...ids].sort((a, b) => a - b);
-    budget -= list.reduce((n, id) => n + sectionBytes(id), 0);
-    shown.set(word, list);
+    for (const id of ids) budget -= sectionBytes(id);
   }
-  return shown;
+  return rankings;
+}
+
+/** The sections a ranking shows. */
+export const shownIds = (ranking: Ranking): number[] =>
+  ranking.selections.flatMap(({ hits }) => hits.map(({ id }) => id));
+
+/**
+ * Per term file, from the first keys of the files (`SearchEntry.terms`), the stored rankings whose keys
+ * it holds, where the worker looks for them, and the sections they show (ascending ids).
+ */
+export function fileRankings(
+  stored: readonly { key: string; ranking: StoredRanking; ids: readonly number[] }[],
+  firsts: readonly string[],
+): { q: Record<string, StoredRanking>; ids: number[] }[] {
+  const filed = firsts.map(() => ({ q: {} as Record<string, StoredRanking>, ids: new Set<number>() }));
+  for (const { key, ranking, ids } of stored) {
+    const file = filed[shardFor(firsts, key)];
+    if (!file) continue;
+    file.q[key] = ranking;
+    for (const id of ids) file.ids.add(id);
+  }
+  return filed.map(({ q, ids }) => ({ q, ids: [...ids].sort((a, b) => a - b) }));
 }
 
 /** A word's postings over every field, as the letter files count them. */

@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { shardFile, shardKindOf, type DetailShard, type SearchEntry } from '../../../../src/shared/search-layout';
+import {
+  shardFile,
+  shardFiles,
+  shardKindOf,
+  type DetailShard,
+  type SearchEntry,
+  type TermShard,
+} from '../../../../src/shared/search-layout';
+import { SearchRanker } from '../../../../src/shared/search-ranker';
 import { builtContent } from '../../../helpers/built-content';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { SearchResults } from '../../../../src/client/search/results';
@@ -306,6 +314,37 @@ describe('queries', () => {
     expect(ranked).toBe(atDetails[0]);
     // What it draws is what a fresh engine with every file it reached draws.
     expect(urls(await find('event work'))).toEqual(urls(results as SearchResults));
+  });
+
+  it('draws a first letter the build ranked from its term file alone, without ranking it again', async () => {
+    const fresh = new SearchEngine(entry);
+    const termFiles = await Promise.all(entry.terms.map((_, n) => searchFile(shardFile(entry, 'terms', n))));
+    // The first one-letter key a term file carries: the beginning of the site's most frequent word.
+    const key = termFiles
+      .flatMap((text) => Object.keys((JSON.parse(text) as TermShard).q ?? {}))
+      .find((k) => k.length === 1);
+    if (key === undefined) throw new Error('no term file carries the ranking of a first letter');
+    const lookups = vi.spyOn(SearchShards.prototype, 'headPostings');
+    const loaded: string[][] = [];
+    const results = await runQuery(fresh, key.toUpperCase(), async (files) => {
+      loaded.push(files);
+      for (const file of files) fresh.read(file, await searchFile(file));
+    });
+    const ranked = lookups.mock.calls.length;
+    lookups.mockRestore();
+    // One file, in one round: not the vocabulary, nor the files of the words the letter begins.
+    expect(loaded).toHaveLength(1);
+    expect(loaded[0]?.map(shardKindOf)).toEqual(['terms']);
+    expect(ranked).toBe(0);
+    // What it draws is what the engine ranks over every file the letter reaches.
+    const whole = new SearchShards(entry);
+    for (const file of shardFiles(entry)) whole.read(file, await searchFile(file));
+    const ranking = new SearchRanker(whole).rank(key);
+    expect(results?.groups.map((g) => g.hits.length)).toEqual(ranking.selections.map((s) => s.hits.length));
+    expect(results?.groups.flatMap((g) => g.hits.map((h) => h.score))).toEqual(
+      ranking.selections.flatMap((s) => s.hits.map((h) => h.value)),
+    );
+    expect(results?.total).toBeGreaterThan(0);
   });
 
   it('answers every keystroke of a query', async () => {

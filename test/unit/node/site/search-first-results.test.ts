@@ -7,8 +7,10 @@ import { SearchShards } from '../../../../src/client/search/shards';
 import { importSite } from '../../../../src/node/import/import-site';
 import { typedQueries } from '../../../../src/node/site/search-first-results';
 import { SearchRanker } from '../../../../src/shared/search-ranker';
+import { rankingKey, storedRanking } from '../../../../src/shared/search-stored-ranking';
 import {
   shardFiles,
+  shardFor,
   shardKindOf,
   type LetterShard,
   type SearchEntry,
@@ -96,29 +98,29 @@ describe.each(trees)('the first results the term files of %s carry', (_name, bui
     expect(carried).toBeGreaterThanOrEqual(expected.words);
   });
 
-  // Every typed beginning of every word of every term file, ranked: seconds of one core, minutes of a shared one.
-  it('are nothing but what the engine ranks first for the words of the same file as they are typed', () => {
+  it("carry rankings that are the engine's own for their keys, in the file the worker looks in, with the sections they show", () => {
     const shards = new SearchShards(site.entry);
     for (const [name, data] of site.files) shards.read(name, data);
     const ranker = new SearchRanker(shards);
     const { pageStart } = shards;
+    let rankings = 0;
     let carried = 0;
-    for (const shard of shardsOf<TermShard>(site, 'terms')) {
-      if (!shard.s) continue;
-      const ranked = new Set<number>();
-      for (const query of new Set(shard.w.split(' ').flatMap(typedQueries))) {
-        for (const { hits } of ranker.rank(query).selections) for (const { id } of hits) ranked.add(id);
+    shardsOf<TermShard>(site, 'terms').forEach((shard, n) => {
+      const shown = new Set<number>();
+      for (const [key, stored] of Object.entries(shard.q ?? {})) {
+        expect(rankingKey(key), key).toBe(key);
+        expect(shardFor(site.entry.terms, key), `the file of ${key}`).toBe(n);
+        // The stored ranking is what the engine ranks for the key over every file of the site.
+        expect(storedRanking(key, stored), key).toEqual(ranker.rank(key));
+        for (const [, hits] of stored.s) for (const [id] of hits) shown.add(id);
+        rankings++;
       }
-      for (const [p, , , sections] of shard.s) {
-        for (const [n] of sections) {
-          expect(
-            ranked.has((pageStart[p] ?? 0) + n),
-            `page ${p} section ${n} in the file of ${shard.w.slice(0, 40)}`,
-          ).toBe(true);
-          carried++;
-        }
-      }
-    }
+      // A file's sections are those of its rankings, no more.
+      const sections = (shard.s ?? []).flatMap(([p, , , list]) => list.map(([i]) => (pageStart[p] ?? 0) + i));
+      expect(new Set(sections), `the sections of file ${n}`).toEqual(shown);
+      carried += sections.length;
+    });
+    expect(rankings).toBeGreaterThanOrEqual(expected.words);
     expect(carried).toBeGreaterThanOrEqual(expected.sections);
   }, 180_000);
 });
