@@ -1,7 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { ALL_SHARDS_UP_TO } from '../../src/client/app/shard-prefetch';
 import { IN_VIEW_DWELL_MS } from '../../src/client/app/viewport-prefetch';
-import { hydrated, searchDialogChunk, useBrowser, type OpenedPage } from './browser';
+import { shardOf } from '../../src/shared/site-data';
+import type { DeploymentPointer } from '../../src/shared/types';
+import { hydrated, POLLED, searchDialogChunk, useBrowser, type OpenedPage } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -118,6 +121,56 @@ describe('links in view are prefetched', () => {
     await hovered;
     expect(fetched(opened, '/docs/pricing/')).toBe(false);
     expect(fetched(opened, '/docs/errors/')).toBe(false);
+  });
+});
+
+describe("a small site's route shards", () => {
+  it('are all fetched once the page is idle, so a link whose record is in another shard asks for its page alone', async () => {
+    const opened = await open();
+    const { page, requests } = opened;
+    await page.clock.install();
+    await page.goto(base() + '/docs/limits/');
+    await hydrated(page);
+    // The page's clock moves only when the test moves it, in steps far shorter than the time a link must
+    // stay in view before its page is prefetched: no link's page is asked for by being on screen.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 50);
+    const pointer = (await (await fetch(`${base()}/docs/version.json`)).json()) as DeploymentPointer;
+    const shards = pointer.shards ?? [];
+    expect(shards.length).toBeGreaterThan(1);
+    expect(shards.length).toBeLessThanOrEqual(ALL_SHARDS_UP_TO);
+    const shardRequests = () => requests.filter((u) => /\/assets\/js\/routes\.[0-9a-f]+\.json$/.test(u));
+    const allShards = () => shards.every((name) => shardRequests().some((u) => u.endsWith(`/routes.${name}.json`)));
+    await expect
+      .poll(
+        async () => {
+          if (!allShards()) await page.clock.runFor(50);
+          return allShards();
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBe(true);
+    expect(requests.filter((u) => /\/page\.[^/]+\.html$/.test(u))).toEqual([]);
+
+    // A sidebar link whose record is not in the shard the page started with.
+    const here = shardOf('/limits/', shards.length);
+    const hrefs = await page.$$eval('nav#sidebar a[href^="/docs/"]', (links) =>
+      links.filter((a) => a.getClientRects().length > 0).map((a) => a.getAttribute('href') ?? ''),
+    );
+    const target = hrefs.find((h) => !h.includes('#') && shardOf(h.replace(/^\/docs/, ''), shards.length) !== here);
+    if (!target) throw new Error('no visible sidebar link of another route shard');
+    await page.clock.resume();
+    const shardsBefore = shardRequests().length;
+    const before = requests.length;
+    await page.click(`nav#sidebar a[href="${target}"]`);
+    await page.waitForFunction(
+      () => !document.querySelector('#main-content h1')?.textContent?.startsWith('Limits'),
+      null,
+      POLLED,
+    );
+    expect(new URL(page.url()).pathname).toBe(target);
+    expect(shardRequests()).toHaveLength(shardsBefore);
+    expect(requests.slice(before).filter((u) => fragment(target).test(u))).toHaveLength(1);
+    expect(opened.problems).toEqual([]);
   });
 });
 

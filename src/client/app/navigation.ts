@@ -12,6 +12,7 @@ import { switchToNewDeployment } from './load-fragment';
 import { followNavigations } from './navigation-effects';
 import { nextTask } from './next-task';
 import { createAppRouter, pageRoute, type AppRouter } from './router';
+import { prefetchRouteShards } from './shard-prefetch';
 import { prefetchLinksInView } from './viewport-prefetch';
 import { endWholeLayoutAfterPaint, layOutWhole } from './whole-layout';
 
@@ -83,6 +84,8 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   followNavigations(router, screen);
   const prefetch = linkPrefetcher(router, base);
   prefetchLinksInView(router, prefetch);
+  const started = screen.getState();
+  prefetchRouteShards(queryClient, started.deployment, started.site);
 
   return {
     navigate: (route) => void router.navigate(routeLocation(route)),

@@ -81,7 +81,8 @@ function candidates(): HTMLAnchorElement[] {
   ];
 }
 
-function whenIdle(run: () => void): () => void {
+/** Runs `run` once the browser is idle (within 2 s); returns the cancel. */
+export function whenIdle(run: () => void): () => void {
   if (typeof requestIdleCallback === 'function') {
     const id = requestIdleCallback(run, { timeout: 2000 });
     return () => cancelIdleCallback(id);
@@ -91,7 +92,7 @@ function whenIdle(run: () => void): () => void {
 }
 
 /** The reader's data-saver setting (Chromium's Network Information API); a slow link counts the same. */
-function savesData(): boolean {
+export function savesData(): boolean {
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } })
     .connection;
   return connection?.saveData === true || /(^|-)2g$/.test(connection?.effectiveType ?? '');
