@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { CHUNK_LOAD_TIMEOUT_MS, FRAGMENT_CLOSE } from '../../src/shared/constants';
 import type { ChunkLoadErrorType, DeploymentPointer, Manifest } from '../../src/shared/types';
 import { hydrated, POLLED, searchDialogChunk, useBrowser } from '../e2e/browser';
@@ -37,17 +37,17 @@ interface Stop {
 }
 
 /** Where the reader starts (a prerendered first load). */
-const START: Stop = { path: '/docs/limits/', title: 'Limits' };
+export const START: Stop = { path: '/docs/limits/', title: 'Limits' };
 /** The client-side navigation that comes before the fault in the "after navigation" cases. */
-const VISITED: Stop = { path: '/docs/errors/', title: 'Errors' };
+export const VISITED: Stop = { path: '/docs/errors/', title: 'Errors' };
 /** The page whose load meets the fault. */
-const TARGET: Stop = { path: '/docs/pricing/', title: 'Pricing' };
+export const TARGET: Stop = { path: '/docs/pricing/', title: 'Pricing' };
 /** Never loaded before the fault is gone: the navigation that proves the network path works again. */
-const NEXT: Stop = { path: '/docs/quickstart/', title: 'Quickstart' };
+export const NEXT: Stop = { path: '/docs/quickstart/', title: 'Quickstart' };
 
 /** Hashed file names; the query allows the `?retry=N` a retried import adds. */
 const MANIFEST = /\/assets\/js\/manifest\.[0-9a-f]{8}\.json(\?.*)?$/;
-const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
+export const FRAGMENTS = /\/assets\/js\/page\.[^/?]+\.[0-9a-f]{8}\.html(\?.*)?$/;
 const SEARCH_DATA = /\/assets\/js\/search\.[0-9a-f]+\.json(\?.*)?$/;
 const SEARCH_SHARDS = /\/assets\/js\/search\/[a-z]+\.\d+\.[0-9a-f]{8}\.json(\?.*)?$/;
 const POINTER = /\/version\.json(\?.*)?$/;
@@ -160,7 +160,7 @@ const FAULTS: Fault[] = [
 ];
 
 /** An answer put on the requests matching a pattern, counting the requests it answered. */
-class Injection {
+export class Injection {
   hits = 0;
   private active = true;
 
@@ -195,10 +195,10 @@ const inject = (page: Page, pattern: RegExp, fault: Fault, original?: Body) =>
 // ---------------------------------------------------------------------------------------------------
 // What the reader sees
 
-const sidebarLink = (page: Page, stop: Stop) => page.locator(`nav#sidebar a[href="${stop.path}"]`);
+export const sidebarLink = (page: Page, stop: Stop) => page.locator(`nav#sidebar a[href="${stop.path}"]`);
 
 /** The page's own heading is shown (the anchor link adds a "#"), and no error view. */
-async function showsPage(page: Page, stop: Stop): Promise<void> {
+export async function showsPage(page: Page, stop: Stop): Promise<void> {
   await page.waitForFunction(
     (title) => document.querySelector('#main-content h1')?.textContent?.replace(/#$/, '') === title,
     stop.title,
@@ -208,13 +208,13 @@ async function showsPage(page: Page, stop: Stop): Promise<void> {
 }
 
 /** A prerendered first load, up to the point where the app has taken over. */
-async function load(page: Page, stop: Stop): Promise<void> {
+export async function load(page: Page, stop: Stop): Promise<void> {
   await page.goto(base() + stop.path, { waitUntil: 'domcontentloaded' });
   await hydrated(page);
   await showsPage(page, stop);
 }
 
-async function navigate(page: Page, stop: Stop): Promise<void> {
+export async function navigate(page: Page, stop: Stop): Promise<void> {
   await sidebarLink(page, stop).click();
   await showsPage(page, stop);
 }
@@ -234,7 +234,7 @@ async function search(page: Page, query: string): Promise<string[]> {
 }
 
 /** Search works: the dialog answers a query with the page it must find, then closes. */
-async function searchWorks(page: Page): Promise<void> {
+export async function searchWorks(page: Page): Promise<void> {
   await page.locator('.search-dialog input').waitFor({ timeout: 15_000 });
   expect(await search(page, 'okta')).toContain('/orgs/sso/okta/');
   await page.keyboard.press('Escape');
@@ -252,7 +252,7 @@ function typeInWords(text: string): string {
 // The progress bar's phases, recorded from the first paint on (the init script runs in every document).
 const PROGRESS_LOG = '__progressPhases';
 
-async function watchProgressBar(page: Page): Promise<void> {
+export async function watchProgressBar(page: Page): Promise<void> {
   await page.addInitScript((key) => {
     const log: string[] = [];
     Object.assign(window, { [key]: log });
@@ -265,11 +265,11 @@ async function watchProgressBar(page: Page): Promise<void> {
   }, PROGRESS_LOG);
 }
 
-const progressPhases = (page: Page) =>
+export const progressPhases = (page: Page) =>
   page.evaluate((key) => [...((window as unknown as Record<string, string[]>)[key] ?? [])], PROGRESS_LOG);
 
 /** Starts a new record once the bar is at rest, so the fade-out of an earlier navigation is not in it. */
-async function clearProgressLog(page: Page): Promise<void> {
+export async function clearProgressLog(page: Page): Promise<void> {
   await barAtRest(page);
   await page.evaluate((key) => (window as unknown as Record<string, string[]>)[key]?.splice(0), PROGRESS_LOG);
 }
@@ -286,7 +286,7 @@ const barAtRest = (page: Page) =>
  * must not run at all (no navigation happened) has not moved; one that must have run (a navigation that
  * took 120 s) did.
  */
-async function progressFinished(page: Page, bar: 'still' | 'may run' | 'ran'): Promise<void> {
+export async function progressFinished(page: Page, bar: 'still' | 'may run' | 'ran'): Promise<void> {
   await barAtRest(page);
   const phases = await progressPhases(page);
   if (bar === 'still') expect(phases).toEqual([]);
@@ -347,6 +347,8 @@ interface Scenario {
   moment: Moment;
   /** Brings the tab to the moment with the fault in place (before the page loads, for a first load). */
   arrange: (page: Page, fault: Fault) => Promise<Injection>;
+  /** For a file only an action fetches: the fault on it, not yet started (see `FOLLOWED_BY`). */
+  onDemand?: (page: Page, fault: Fault) => Injection;
   /** What the reader does that needs the resource (nothing, when loading the page is enough). */
   trigger: (page: Page) => Promise<void>;
   /** Where the explanation and the Retry button are. */
@@ -399,10 +401,15 @@ const pageFetched = (page: Page, file: RegExp) =>
     { key: PAGE_FETCHES, source: file.source },
     { ...POLLED, timeout: 15_000 },
   );
-const pageError = (page: Page) => page.locator('.page-error');
+export const pageError = (page: Page) => page.locator('.page-error');
 
 /** The search dialog's script chunk: found in the browser in beforeAll, as the chunk '/' loads first. */
 let dialogChunk: RegExp | undefined;
+
+function dialogChunkFault(page: Page, fault: Fault): Injection {
+  if (!dialogChunk) throw new Error('the search dialog chunk was not found');
+  return inject(page, dialogChunk, fault);
+}
 
 /**
  * A file the app cannot start without, faulty from the first load: the prerendered page stays readable
@@ -560,6 +567,7 @@ const SCENARIOS: Scenario[] = [
       // for the first load). The failure shows inside the dialog, whose Retry loads the index again.
       resource: 'search index',
       moment,
+      onDemand: (page, fault) => inject(page, SEARCH_DATA, fault),
       arrange: (page, fault) => arrangeBeforeOrAfter(page, moment, inject(page, SEARCH_DATA, fault)),
       trigger: (page) => page.keyboard.press('/'),
       view: (page) => page.locator('.search-failed'),
@@ -575,6 +583,7 @@ const SCENARIOS: Scenario[] = [
             // explained in the dialog, and Retry runs the query again.
             resource: 'search shard',
             moment,
+            onDemand: (page: Page, fault: Fault) => inject(page, SEARCH_SHARDS, fault),
             arrange: (page: Page, fault: Fault) =>
               arrangeBeforeOrAfter(page, moment, inject(page, SEARCH_SHARDS, fault)),
             trigger: async (page: Page) => {
@@ -593,10 +602,8 @@ const SCENARIOS: Scenario[] = [
       // first load). The failure shows where the dialog would be, and Retry imports the chunk again.
       resource: 'lazy script chunk',
       moment,
-      arrange: (page, fault) => {
-        if (!dialogChunk) throw new Error('the search dialog chunk was not found');
-        return arrangeBeforeOrAfter(page, moment, inject(page, dialogChunk, fault));
-      },
+      onDemand: dialogChunkFault,
+      arrange: (page, fault) => arrangeBeforeOrAfter(page, moment, dialogChunkFault(page, fault)),
       trigger: (page) => page.keyboard.press('/'),
       view: (page) => page.locator('.chunk-error'),
       shownType: attribute,
@@ -636,16 +643,19 @@ interface CaseRecord {
 
 const cases: CaseRecord[] = [];
 
+type Entry = Omit<CaseRecord, 'seen' | 'survived' | 'ms'>;
+
 /**
- * Runs a case in a fresh page (its own context, closed afterwards) and records it as injected; it counts
- * as survived only if every assertion passed.
+ * Runs a test in a fresh page (its own context, closed afterwards) and records its cases as injected; they
+ * count as survived only if every assertion of the test passed.
  */
-async function recorded(
-  entry: Omit<CaseRecord, 'seen' | 'survived' | 'ms'>,
-  body: (page: Page, record: CaseRecord) => Promise<void>,
+export async function recorded(
+  entries: [Entry] | [Entry, Entry],
+  body: (page: Page, record: CaseRecord, next: CaseRecord | undefined) => Promise<void>,
 ) {
-  const record: CaseRecord = { ...entry, seen: null, survived: false, ms: 0 };
-  cases.push(record);
+  const records: CaseRecord[] = entries.map((entry) => ({ ...entry, seen: null, survived: false, ms: 0 }));
+  const [record, next] = records as [CaseRecord, CaseRecord | undefined];
+  cases.push(...records);
   const started = Date.now();
   // Cases run concurrently: each closes its own context.
   const { page } = await open(undefined, {}, 'caller');
@@ -654,10 +664,10 @@ async function recorded(
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     }
-    await body(page, record);
-    record.survived = true;
+    await body(page, record, next);
+    for (const record of records) record.survived = true;
   } finally {
-    record.ms = Date.now() - started;
+    for (const record of records) record.ms = Date.now() - started;
     await page.context().close();
   }
 }
@@ -687,220 +697,115 @@ beforeAll(async () => {
 
 /**
  * The faults of one moment, as one test file: the first load's and the navigation's halves of the
- * matrix run as two files, side by side (the browser waits more than it works). The network cases go
- * with the navigation's half.
+ * matrix run as two files, side by side (the browser waits more than it works). The network cases
+ * (network-faults.ts) go with the navigation's half.
  */
 export function faultSuite(moment: Moment): void {
   part = moment;
   matrix(SCENARIOS.filter((scenario) => scenario.moment === moment));
-  if (moment === 'after navigation') networkCases();
 }
 
 /** Which half of the matrix this file runs, for its summary. */
 let part: Moment = 'first load';
 
 /**
- * The cases run a few at a time (the resilience project's maxConcurrency): a case mostly waits on the
- * browser, and each has its own context, fault and clock.
+ * A file only an action fetches (the search dialog's chunk, the search index, a search shard) meets its
+ * fault on the page of a case of the same moment and faults, once that case's Retry has worked: both faults
+ * are in place from the start (so the page is seen not to fetch the second file before the action), and
+ * each case keeps all its checks. The page load up to the app's start, most of a case's browser time, and
+ * the navigations before the fault are made once for the two.
+ */
+const FOLLOWED_BY: Record<Moment, Record<string, string>> = {
+  'first load': {
+    'deployment pointer': 'lazy script chunk',
+    manifest: 'search index',
+    'page fragment': 'search shard',
+  },
+  'after navigation': { 'page fragment': 'search index' },
+};
+
+interface Test {
+  title: string;
+  first: Scenario;
+  then?: Scenario;
+}
+
+function testsOf(scenarios: Scenario[]): Test[] {
+  const followedBy = FOLLOWED_BY[scenarios[0]?.moment ?? 'first load'];
+  const following = new Set(Object.values(followedBy));
+  return scenarios
+    .filter((scenario) => !following.has(scenario.resource))
+    .map((first) => {
+      const then = scenarios.find((scenario) => scenario.resource === followedBy[first.resource]);
+      if (then && (then.faults !== first.faults || !then.onDemand)) throw new Error(`${then.resource} cannot follow`);
+      const title = then ? `${first.resource}, then ${then.resource},` : first.resource;
+      return { title: `${title} on ${first.moment}`, first, ...(then ? { then } : {}) };
+    });
+}
+
+/** From a scenario's fault in place (`injection`, started) to its Retry having worked. */
+async function meets(
+  page: Page,
+  scenario: Scenario,
+  fault: Fault,
+  { injection, record, expect }: { injection: Injection; record: CaseRecord; expect: ExpectStatic },
+) {
+  await clearProgressLog(page);
+  await scenario.trigger(page);
+  await expect.poll(() => injection.hits, { message: 'the fault was never hit', timeout: 10_000 }).toBeGreaterThan(0);
+
+  const view = scenario.view(page);
+  if (fault.type === 'timeout') {
+    // The page's clock ran on in real time since the request started (less than a second, or a few
+    // on a busy machine), so "not yet" is checked with 10 s to spare and "by now" just after 120 s.
+    await page.clock.runFor(CHUNK_LOAD_TIMEOUT_MS - 10_000);
+    expect(await view.count(), 'failed long before the timeout').toBe(0);
+    await page.clock.runFor(11_500);
+  }
+  await view.waitFor({ timeout: 15_000 });
+  record.seen = await scenario.shownType(view);
+  expect(record.seen).toBe(fault.type);
+  expect(await view.innerText()).toMatch(fault.says);
+  const retry = view.getByRole('button', { name: 'Retry' });
+  expect(await retry.isVisible()).toBe(true);
+  await progressFinished(page, !scenario.navigation ? 'still' : fault.type === 'timeout' ? 'ran' : 'may run');
+
+  injection.remove();
+  await retry.click();
+  await scenario.recovered(page);
+}
+
+/**
+ * The tests run a few at a time (the resilience project's maxConcurrency): a test mostly waits on the
+ * browser, and each has its own context, faults and clock.
  */
 function matrix(scenarios: Scenario[]): void {
-  describe.concurrent.each(scenarios)('$resource on $moment', (scenario) => {
-    // The test's own `expect`: a concurrent test's `expect.poll` must know which test it belongs to.
-    it.for(scenario.faults ?? FAULTS)(
+  describe.concurrent.each(testsOf(scenarios))('$title', ({ first, then }) => {
+    it.for(first.faults ?? FAULTS)(
       '$name: explained as "$type", Retry works, the next navigation works',
       { repeats: REPEATS },
+      // The test's own `expect`: a concurrent test's `expect.poll` must know which test it belongs to.
       async (fault, { expect }) => {
-        await recorded(
-          { resource: scenario.resource, fault: fault.name, moment: scenario.moment, expected: fault.type },
-          async (page, record) => {
-            await watchProgressBar(page);
-            if (fault.type === 'timeout') await page.clock.install();
-            const injection = await scenario.arrange(page, fault);
-            await clearProgressLog(page);
-            await scenario.trigger(page);
-            await expect
-              .poll(() => injection.hits, { message: 'the fault was never hit', timeout: 10_000 })
-              .toBeGreaterThan(0);
-
-            const view = scenario.view(page);
-            if (fault.type === 'timeout') {
-              // The page's clock ran on in real time since the request started (less than a second, or a few
-              // on a busy machine), so "not yet" is checked with 10 s to spare and "by now" just after 120 s.
-              await page.clock.runFor(CHUNK_LOAD_TIMEOUT_MS - 10_000);
-              expect(await view.count(), 'failed long before the timeout').toBe(0);
-              await page.clock.runFor(11_500);
-            }
-            await view.waitFor({ timeout: 15_000 });
-            record.seen = await scenario.shownType(view);
-            expect(record.seen).toBe(fault.type);
-            expect(await view.innerText()).toMatch(fault.says);
-            const retry = view.getByRole('button', { name: 'Retry' });
-            expect(await retry.isVisible()).toBe(true);
-            await progressFinished(page, !scenario.navigation ? 'still' : fault.type === 'timeout' ? 'ran' : 'may run');
-
-            injection.remove();
-            await retry.click();
-            await scenario.recovered(page);
-            await navigate(page, NEXT);
-          },
-        );
+        const entry = ({ resource, moment }: Scenario) => ({
+          resource,
+          moment,
+          fault: fault.name,
+          expected: fault.type,
+        });
+        const entries: [Entry] | [Entry, Entry] = then ? [entry(first), entry(then)] : [entry(first)];
+        await recorded(entries, async (page, record, thenRecord) => {
+          await watchProgressBar(page);
+          if (fault.type === 'timeout') await page.clock.install();
+          const later = then?.onDemand?.(page, fault);
+          await later?.start();
+          await meets(page, first, fault, { injection: await first.arrange(page, fault), record, expect });
+          if (then && later && thenRecord) {
+            expect(later.hits, 'the page load fetched a file it must only fetch on demand').toBe(0);
+            await meets(page, then, fault, { injection: later, record: thenRecord, expect });
+          }
+          await navigate(page, NEXT);
+        });
       },
     );
-  });
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Offline and a slow network
-
-/** A layout-shift performance entry (not in TypeScript's DOM library). */
-interface LayoutShiftEntry extends PerformanceEntry {
-  value: number;
-  hadRecentInput: boolean;
-}
-
-interface Shift {
-  value: number;
-  recent: boolean;
-  at: number;
-}
-
-function networkCases(): void {
-  describe('the network', () => {
-    it('going offline: loaded pages and search keep working, a new page says it needs the network', async () => {
-      await recorded(
-        { resource: 'network', fault: 'offline', moment: 'mid-session', expected: 'error' },
-        async (page, record) => {
-          await watchProgressBar(page);
-          await load(page, START);
-          await navigate(page, TARGET);
-          await page.keyboard.press('/');
-          await searchWorks(page);
-
-          await page.context().setOffline(true);
-          await navigate(page, START);
-          await navigate(page, TARGET);
-          await page.keyboard.press('/');
-          await searchWorks(page);
-
-          await clearProgressLog(page);
-          await sidebarLink(page, NEXT).click();
-          const view = pageError(page);
-          await view.waitFor();
-          record.seen = await view.getAttribute('data-error-type');
-          expect(record.seen).toBe('error');
-          expect(await view.innerText()).toMatch(/offline.*needs the network/);
-          const retry = view.getByRole('button', { name: 'Retry' });
-          expect(await retry.isVisible()).toBe(true);
-          await progressFinished(page, 'may run');
-
-          await page.context().setOffline(false);
-          await retry.click();
-          await showsPage(page, NEXT);
-          await navigate(page, VISITED);
-        },
-      );
-    });
-
-    it('no progress bar for a navigation faster than 200 ms (fragments delayed by 150 ms)', async () => {
-      await recorded(
-        { resource: 'network', fault: 'fragments 150 ms late', moment: 'after navigation', expected: 'no bar' },
-        async (page, record) => {
-          await watchProgressBar(page);
-          // The page's clock stands still while the fragment is held, then moves exactly 150 ms: the
-          // navigation takes 150 ms of page time however busy the machine is.
-          await page.clock.install();
-          await load(page, START);
-          await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
-          let release: () => void = () => {};
-          const held = new Promise<void>((resolve) => (release = resolve));
-          const injection = new Injection(page.context(), FRAGMENTS, async (route) => {
-            await held;
-            await route.continue();
-          });
-          await injection.start();
-          await clearProgressLog(page);
-          await sidebarLink(page, TARGET).click();
-          await expect.poll(() => injection.hits, { timeout: 10_000 }).toBeGreaterThan(0);
-          await page.clock.runFor(150);
-          release();
-          await showsPage(page, TARGET);
-          // Any timer the navigation left behind (a bar delay that was not cancelled) fires now.
-          await page.clock.runFor(1_000);
-          const phases = await progressPhases(page);
-          record.seen = phases.includes('loading') ? 'bar' : 'no bar';
-          expect(phases).toEqual([]);
-          await page.clock.resume();
-          await navigate(page, NEXT);
-        },
-      );
-    });
-
-    it('shows the progress bar for a slow navigation (1500 ms), finishes it, and shifts no layout', async () => {
-      await recorded(
-        {
-          resource: 'network',
-          fault: 'fragments 1500 ms late',
-          moment: 'after navigation',
-          expected: 'bar, CLS < 0.1',
-        },
-        async (page, record) => {
-          await watchProgressBar(page);
-          await load(page, START);
-          const injection = new Injection(page.context(), FRAGMENTS, async (route) => {
-            await new Promise((resolve) => setTimeout(resolve, 1_500));
-            await route.continue();
-          });
-          await injection.start();
-          // Layout shifts from now on. The bar appears 200 ms after the click, inside the 500 ms after
-          // input in which the browser marks shifts as hadRecentInput (CLS leaves them out), so the
-          // shifts are summed both ways: CLS as defined, and every shift, to hold the bar to "no shift".
-          await page.evaluate(() => {
-            const shifts: Shift[] = [];
-            Object.assign(window, { __shifts: shifts, __shiftsFrom: performance.now() });
-            new PerformanceObserver((list) => {
-              for (const entry of list.getEntries() as LayoutShiftEntry[]) {
-                shifts.push({ value: entry.value, recent: entry.hadRecentInput, at: entry.startTime });
-              }
-            }).observe({ type: 'layout-shift', buffered: true });
-          });
-          await clearProgressLog(page);
-          const started = Date.now();
-          await sidebarLink(page, TARGET).click();
-          const bar = page.locator('.progress-bar[data-phase="loading"]');
-          await bar.waitFor({ state: 'attached' });
-          expect(await bar.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
-          await showsPage(page, TARGET);
-          expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
-          await progressFinished(page, 'ran');
-          // Two frames, so shifts of the last paint have been reported.
-          await page.evaluate(
-            () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))),
-          );
-          const { cls, all } = await page.evaluate(() => {
-            const w = window as unknown as { __shifts: Shift[]; __shiftsFrom: number };
-            const during = w.__shifts.filter((s) => s.at >= w.__shiftsFrom);
-            return {
-              cls: during.filter((s) => !s.recent).reduce((n, s) => n + s.value, 0),
-              all: during.reduce((n, s) => n + s.value, 0),
-            };
-          });
-          record.seen = `bar, CLS ${cls.toFixed(3)} (all shifts ${all.toFixed(3)})`;
-          expect(cls).toBeLessThan(0.1);
-          expect(all).toBeLessThan(0.1);
-          // The instrument works: a block pushed in above the text, with no input, is a shift it reports.
-          const seenBefore = await page.evaluate(() => {
-            const block = document.createElement('div');
-            block.style.height = '300px';
-            document.querySelector('#page-content')?.prepend(block);
-            return (window as unknown as { __shifts: Shift[] }).__shifts.length;
-          });
-          await page.waitForFunction((n) => {
-            const shifts = (window as unknown as { __shifts: Shift[] }).__shifts.slice(n);
-            return shifts.some((s) => !s.recent && s.value > 0.05);
-          }, seenBefore);
-          await navigate(page, NEXT);
-        },
-      );
-    });
   });
 }
