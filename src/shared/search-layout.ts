@@ -19,8 +19,6 @@
  * Section ids run page by page, each page's intro first, as `SearchEntry.sections` counts them.
  */
 
-import type { StoredRanking } from './search-stored-ranking';
-
 /** The kinds of shard file, each cut by its own key: a character, a word, or a page index. */
 export type ShardKind = 'letters' | 'terms' | 'details';
 
@@ -88,6 +86,21 @@ export type DetailSection = [h: string, x: string, l: 1 | 2 | 3] | [h: string, x
  * title and route, and per section its position in the page (0 is the intro) and what it shows.
  */
 export type ShownPage = [p: number, t: string, u: string, sections: [n: number, ...section: DetailSection][]];
+
+/**
+ * The engine's ranking of a one-word query, as a term file carries it. The build runs the engine's own
+ * ranking (search-ranker.ts; kept and read by search-stored-ranking.ts) for every beginning of a site's frequent words (src/node/site/
+ * search-first-results.ts) and stores what it gave; the search worker draws that ranking for the same
+ * query instead of ranking it again. A short beginning reaches tens of thousands of sections, and
+ * ranking them is the first query's longest step in the worker, which runs the ranking's code for the
+ * first time then. What comes first is still the engine's decision: this is its answer, kept.
+ *
+ * The words to highlight (`t`), then per page shown, in rank order, its sections' ids, tiers and values.
+ */
+export interface StoredRanking {
+  t: string[];
+  s: [page: number, hits: [id: number, tier: number, value: number][]][];
+}
 
 /** Everything a query needs of a range of words: `p[field]` holds one list per word of `w`, space-separated. */
 export interface TermShard {

@@ -15,7 +15,7 @@ import {
   type ShardKind,
   type TermShard,
 } from '../../shared/search-layout';
-import type { StoredRanking } from '../../shared/search-stored-ranking';
+import type { StoredRanking } from '../../shared/search-layout';
 import { LetterView, lowerBound, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 
 const HEAD_FIELDS: readonly HeadField[] = ['title', 'name', 'folder', 'heading'];

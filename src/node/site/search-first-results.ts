@@ -1,6 +1,6 @@
-import { letterOf, shardFor, type LetterShard } from '../../shared/search-layout';
+import { letterOf, shardFor, type LetterShard, type StoredRanking } from '../../shared/search-layout';
 import { SearchRanker, type Ranking } from '../../shared/search-ranker';
-import { rankingKey, type StoredRanking } from '../../shared/search-stored-ranking';
+import { rankingKey } from '../../shared/search-stored-ranking';
 import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
 import type { SearchPace } from './search-pace';
