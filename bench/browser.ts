@@ -327,6 +327,32 @@ export interface BrowserOptions {
   coldSearches: number;
 }
 
+/** Built sites served by the preview server, each on a port of its own, for the A B scripts. */
+export interface ServedSites {
+  /** The URL of the route asked for, on each site in turn. */
+  urls: string[];
+  close(): void;
+}
+
+/** Serves each of `dists` with the project's preview server; `urls` lead to `/docs/<route>` on each. */
+export async function serveSites(dists: readonly string[], route: string): Promise<ServedSites> {
+  const servers = dists.map((distDir) => createSiteServer({ distDir }));
+  const urls: string[] = [];
+  for (const server of servers) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${route}`);
+  }
+  return {
+    urls,
+    close: () => {
+      for (const server of servers) {
+        server.closeAllConnections();
+        server.close();
+      }
+    },
+  };
+}
+
 export async function measureBrowser(distDir: string, options: BrowserOptions): Promise<BrowserResults> {
   const executablePath = ensureChromium();
   const server = createSiteServer({ distDir });

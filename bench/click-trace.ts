@@ -7,12 +7,10 @@
  *
  *   npx tsx bench/click-trace.ts --dist DIR [--route limits/] [--clicks 10] [--cpu 1] [--tabs 1]
  */
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { hydrated, newContext } from './browser';
+import { hydrated, newContext, serveSites } from './browser';
 import { median } from './builds';
 import { clickTargets, timedClick } from './clicks';
 import { loadAverage } from './report';
@@ -56,9 +54,10 @@ async function main(): Promise<void> {
     },
   });
   if (!values.dist) throw new Error('--dist DIR: a built site');
-  const server = createSiteServer({ distDir: values.dist });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${values.route}`;
+  const {
+    urls: [url = ''],
+    close,
+  } = await serveSites([values.dist], values.route);
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
   console.log(`load average at the start: ${loadAverage()}`);
   const all: ClickTrace[] = [];
@@ -91,8 +90,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    server.closeAllConnections();
-    server.close();
+    close();
   }
   for (const [i, click] of all.entries()) {
     const kinds = click.selfByKind

@@ -5,13 +5,10 @@
  *
  *   npx tsx bench/clicks-ab.ts --a DIST --b DIST [--route limits/] [--runs 4] [--hover 0]
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { hydrated, newContext } from './browser';
+import { hydrated, newContext, serveSites } from './browser';
 import { median } from './builds';
 import { clickTargets, timedClick } from './clicks';
 import { loadAverage } from './report';
@@ -32,18 +29,14 @@ async function main(): Promise<void> {
     { label: 'A', dist: values.a },
     { label: 'B', dist: values.b },
   ];
-  const servers: Server[] = [];
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
   const medians = new Map<string, number[]>(sites.map((s) => [s.label, []]));
   console.log(`load average at the start: ${loadAverage()}`);
+  const { urls, close } = await serveSites(
+    sites.map((site) => site.dist),
+    values.route,
+  );
   try {
-    const urls: string[] = [];
-    for (const site of sites) {
-      const server = createSiteServer({ distDir: site.dist });
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${values.route}`);
-    }
     for (let run = 1; run <= Number(values.runs); run++) {
       for (const [i, site] of sites.entries()) {
         const context = await newContext(browser);
@@ -65,10 +58,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    for (const server of servers) {
-      server.closeAllConnections();
-      server.close();
-    }
+    close();
   }
   for (const [label, list] of medians) console.log(`${label}: median of run medians ${median(list).toFixed(1)} ms`);
 }

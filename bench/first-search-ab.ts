@@ -7,12 +7,10 @@
  *   npx tsx bench/first-search-ab.ts --a DIST [--b DIST] [--route theme/default-theme-config/] [--runs 4]
  *     [--queries frontmatter,plugin,deploy,sidebar,markdown]
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
+import { serveSites } from './browser';
 import { median } from './builds';
 import { firstSearch, type FirstSearch } from './large-trees';
 import { realTreeSource } from './real-tree';
@@ -32,18 +30,14 @@ async function main(): Promise<void> {
   if (!values.a) throw new Error('--a DIST [--b DIST]: one or two built sites');
   const sites = [{ label: 'A', dist: values.a }, ...(values.b ? [{ label: 'B', dist: values.b }] : [])];
   const queries = values.queries.split(',');
-  const servers: Server[] = [];
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
   const medians = new Map<string, number[]>(sites.map((s) => [s.label, []]));
   console.log(`load average at the start: ${loadAverage()}`);
+  const { urls, close } = await serveSites(
+    sites.map((site) => site.dist),
+    values.route,
+  );
   try {
-    const urls: string[] = [];
-    for (const site of sites) {
-      const server = createSiteServer({ distDir: site.dist });
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${values.route}`);
-    }
     for (let run = 1; run <= Number(values.runs); run++) {
       for (const [i, site] of sites.entries()) {
         const searches: FirstSearch[] = [];
@@ -73,10 +67,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    for (const server of servers) {
-      server.closeAllConnections();
-      server.close();
-    }
+    close();
   }
 }
 

@@ -7,12 +7,10 @@
  *
  *   npx tsx bench/search-trace.ts --dist DIR [--route theme/default-theme-config/] [--queries plugin,deploy]
  */
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
-import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { armSearchTimer, hydrated, newContext, readBench } from './browser';
+import { armSearchTimer, hydrated, newContext, readBench, serveSites } from './browser';
 import { realTreeSource } from './real-tree';
 import { loadAverage } from './report';
 import type { TraceEvent } from './takeover';
@@ -58,17 +56,17 @@ async function main(): Promise<void> {
     },
   });
   if (!values.dist) throw new Error('--dist DIR: a built site');
-  const server = createSiteServer({ distDir: values.dist });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${values.route}`;
+  const {
+    urls: [url = ''],
+    close,
+  } = await serveSites([values.dist], values.route);
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
   console.log(`load average at the start: ${loadAverage()}`);
   try {
     for (const query of values.queries.split(',')) await traceQuery(browser, url, query);
   } finally {
     await browser.close();
-    server.closeAllConnections();
-    server.close();
+    close();
   }
   console.log(`load average at the end: ${loadAverage()}`);
 }
