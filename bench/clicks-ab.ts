@@ -6,11 +6,10 @@
  *   npx tsx bench/clicks-ab.ts --a DIST --b DIST [--route limits/] [--runs 4] [--hover 0]
  */
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { hydrated, newContext, serveSites } from './browser';
+import { hydrated, newContext } from './browser';
 import { median } from './builds';
 import { clickTargets, timedClick } from './clicks';
+import { pairedRuns } from './paired-runs';
 import { loadAverage } from './report';
 
 async function main(): Promise<void> {
@@ -25,42 +24,23 @@ async function main(): Promise<void> {
     },
   });
   if (!values.a || !values.b) throw new Error('--a DIST --b DIST: two built sites');
-  const sites = [
-    { label: 'A', dist: values.a },
-    { label: 'B', dist: values.b },
-  ];
-  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-  const medians = new Map<string, number[]>(sites.map((s) => [s.label, []]));
-  console.log(`load average at the start: ${loadAverage()}`);
-  const { urls, close } = await serveSites(
-    sites.map((site) => site.dist),
-    values.route,
-  );
-  try {
-    for (let run = 1; run <= Number(values.runs); run++) {
-      for (const [i, site] of sites.entries()) {
-        const context = await newContext(browser);
-        const page = await context.newPage();
-        await page.goto(urls[i]!);
-        await hydrated(page);
-        const times: number[] = [];
-        for (const { href, heading } of await clickTargets(page, site.dist, Number(values.clicks))) {
-          const ms = await timedClick(page, href, heading, Number(values.hover));
-          if (ms !== null) times.push(ms);
-        }
-        await context.close();
-        medians.get(site.label)!.push(median(times));
-        console.log(
-          `${site.label} run ${run}: median ${median(times).toFixed(1)} ms, worst ${Math.max(...times).toFixed(1)} ` +
-            `(${times.map((t) => Math.round(t)).join(' / ')}); load ${loadAverage()}`,
-        );
-      }
+  await pairedRuns([values.a, values.b], values.route, Number(values.runs), async (browser, site, run) => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(site.url);
+    await hydrated(page);
+    const times: number[] = [];
+    for (const { href, heading } of await clickTargets(page, site.dist, Number(values.clicks))) {
+      const ms = await timedClick(page, href, heading, Number(values.hover));
+      if (ms !== null) times.push(ms);
     }
-  } finally {
-    await browser.close();
-    close();
-  }
-  for (const [label, list] of medians) console.log(`${label}: median of run medians ${median(list).toFixed(1)} ms`);
+    await context.close();
+    console.log(
+      `${site.label} run ${run}: median ${median(times).toFixed(1)} ms, worst ${Math.max(...times).toFixed(1)} ` +
+        `(${times.map((t) => Math.round(t)).join(' / ')}); load ${loadAverage()}`,
+    );
+    return median(times);
+  });
 }
 
 main().catch((error: unknown) => {

@@ -8,11 +8,9 @@
  *     [--queries frontmatter,plugin,deploy,sidebar,markdown]
  */
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { serveSites } from './browser';
 import { median } from './builds';
 import { firstSearch, type FirstSearch } from './large-trees';
+import { pairedRuns } from './paired-runs';
 import { realTreeSource } from './real-tree';
 import { KB, loadAverage } from './report';
 
@@ -28,47 +26,29 @@ async function main(): Promise<void> {
     },
   });
   if (!values.a) throw new Error('--a DIST [--b DIST]: one or two built sites');
-  const sites = [{ label: 'A', dist: values.a }, ...(values.b ? [{ label: 'B', dist: values.b }] : [])];
   const queries = values.queries.split(',');
-  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-  const medians = new Map<string, number[]>(sites.map((s) => [s.label, []]));
-  console.log(`load average at the start: ${loadAverage()}`);
-  const { urls, close } = await serveSites(
-    sites.map((site) => site.dist),
-    values.route,
-  );
-  try {
-    for (let run = 1; run <= Number(values.runs); run++) {
-      for (const [i, site] of sites.entries()) {
-        const searches: FirstSearch[] = [];
-        for (const query of queries) {
-          // A tab that did not take its page over in time (a machine too busy) is reported, not fatal.
-          const search = await firstSearch(browser, urls[i] ?? '', site.dist, query).catch((error: unknown) => {
-            console.log(
-              `${site.label} run ${run}: ${query}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-            );
-            return { query, ms: null, gzipBytes: 0, wireBytes: 0, files: 0 };
-          });
-          searches.push(search);
-        }
-        const times = searches.map((s) => s.ms ?? Infinity);
-        const runMedian = median(times);
-        medians.get(site.label)?.push(runMedian);
-        const largest = Math.max(...searches.map((s) => s.gzipBytes));
-        const each = searches.map((s) => `${s.query} ${s.ms === null ? 'none' : Math.round(s.ms)}`).join(', ');
+  const dists = [values.a, ...(values.b ? [values.b] : [])];
+  await pairedRuns(dists, values.route, Number(values.runs), async (browser, site, run) => {
+    const searches: FirstSearch[] = [];
+    for (const query of queries) {
+      // A tab that did not take its page over in time (a machine too busy) is reported, not fatal.
+      const search = await firstSearch(browser, site.url, site.dist, query).catch((error: unknown) => {
         console.log(
-          `${site.label} run ${run}: median ${Math.round(runMedian)} ms (${each}); largest download ` +
-            `${(largest / KB).toFixed(1)} KB gzip -9; load ${loadAverage()}`,
+          `${site.label} run ${run}: ${query}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
         );
-      }
+        return { query, ms: null, gzipBytes: 0, wireBytes: 0, files: 0 };
+      });
+      searches.push(search);
     }
-    for (const [label, values] of medians) {
-      console.log(`${label}: median of the runs' medians ${Math.round(median(values))} ms`);
-    }
-  } finally {
-    await browser.close();
-    close();
-  }
+    const runMedian = median(searches.map((s) => s.ms ?? Infinity));
+    const largest = Math.max(...searches.map((s) => s.gzipBytes));
+    const each = searches.map((s) => `${s.query} ${s.ms === null ? 'none' : Math.round(s.ms)}`).join(', ');
+    console.log(
+      `${site.label} run ${run}: median ${Math.round(runMedian)} ms (${each}); largest download ` +
+        `${(largest / KB).toFixed(1)} KB gzip -9; load ${loadAverage()}`,
+    );
+    return runMedian;
+  });
 }
 
 main().catch((error: unknown) => {
