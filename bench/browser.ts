@@ -11,7 +11,7 @@ import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
 import { median } from './builds';
 import { clickFigures, clicksAfterLoad, type ClickTimes } from './clicks';
-import type { Figure } from './report';
+import { loadAverage, type Figure } from './report';
 
 export interface FirstVisit {
   fcpMs: number | null;
@@ -327,24 +327,33 @@ export interface BrowserOptions {
   coldSearches: number;
 }
 
-/** Built sites served by the preview server, each on a port of its own, for the A B scripts. */
-export interface ServedSites {
+/** Built sites served by the preview server, each on a port of its own, and a Chromium to measure them in. */
+export interface OpenedSites {
+  browser: Browser;
   /** The URL of the route asked for, on each site in turn. */
   urls: string[];
-  close(): void;
+  /** Closes the browser and stops the servers. */
+  close(): Promise<void>;
 }
 
-/** Serves each of `dists` with the project's preview server; `urls` lead to `/docs/<route>` on each. */
-export async function serveSites(dists: readonly string[], route: string): Promise<ServedSites> {
+/**
+ * Serves each of `dists` with the project's preview server (`urls` lead to `/docs/<route>` on each) and
+ * launches Chromium, for the bench's A B and trace scripts; prints the load average they start at.
+ */
+export async function openSites(dists: readonly string[], route: string): Promise<OpenedSites> {
   const servers = dists.map((distDir) => createSiteServer({ distDir }));
   const urls: string[] = [];
   for (const server of servers) {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${route}`);
   }
+  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+  console.log(`load average at the start: ${loadAverage()}`);
   return {
+    browser,
     urls,
-    close: () => {
+    close: async () => {
+      await browser.close();
       for (const server of servers) {
         server.closeAllConnections();
         server.close();

@@ -8,9 +8,7 @@
  *   npx tsx bench/click-trace.ts --dist DIR [--route limits/] [--clicks 10] [--cpu 1] [--tabs 1]
  */
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { hydrated, newContext, serveSites } from './browser';
+import { hydrated, newContext, openSites } from './browser';
 import { median } from './builds';
 import { clickTargets, timedClick } from './clicks';
 import { loadAverage } from './report';
@@ -55,11 +53,10 @@ async function main(): Promise<void> {
   });
   if (!values.dist) throw new Error('--dist DIR: a built site');
   const {
+    browser,
     urls: [url = ''],
     close,
-  } = await serveSites([values.dist], values.route);
-  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-  console.log(`load average at the start: ${loadAverage()}`);
+  } = await openSites([values.dist], values.route);
   const all: ClickTrace[] = [];
   const functions = new Map<string, number>();
   try {
@@ -89,8 +86,7 @@ async function main(): Promise<void> {
       await context.close();
     }
   } finally {
-    await browser.close();
-    close();
+    await close();
   }
   for (const [i, click] of all.entries()) {
     const kinds = click.selfByKind

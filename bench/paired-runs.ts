@@ -4,11 +4,9 @@
  * weighed on a machine whose load moves. Each run prints its own figures; the frame prints the load
  * average at the start and the median of each site's runs at the end.
  */
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { serveSites } from './browser';
+import type { Browser } from 'playwright-core';
+import { openSites } from './browser';
 import { median } from './builds';
-import { loadAverage } from './report';
 
 /** A built site as a run meets it: its label (A, B), its folder and the URL of the route measured. */
 export interface PairedSite {
@@ -27,9 +25,7 @@ export async function pairedRuns(
   runs: number,
   measure: (browser: Browser, site: PairedSite, run: number) => Promise<number>,
 ): Promise<void> {
-  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-  console.log(`load average at the start: ${loadAverage()}`);
-  const { urls, close } = await serveSites(dists, route);
+  const { browser, urls, close } = await openSites(dists, route);
   const sites = dists.map((dist, i): PairedSite => ({ label: String.fromCharCode(65 + i), dist, url: urls[i] ?? '' }));
   const medians = new Map<string, number[]>(sites.map((site) => [site.label, []]));
   try {
@@ -37,8 +33,7 @@ export async function pairedRuns(
       for (const site of sites) medians.get(site.label)?.push(await measure(browser, site, run));
     }
   } finally {
-    await browser.close();
-    close();
+    await close();
   }
   for (const [label, list] of medians)
     console.log(`${label}: median of the runs' medians ${median(list).toFixed(1)} ms`);

@@ -8,9 +8,8 @@
  *   npx tsx bench/search-trace.ts --dist DIR [--route theme/default-theme-config/] [--queries plugin,deploy]
  */
 import { parseArgs } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { armSearchTimer, hydrated, newContext, readBench, serveSites } from './browser';
+import type { Browser } from 'playwright-core';
+import { armSearchTimer, hydrated, newContext, readBench, openSites } from './browser';
 import { realTreeSource } from './real-tree';
 import { loadAverage } from './report';
 import type { TraceEvent } from './takeover';
@@ -57,16 +56,14 @@ async function main(): Promise<void> {
   });
   if (!values.dist) throw new Error('--dist DIR: a built site');
   const {
+    browser,
     urls: [url = ''],
     close,
-  } = await serveSites([values.dist], values.route);
-  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-  console.log(`load average at the start: ${loadAverage()}`);
+  } = await openSites([values.dist], values.route);
   try {
     for (const query of values.queries.split(',')) await traceQuery(browser, url, query);
   } finally {
-    await browser.close();
-    close();
+    await close();
   }
   console.log(`load average at the end: ${loadAverage()}`);
 }
