@@ -13,9 +13,9 @@ import {
   type LetterShard,
   type SearchEntry,
   type ShardKind,
+  type StoredRanking,
   type TermShard,
 } from '../../shared/search-layout';
-import type { StoredRanking } from '../../shared/search-layout';
 import { LetterView, lowerBound, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 
 const HEAD_FIELDS: readonly HeadField[] = ['title', 'name', 'folder', 'heading'];
