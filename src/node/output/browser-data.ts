@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { neighboursOf } from '../../shared/navigation';
 import { contentHash, digestOfAll } from '../content-hash';
 import { indexManifest } from '../../shared/resolve';
@@ -119,7 +120,9 @@ function sameRecords(before: readonly ShardPage[], now: readonly ShardPage[]): b
 
 /**
  * A record's fields are strings, or objects it shares with the page it is made from while the page is the
- * same (its front matter, its headings): compared by identity first, their JSON only when that differs.
+ * same (its front matter, its headings): compared by identity first, their contents only when that differs
+ * (its neighbours and groups are made anew for each site; a comparison that allocates nothing keeps a save
+ * of one page on a large site from making every record's JSON twice).
  */
 function sameRecord(before: ShardPage | undefined, now: ShardPage): boolean {
   if (!before) return false;
@@ -127,6 +130,6 @@ function sameRecord(before: ShardPage | undefined, now: ShardPage): boolean {
   if (fields.length !== Object.keys(before).length) return false;
   return fields.every((field) => {
     const [a, b] = [before[field], now[field]];
-    return a === b || (typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
+    return a === b || (typeof a === 'object' && isDeepStrictEqual(a, b));
   });
 }
