@@ -2,7 +2,7 @@ import type { AnalyzedSite } from './analyze/analyze-site';
 import { DiagnosticList, type Diagnostic } from './diagnostics';
 import { BuildLock } from './output/build-lock';
 import { outputSite } from './output/output-site';
-import { BuildPrerenderThreads } from './output/prerender-threads';
+import { PrerenderThreads } from './output/prerender-threads';
 import {
   appBundles,
   makePages,
@@ -63,7 +63,7 @@ export function buildOlderVersions(options: BuildOptions): Promise<BuildResult> 
 async function buildLocked(options: BuildOptions, olderOnly: boolean): Promise<BuildResult> {
   const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
   const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
-  const prerendering = new BuildPrerenderThreads();
+  const prerendering = new PrerenderThreads();
   try {
     // Each version built with the site is a site of its own, built the same way (src/node/versions/), on
     // the same prerender threads.
@@ -79,7 +79,7 @@ async function buildLocked(options: BuildOptions, olderOnly: boolean): Promise<B
 async function buildInLockedFolders(
   options: BuildOptions,
   layer: SiteLayer,
-  prerendering: BuildPrerenderThreads,
+  prerendering: PrerenderThreads,
 ): Promise<BuildResult> {
   const started = performance.now();
   const { contentDir, strict, log } = options;

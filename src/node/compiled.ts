@@ -38,6 +38,11 @@ export function compiledFile(projectRoot: string, entry: CompiledEntry): string 
   return path.join(projectRoot, COMPILED_DIR, `${entry}.mjs`);
 }
 
+/** The script every thread of the build runs (build-worker.ts), compiled. */
+export function buildWorkerScript(): string {
+  return compiledFile(projectRootOf(import.meta.url), 'build-worker');
+}
+
 /**
  * The project a module belongs to: the nearest folder above it with a package.json. The same answer from
  * the source (`build.ts`, `scripts/dev.ts`) and from its compiled file (inside node_modules/.cache).

@@ -16,65 +16,13 @@ export function threadsFor(units: number, minUnits: number, busyHere: 0 | 1 = 0)
   return Math.max(1, availableParallelism() - busyHere);
 }
 
-/** Worker threads of the build, all running one compiled script. */
-export interface BuildThreads {
-  workers: Worker[];
-  /** Ends the threads. */
-  stop(): Promise<void>;
-}
-
-export interface ThreadOptions {
-  count: number;
-  /** Given to every thread; a promise is awaited before the threads start. */
-  workerData?: unknown;
-  /**
-   * Called once with the first failure of any thread, and that thread; a thread ended by `stop` is not a
-   * failure.
-   */
-  onFailure: (error: Error, worker: Worker) => void;
-}
-
-/**
- * Starts `count` threads on a compiled script (src/node/compiled.ts): plain JavaScript, so the threads
- * never run under the loaders (tsx, vitest) the build itself may run under. A running thread keeps the
- * process alive (the build waits for its answers), so `stop` must always follow.
- */
-export async function startThreads(name: string, script: string, options: ThreadOptions): Promise<BuildThreads> {
-  await access(script).catch(() => {
-    throw new Error(`the build's ${name} thread is not compiled (${script} is missing): run npm run compile`);
-  });
-  const workerData = await options.workerData;
-  let stopping = false;
-  let failed = false;
-  const fail = (error: Error, worker: Worker) => {
-    if (stopping || failed) return;
-    failed = true;
-    options.onFailure(error, worker);
-  };
-  const workers = Array.from({ length: options.count }, () => {
-    const worker = new Worker(script, { execArgv: [], workerData });
-    worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`), worker));
-    worker.on('exit', (code) =>
-      fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`), worker),
-    );
-    return worker;
-  });
-  return {
-    workers,
-    stop: async () => {
-      stopping = true;
-      await Promise.all(workers.map((worker) => worker.terminate()));
-    },
-  };
-}
-
 /** A request as its thread receives it: the id its answer goes back with. */
-export interface ThreadRequest<Request> {
+interface ThreadRequest<Request> {
   id: number;
   request: Request;
 }
 
-export type ThreadReply<Answer> =
+type ThreadReply<Answer> =
   | { id: number; type: 'answered'; answer: Answer }
   /** The error the request failed with on the thread, as it would have been thrown on the build's own. */
   | { id: number; type: 'failed'; message: string; stack: string | undefined };
@@ -106,32 +54,45 @@ interface Thread {
 }
 
 /**
- * Threads that answer requests, each thread running `answerRequests` on a compiled script: a request goes
- * to the thread with the fewest unanswered. A thread's own error fails that request only; a thread that
- * stops or fails fails every request unanswered and every one sent after. `stop` must follow, whatever happens.
+ * Threads that answer requests, each running `answerRequests` in a compiled script (src/node/compiled.ts):
+ * plain JavaScript, so the threads never run under the loaders (tsx, vitest) the build itself may run
+ * under. A request goes to the thread with the fewest unanswered. A thread's own error fails that request
+ * only; a thread that stops or fails fails every request unanswered and every one sent after. A running
+ * thread keeps the process alive, so `stop` must follow, whatever happens; a thread it ends is no failure.
  */
 export class RequestThreads<Request, Answer> {
   private readonly sent = new Map<number, Sent<Request, Answer>>();
   private nextId = 0;
   private failure: Error | undefined;
-  private threads: Thread[] = [];
-  private running: BuildThreads | undefined;
+  private stopping = false;
+  private readonly threads: Thread[];
 
-  private constructor(private readonly describe: ((request: Request) => string) | undefined) {}
+  private constructor(
+    name: string,
+    script: string,
+    workerData: unknown,
+    private readonly options: RequestThreadOptions<Request>,
+  ) {
+    this.threads = Array.from({ length: options.count }, () => {
+      const worker = new Worker(script, { execArgv: [], workerData });
+      const fail = (error: Error) => this.fail(error, worker);
+      worker.on('error', (error) => fail(new Error(`a ${name} thread failed: ${error.stack ?? error.message}`)));
+      worker.on('exit', (code) =>
+        fail(new Error(`a ${name} thread stopped (exit code ${code}) before its work was done`)),
+      );
+      return this.listen(worker);
+    });
+  }
 
   static async start<Request, Answer>(
     name: string,
     script: string,
     options: RequestThreadOptions<Request>,
   ): Promise<RequestThreads<Request, Answer>> {
-    const pool = new RequestThreads<Request, Answer>(options.describe);
-    pool.running = await startThreads(name, script, {
-      count: options.count,
-      workerData: options.workerData,
-      onFailure: (error, worker) => pool.fail(error, worker),
+    await access(script).catch(() => {
+      throw new Error(`the build's ${name} thread is not compiled (${script} is missing): run npm run compile`);
     });
-    pool.threads = pool.running.workers.map((worker) => pool.listen(worker));
-    return pool;
+    return new RequestThreads<Request, Answer>(name, script, await options.workerData, options);
   }
 
   /** How many threads answer. */
@@ -164,8 +125,11 @@ export class RequestThreads<Request, Answer> {
     });
   }
 
+  /** Ends the threads; a request sent after fails, saying so. */
   async stop(): Promise<void> {
-    await this.running?.stop();
+    this.stopping = true;
+    this.failure ??= new Error('the threads were stopped');
+    await Promise.all(this.threads.map(({ worker }) => worker.terminate()));
   }
 
   private listen(worker: Worker): Thread {
@@ -185,13 +149,14 @@ export class RequestThreads<Request, Answer> {
 
   /** The first failure of a thread, led by what that thread had not answered yet. */
   private fail(error: Error, worker: Worker): void {
+    if (this.stopping || this.failure) return;
     const unanswered = [...this.sent.values()].filter((sent) => sent.thread.worker === worker);
-    const { describe } = this;
+    const { describe } = this.options;
     if (describe && unanswered.length > 0) {
       const doing = unanswered.map((sent) => describe(sent.request)).join(', ');
       error = new Error(`${doing}: ${error.message}`, { cause: error });
     }
-    this.failure ??= error;
+    this.failure = error;
     for (const sent of this.sent.values()) sent.reject(error);
     this.sent.clear();
   }

@@ -1,4 +1,4 @@
-import { compiledFile, projectRootOf } from '../compiled';
+import { buildWorkerScript } from '../compiled';
 import type { Diagnostic } from '../diagnostics';
 import type { ContentFile } from '../scan/scan';
 import { answerRequests, RequestThreads, threadsFor } from '../threads';
@@ -66,7 +66,7 @@ export class AnalyzeThreads {
     texts: TextSink,
   ): Promise<AnalyzeThreads> {
     const workerData = Promise.resolve(work).then((settings): PageThreadWork => ({ kind: 'pages', ...settings }));
-    const threads = await RequestThreads.start<ContentFile, PageAnswer>('page', threadFile(), {
+    const threads = await RequestThreads.start<ContentFile, PageAnswer>('page', buildWorkerScript(), {
       count,
       workerData,
       describe: (file) => `analyzing ${file.relativePath}`,
@@ -124,9 +124,4 @@ export function answerPages(
     const answer = { ...rest, html: html.read(), markdown: markdown.read(), search: search.json.read() };
     return { answer: { page: answer, problems, code, made } };
   });
-}
-
-/** The script every thread of the build runs: the compiled worker (src/node/compiled.ts). */
-function threadFile(): string {
-  return compiledFile(projectRootOf(import.meta.url), 'build-worker');
 }

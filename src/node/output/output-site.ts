@@ -7,7 +7,7 @@ import type { SiteConfig } from '../scan/site-config';
 import type { Manifest } from '../../shared/types';
 import type { AppBundles } from './app-bundles';
 import { splitForBrowser, type BrowserData } from './browser-data';
-import { prerenderThreadCount, type BuildPrerenderThreads } from './prerender-threads';
+import { prerenderThreadCount, type PrerenderThreads } from './prerender-threads';
 import { siteCss, type ClientAssets } from './bundle';
 import { createManifest } from './manifest';
 import { publishSite, type PublishTargets } from './publish';
@@ -21,7 +21,7 @@ export interface OutputInput {
   /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
   prerenderThreads?: number;
   /** The build's prerender threads, which every site of it renders on (its versions one after the other). */
-  prerendering: BuildPrerenderThreads;
+  prerendering: PrerenderThreads;
   log?: (line: string) => void;
 }
 

@@ -1,5 +1,5 @@
 import type { SiteData } from '../../shared/site-data';
-import { compiledFile, projectRootOf } from '../compiled';
+import { buildWorkerScript } from '../compiled';
 import { answerRequests, RequestThreads, threadsFor } from '../threads';
 import { loadRenderer } from './prerender-bundle';
 import { renderingHere, type DocumentShell, type RenderDocument } from './site-files';
@@ -42,37 +42,58 @@ interface DataRequest {
 type PrerenderRequest = DocumentRequest | DataRequest;
 
 /**
- * Renders documents on worker threads, each with the renderer and its own copy of the site data, while the
- * build's thread writes the files. `renderDocument` renders from the data last given (`start`, `renderFrom`);
- * `ahead` is how many documents to have sent at once. `stop` must follow, whatever happens.
+ * The prerender threads of one build: each renders documents with the renderer and its own copy of the
+ * site data, while the build's thread writes the files. Kept from one of its sites to the next (its
+ * versions, built one after the other): a thread's start, its renderer loaded, costs more than it takes to
+ * render the documents of a version most of whose pages are cached, and each version would pay it again.
+ * Started when a site first asks for threads, as many as it asks for; `stop` must follow, whatever happens.
  */
 export class PrerenderThreads {
+  private running: { bundle: string; threads: Promise<RequestThreads<PrerenderRequest, Uint8Array>> } | undefined;
   /**
-   * A document comes back as UTF-8 bytes, its buffer handed over with the message: the writing thread then
-   * holds no copy of it as a string, which it would keep on its heap until a full collection.
+   * The threads last made ready; a document comes back as UTF-8 bytes, its buffer handed over with the
+   * message: the writing thread then holds no copy of it as a string, kept on its heap until a full collection.
    */
-  private constructor(private readonly threads: RequestThreads<PrerenderRequest, Uint8Array>) {}
+  private threads: RequestThreads<PrerenderRequest, Uint8Array> | undefined;
 
-  /** Starts `count` threads rendering with the bundle `bundle` from `data` (cloned into each). */
-  static async start(bundle: string, data: SiteData, count: number): Promise<PrerenderThreads> {
+  /**
+   * Makes the threads render from `data` with the bundle `bundle` from now on (the documents of another
+   * site of the same build): those running, or `count` new ones.
+   */
+  async rendering(bundle: string, data: SiteData, count: number): Promise<this> {
+    if (this.running?.bundle === bundle) {
+      this.threads = await this.running.threads;
+      await this.threads.requestEveryThread({ data });
+      return this;
+    }
+    await this.stop();
     const workerData: PrerenderThreadWork = { kind: 'documents', bundle, data };
-    return new PrerenderThreads(await RequestThreads.start('prerender', threadFile(), { count, workerData }));
+    const threads = RequestThreads.start<PrerenderRequest, Uint8Array>('prerender', buildWorkerScript(), {
+      count,
+      workerData,
+    });
+    this.running = { bundle, threads };
+    this.threads = await threads;
+    return this;
   }
 
-  /** Renders the documents asked for from now on from `data`: those of another site of the same build. */
-  async renderFrom(data: SiteData): Promise<void> {
-    await this.threads.requestEveryThread({ data });
-  }
-
+  /** How many documents to have sent at once. */
   get ahead(): number {
-    return this.threads.count * ROUTES_PER_THREAD;
+    return (this.threads?.count ?? 0) * ROUTES_PER_THREAD;
   }
 
   /** A renderer's error, as the build's thread would have thrown it, names the route. */
-  readonly renderDocument: RenderDocument = (route, html, shell) => this.threads.request({ route, html, shell });
+  readonly renderDocument: RenderDocument = (route, html, shell) => {
+    if (!this.threads) return Promise.reject(new Error(`prerendering ${route}: no prerender thread runs`));
+    return this.threads.request({ route, html, shell });
+  };
 
   async stop(): Promise<void> {
-    await this.threads.stop();
+    const running = this.running;
+    this.running = undefined;
+    this.threads = undefined;
+    const threads = await running?.threads.catch(() => undefined);
+    await threads?.stop();
   }
 }
 
@@ -91,39 +112,4 @@ export function answerDocuments({ bundle, data }: PrerenderThreadWork): void {
     const document = encoder.encode(await render(route, html, shell));
     return { answer: document, transfer: [document.buffer] };
   });
-}
-
-/**
- * The prerender threads of one build, kept from one of its sites to the next (its versions, built one after
- * the other): a thread's start, its renderer loaded, costs more than it takes to render the documents of a
- * version most of whose pages are cached, and each version would pay it again. Started when a site first
- * asks for threads, as many as it asks for; `stop` must follow, whatever happens.
- */
-export class BuildPrerenderThreads {
-  private running: { bundle: string; threads: Promise<PrerenderThreads> } | undefined;
-
-  /** Threads rendering from `data` with the bundle `bundle`: those running, or `count` new ones. */
-  async rendering(bundle: string, data: SiteData, count: number): Promise<PrerenderThreads> {
-    if (this.running?.bundle === bundle) {
-      const threads = await this.running.threads;
-      await threads.renderFrom(data);
-      return threads;
-    }
-    await this.stop();
-    const threads = PrerenderThreads.start(bundle, data, count);
-    this.running = { bundle, threads };
-    return threads;
-  }
-
-  async stop(): Promise<void> {
-    const running = this.running;
-    this.running = undefined;
-    const threads = await running?.threads.catch(() => undefined);
-    await threads?.stop();
-  }
-}
-
-/** The script every thread of the build runs: the compiled worker (src/node/compiled.ts). */
-function threadFile(): string {
-  return compiledFile(projectRootOf(import.meta.url), 'build-worker');
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { RequestThreads, startThreads } from '../../../src/node/threads';
+import { RequestThreads } from '../../../src/node/threads';
 import { projectRoot } from '../../helpers/tree';
 
 /** A thread script in a new temporary folder. */
@@ -14,42 +14,27 @@ async function script(code: string): Promise<string> {
 }
 
 describe('the build threads', () => {
-  it('reports the error a thread throws, once, naming the thread', async () => {
-    const failures: Error[] = [];
-    const threads = await startThreads('page', await script("throw new Error('page thread broke');\n"), {
-      count: 2,
-      onFailure: (error) => failures.push(error),
-    });
-    // A thread takes a while to start on a busy machine: the poll's default second is not enough.
-    await expect.poll(() => failures.length, { timeout: 30_000 }).toBe(1);
-    await threads.stop();
-    expect(failures[0]?.message).toMatch(/a page thread failed: .*page thread broke/s);
-  });
-
-  it('hands every thread the same data, and stop ends them without counting as a failure', async () => {
-    const failures: Error[] = [];
-    // A thread that listens stays alive, as a page thread does between requests.
-    const code = [
-      "import { parentPort, workerData } from 'node:worker_threads';",
-      'parentPort.on("message", () => undefined);',
-      'parentPort.postMessage(workerData);',
-    ].join('\n');
-    const threads = await startThreads('page', await script(code), {
-      count: 2,
-      workerData: Promise.resolve({ answer: 42 }),
-      onFailure: (error) => failures.push(error),
-    });
-    const replies = await Promise.all(
-      threads.workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))),
+  it('fails the requests with the error a thread throws, naming the thread', async () => {
+    const threads = await RequestThreads.start<string, string>(
+      'page',
+      await script("throw new Error('page thread broke');\n"),
+      { count: 2 },
     );
-    expect(replies).toEqual([{ answer: 42 }, { answer: 42 }]);
-    await threads.stop();
-    expect(failures).toEqual([]);
+    try {
+      const failure = /a page thread failed: .*page thread broke/s;
+      await expect(threads.request('a')).rejects.toThrow(failure);
+      // A thread takes a while to start on a busy machine: the poll's default second is not enough.
+      await expect
+        .poll(() => threads.request('b').catch((error: Error) => error.message), { timeout: 30_000 })
+        .toMatch(failure);
+    } finally {
+      await threads.stop();
+    }
   });
 
   it('says how to compile the thread when its script is missing', async () => {
     const missing = path.join(tmpdir(), 'no-such-folder', 'build-worker.mjs');
-    await expect(startThreads('page', missing, { count: 1, onFailure: () => undefined })).rejects.toThrow(
+    await expect(RequestThreads.start('page', missing, { count: 1 })).rejects.toThrow(
       `the build's page thread is not compiled (${missing} is missing): run npm run compile`,
     );
   });
@@ -75,6 +60,24 @@ describe('the build threads', () => {
     } finally {
       await threads.stop();
     }
+  });
+
+  it('hands every thread the same data, and a stop is no failure', async () => {
+    const module = path.join(await mkdtemp(path.join(tmpdir(), 'threads-')), 'threads.mjs');
+    await build(module);
+    const code = [
+      "import { workerData } from 'node:worker_threads';",
+      `import { answerRequests } from ${JSON.stringify(module)};`,
+      "answerRequests('thread.mjs', async () => ({ answer: workerData }));",
+    ].join('\n');
+    const threads = await RequestThreads.start<string, unknown>('test', await script(code), {
+      count: 2,
+      workerData: Promise.resolve({ answer: 42 }),
+    });
+    expect(await threads.requestEveryThread('data')).toEqual([{ answer: 42 }, { answer: 42 }]);
+    await threads.stop();
+    // Their ends are not reported as failures.
+    await expect(threads.request('after')).rejects.toThrow(/^the threads were stopped$/);
   });
 
   it('fail every unanswered request when a thread stops, naming what it was doing', async () => {

@@ -2,11 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appBundles, type Prerender } from '../../../../src/node/output/app-bundles';
 import { splitForBrowser } from '../../../../src/node/output/browser-data';
-import {
-  BuildPrerenderThreads,
-  PrerenderThreads,
-  prerenderThreadCount,
-} from '../../../../src/node/output/prerender-threads';
+import { PrerenderThreads, prerenderThreadCount } from '../../../../src/node/output/prerender-threads';
 import { renderingHere, type DocumentShell } from '../../../../src/node/output/site-files';
 import { groupedSite } from '../../../helpers/grouped-site';
 import { buildOutput } from '../../../helpers/output';
@@ -43,7 +39,7 @@ describe('the prerender threads', () => {
     const routes = ['/g0/page-0/', '/g1/page-40/', '/g2/page-7/', '/g3/page-79/', '/404.html'];
     const fragment = (route: string) => (route === '/404.html' ? undefined : `<p>Body of ${route} – “quoted”</p>`);
     const here = renderingHere(prerender.renderRoute, data);
-    const threads = await PrerenderThreads.start(prerender.file, data, 2);
+    const threads = await new PrerenderThreads().rendering(prerender.file, data, 2);
     try {
       const onThreads = await Promise.all(
         routes.map(async (route) => text(await threads.renderDocument(route, fragment(route), shell(route)))),
@@ -60,7 +56,7 @@ describe('the prerender threads', () => {
   it('fail a route with the renderer’s error, which names it, and go on rendering the others', async () => {
     const { data } = splitForBrowser(site());
     const lacking = { ...data, groups: [] };
-    const threads = await PrerenderThreads.start(prerender.file, lacking, 1);
+    const threads = await new PrerenderThreads().rendering(prerender.file, lacking, 1);
     try {
       await expect(threads.renderDocument('/g2/page-7/', '<p>Body.</p>', shell('/g2/page-7/'))).rejects.toThrow(
         'prerendering /g2/page-7/: the site data has no file of sidebar group 2',
@@ -76,7 +72,7 @@ describe('the prerender threads', () => {
   it('fail every route sent to a thread that stops before answering, and every route after', async () => {
     const { data } = splitForBrowser(site());
     // A bundle that is not there: each thread stops as it starts.
-    const threads = await PrerenderThreads.start(path.join(projectRoot, 'no-such-bundle.cjs'), data, 1);
+    const threads = await new PrerenderThreads().rendering(path.join(projectRoot, 'no-such-bundle.cjs'), data, 1);
     try {
       await expect(threads.renderDocument('/g0/page-0/', '', shell('/g0/page-0/'))).rejects.toThrow(
         /a prerender thread failed: .*no-such-bundle/s,
@@ -107,7 +103,7 @@ describe('the prerender threads', () => {
     const second = splitForBrowser(groupedSite({ hash: '3333cccc', groups: 2, perGroup: 80, title: 'Older' })).data;
     const route = '/g1/page-3/';
     const fragment = '<p>Body of the page.</p>';
-    const build = new BuildPrerenderThreads();
+    const build = new PrerenderThreads();
     try {
       const threads = await build.rendering(prerender.file, first, 2);
       const ofFirst = text(await threads.renderDocument(route, fragment, shell(route)));
