@@ -36,6 +36,8 @@ export function parseCodeInfo(info: string): CodeInfo {
  */
 export function fenceLanguages(markdown: string): string[] {
   const found = new Set<string>();
-  for (const match of markdown.matchAll(/^[ \t>]*(?:`{3,}|~{3,})[ \t]*([^\s{:`]+)/gm)) found.add(match[1]!);
+  // Before the fence: indentation, quote markers and list markers (a list item may open with a fence).
+  const fence = /^(?:[ \t>]|[-*+][ \t]|\d{1,9}[.)][ \t])*(?:`{3,}|~{3,})[ \t]*([^\s{:`]+)/gm;
+  for (const match of markdown.matchAll(fence)) found.add(match[1]!);
   return [...found];
 }

@@ -94,6 +94,9 @@ describe('a fence info string', () => {
   it('names the languages of a page for a highlighter that loads grammars before the page pass', () => {
     const page = '# A\n\n```vue\nx\n```\n\n> ~~~nginx:line-numbers\n> y\n> ~~~\n\n    ```not-a-fence\n';
     expect(fenceLanguages(page)).toEqual(['vue', 'nginx', 'not-a-fence']);
+    // A list item may open with its fence, on the marker's line.
+    const list = '- ```yaml\n  a: 1\n  ```\n\n1. ```bash\n   npm ci\n   ```\n\n> * ~~~json\n>   {}\n>   ~~~\n';
+    expect(fenceLanguages(list)).toEqual(['yaml', 'bash', 'json']);
   });
 
   it('lets the page highlighter colour a language it loads when a page first uses it', async () => {
