@@ -144,26 +144,48 @@ function prefixRange(letter: LetterView | undefined, term: string) {
 /** Typos are corrected only for a word the index barely knows, even as the start of a word. */
 const corrects = (term: string, known: number) => term.length >= FUZZY_MIN && known <= 2;
 
-/** What of the data a query word's matches (`expandTerm`, `splitRunTogether`) depend on, but the words themselves. */
+/** How a query word's data compares with that of another build of the same site. */
 export interface WordsRead {
-  /** Whether the vocabulary has the same `word` with the same postings. */
+  /** Whether the other data has the same `word` with the same postings. */
   word(word: string): boolean;
-  /** Whether the vocabulary has the same words beginning with `prefix`, each with the same postings. */
-  beginning(prefix: string): boolean;
+  /** The words beginning with `prefix` that either data has and the other not, or with other postings. */
+  changedBeginning(prefix: string): readonly string[];
+  /** How many postings the other data has for `word`. */
+  otherFrequency(word: string): number;
 }
 
 /**
  * Whether the words a query word matches, how well, and their postings, are the same in `data` as in
- * data whose words `same` compares with it: when all the words `expandTerm` and `splitRunTogether`
- * read are the same. A word corrected for typos or cut in two reads more of its letters than is worth
- * following: it counts as changed.
+ * the other data `same` compares it with: when every word `expandTerm` and `splitRunTogether` read is
+ * the same there, for the word and, cut in two, for its parts. A word corrected for typos reads more of
+ * its letters than is worth following: it counts as changed.
  */
 export function sameMatches(data: RankingData, queryTerm: QueryTerm, same: WordsRead): boolean {
-  const { term, word } = queryTerm;
-  if (!same.beginning(term) || !same.word(word)) return false;
+  if (!sameExpansion(data, queryTerm, same)) return false;
   const cuts = splits(queryTerm);
   if (!cuts.every(([head, tail]) => same.word(head.term) && same.word(tail.term))) return false;
-  return !corrects(term, prefixRange(data.letter(term), term).known) && !splitRunTogether(data, queryTerm);
+  const parts = splitRunTogether(data, queryTerm);
+  return !parts || parts.every((part) => sameExpansion(data, part, same));
+}
+
+/**
+ * Whether `expandTerm` reads the same words for a query word. Of the words a prefix begins, only the most
+ * frequent are read: a changed word less frequent in both data than every word read is not.
+ */
+function sameExpansion(data: RankingData, { term, word }: QueryTerm, same: WordsRead): boolean {
+  if (!same.word(word) || !same.word(term)) return false;
+  const letter = data.letter(term);
+  const { prefixed, known } = prefixRange(letter, term);
+  const changed = same.changedBeginning(term);
+  if (changed.length > 0) {
+    // Fewer than the limit: every word the prefix begins is read, in either data.
+    if (!letter || prefixed.length < PREFIX_LIMIT) return false;
+    const read = new Set(prefixed.map((v) => letter.words[v]));
+    const least = Math.min(...prefixed.map((v) => letter.frequencyAt(v)));
+    const unread = (w: string) => !read.has(w) && letter.frequency(w) < least && same.otherFrequency(w) < least;
+    if (!changed.every(unread)) return false;
+  }
+  return !corrects(term, known);
 }
 
 /** Fuse over the title and heading words starting with one letter, from that letter's vocabulary. */

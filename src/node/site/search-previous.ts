@@ -1,5 +1,6 @@
 import { TERM_FIELDS, type SearchEntry, type StoredRanking, type TermShard } from '../../shared/search-layout';
 import type { WordsRead } from '../../shared/search-query-words';
+import { decodePostings } from '../../shared/search-text';
 import { lowerBound } from '../../shared/search-vocabulary';
 
 /**
@@ -36,6 +37,9 @@ export function previousSearchOf(entry: SearchEntry, shards: readonly TermShard[
   return { sections: entry.sections, words, phrases, rankings };
 }
 
+/** How many postings a word's lists (space-separated) hold. */
+const postingsIn = (lists: string): number => lists.split(' ').reduce((n, list) => n + decodePostings(list).length, 0);
+
 /** The rankings a build may keep, and how its words compare with those they were ranked over. */
 export interface EarlierRankings {
   rankings: ReadonlyMap<string, StoredRanking>;
@@ -71,7 +75,13 @@ export function earlierRankings(
     rankings: previous.rankings,
     same: {
       word: (word) => !changed.has(word),
-      beginning: (prefix) => !sorted[lowerBound(sorted, prefix)]?.startsWith(prefix),
+      changedBeginning: (prefix) => {
+        const from = lowerBound(sorted, prefix);
+        let to = from;
+        while (sorted[to]?.startsWith(prefix)) to++;
+        return sorted.slice(from, to);
+      },
+      otherFrequency: (word) => postingsIn(previous.words.get(word) ?? ''),
       phrase: (key) => previous.phrases.get(key) === phrases.get(key),
     },
   };

@@ -103,6 +103,25 @@ describe("the previous build's first results", () => {
     expect(rankingsOf(await filesOf(after, marked(earlier))).get('send')).toEqual(fresh.get('send'));
   });
 
+  it('are ranked again when a word the prefix read is gone, or no longer among its most frequent', async () => {
+    const cases: [string, PageRecord[], PageRecord[]][] = [
+      // "k" begins few words: all of them are read, "kayak" too while it is there.
+      ['k', before.map((p, i) => (i === 7 ? sitePage(7, '', 'Kayak') : p)), before],
+      // "l" begins many: "lumen" on sixty pages is among its most frequent, on one it is not.
+      [
+        'l',
+        before.map((p, i) => (i < 60 ? sitePage(i, 'The lumen. ') : p)),
+        before.map((p, i) => (i < 1 ? sitePage(i, 'The lumen. ') : p)),
+      ],
+    ];
+    for (const [key, earlierPages, after] of cases) {
+      const earlier = await filesOf(earlierPages);
+      const [previous, fresh] = [rankingsOf(earlier), rankingsOf(await filesOf(after))];
+      expect(fresh.get(key)).not.toEqual(previous.get(key));
+      expect(rankingsOf(await filesOf(after, marked(earlier))).get(key)).toEqual(fresh.get(key));
+    }
+  });
+
   it('are all ranked again when a page gains a section', async () => {
     const after = before.map((p, i) => (i === 7 ? page('/area-7/topic-7/', 'Topic zephyr', [['Only', 'beacon']]) : p));
     const reused = rankingsOf(await filesOf(after, marked(await filesOf(before))));
