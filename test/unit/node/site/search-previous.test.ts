@@ -122,6 +122,18 @@ describe("the previous build's first results", () => {
     }
   });
 
+  it('are ranked again when a word the parts of a run-together word begin changed', async () => {
+    // "workflow" is cut into "work" and "flow", both more frequent: "flowchart", a word "flow" begins, is read.
+    const extra = (i: number) => `Work flows. ${i % 4 === 0 ? 'A workflow. ' : ''}`;
+    const withFlows = (seven: boolean) =>
+      before.map((_, i) => sitePage(i, extra(i), i === 7 ? (seven ? 'Work flowchart' : 'Work flux') : undefined));
+    const earlier = await filesOf(withFlows(false));
+    const after = withFlows(true);
+    const [previous, fresh] = [rankingsOf(earlier), rankingsOf(await filesOf(after))];
+    expect(fresh.get('workflow')).not.toEqual(previous.get('workflow'));
+    expect(rankingsOf(await filesOf(after, marked(earlier))).get('workflow')).toEqual(fresh.get('workflow'));
+  });
+
   it('are all ranked again when a page gains a section', async () => {
     const after = before.map((p, i) => (i === 7 ? page('/area-7/topic-7/', 'Topic zephyr', [['Only', 'beacon']]) : p));
     const reused = rankingsOf(await filesOf(after, marked(await filesOf(before))));
