@@ -1,7 +1,7 @@
 import Fuse, { type FuseIndex } from 'fuse.js';
 import { editDistance } from './edit-distance';
 import { stem, type QueryTerm } from './search-text';
-import type { RankingData } from './search-vocabulary';
+import type { LetterView, RankingData } from './search-vocabulary';
 
 /**
  * Which index words answer one query word, and how well (search-ranker.ts scores the sections they
@@ -44,29 +44,15 @@ export function expandTerm(
   // Until the vocabulary is loaded it cannot say the word is there; it usually is.
   if (!letter) data.expectPostings(term);
   const words = letter?.words ?? [];
-  const start = letter?.lowerBound(term) ?? 0;
-  const exact = words[start] === term;
+  const { exact, prefixed, known } = prefixRange(letter, term);
   if (exact) put(term, EXACT);
   if (word !== term && (data.letter(word)?.frequency(word) ?? 0) > 0) put(word, EXACT);
-
-  const prefixed: number[] = [];
-  for (let v = exact ? start + 1 : start; v < words.length; v++) {
-    if (!words[v]?.startsWith(term)) break;
-    prefixed.push(v);
-  }
-  if (letter && prefixed.length > PREFIX_LIMIT) {
-    prefixed.sort((a, b) => letter.frequencyAt(b) - letter.frequencyAt(a));
-    prefixed.length = PREFIX_LIMIT;
-  }
   for (const v of prefixed) {
     const ratio = term.length / (words[v]?.length ?? 1);
     put(words[v] ?? '', (PREFIX_BASE + (PREFIX_TOP - PREFIX_BASE) * ratio) * (last ? 1 : INNER_PREFIX));
   }
 
-  // Typos are corrected only for a word the index barely knows, even as the start of a word.
-  let known = exact ? (letter?.frequencyAt(start) ?? 0) : 0;
-  for (const v of prefixed) known += letter?.frequencyAt(v) ?? 0;
-  if (term.length >= FUZZY_MIN && known <= 2) {
+  if (corrects(term, known)) {
     const allowed = fuzzyEdits(term.length);
     // A typo keeps its first letter, or swaps it with the second: those are the letters looked under.
     const letters = new Set([term[0] ?? '', term[1] ?? '']);
@@ -106,24 +92,100 @@ export function expandTerm(
  * than the joined word: a section then answers the word if it holds the word or both parts.
  */
 export function splitRunTogether(data: RankingData, queryTerm: QueryTerm): [QueryTerm, QueryTerm] | undefined {
-  const { term } = queryTerm;
-  if (queryTerm.stop || term.length < 6) return undefined;
   const frequency = (word: string) => data.letter(word)?.frequency(word) ?? 0;
   let best: [QueryTerm, QueryTerm] | undefined;
-  let bestFrequency = frequency(term);
-  for (let i = 3; i <= term.length - 3; i++) {
-    const head = term.slice(0, i);
-    const tail = stem(term.slice(i));
-    const pair = Math.min(frequency(head), frequency(tail));
+  let bestFrequency = frequency(queryTerm.term);
+  for (const [head, tail] of splits(queryTerm)) {
+    const pair = Math.min(frequency(head.term), frequency(tail.term));
     if (pair > bestFrequency) {
-      best = [
-        { word: head, term: head, stop: false },
-        { word: term.slice(i), term: tail, stop: false },
-      ];
+      best = [head, tail];
       bestFrequency = pair;
     }
   }
   return best;
+}
+
+/** The ways `splitRunTogether` may cut a query word in two. */
+function splits({ term, stop }: QueryTerm): [QueryTerm, QueryTerm][] {
+  if (stop || term.length < 6) return [];
+  const cuts: [QueryTerm, QueryTerm][] = [];
+  for (let i = 3; i <= term.length - 3; i++) {
+    const head = term.slice(0, i);
+    cuts.push([
+      { word: head, term: head, stop: false },
+      { word: term.slice(i), term: stem(term.slice(i)), stop: false },
+    ]);
+  }
+  return cuts;
+}
+
+/**
+ * The vocabulary words a query word begins, as positions in its letter's words (at most `PREFIX_LIMIT`,
+ * the most frequent), whether the word itself is there, and how many postings they have together.
+ */
+function prefixRange(letter: LetterView | undefined, term: string) {
+  const words = letter?.words ?? [];
+  const start = letter?.lowerBound(term) ?? 0;
+  const exact = words[start] === term;
+  const prefixed: number[] = [];
+  for (let v = exact ? start + 1 : start; v < words.length; v++) {
+    if (!words[v]?.startsWith(term)) break;
+    prefixed.push(v);
+  }
+  if (letter && prefixed.length > PREFIX_LIMIT) {
+    prefixed.sort((a, b) => letter.frequencyAt(b) - letter.frequencyAt(a));
+    prefixed.length = PREFIX_LIMIT;
+  }
+  let known = exact ? (letter?.frequencyAt(start) ?? 0) : 0;
+  for (const v of prefixed) known += letter?.frequencyAt(v) ?? 0;
+  return { exact, prefixed, known };
+}
+
+/** Typos are corrected only for a word the index barely knows, even as the start of a word. */
+const corrects = (term: string, known: number) => term.length >= FUZZY_MIN && known <= 2;
+
+/** How a query word's data compares with that of another build of the same site. */
+export interface WordsRead {
+  /** Whether the other data has the same `word` with the same postings. */
+  word(word: string): boolean;
+  /** The words beginning with `prefix` that either data has and the other not, or with other postings. */
+  changedBeginning(prefix: string): readonly string[];
+  /** How many postings the other data has for `word`. */
+  otherFrequency(word: string): number;
+}
+
+/**
+ * Whether the words a query word matches, how well, and their postings, are the same in `data` as in
+ * the other data `same` compares it with: when every word `expandTerm` and `splitRunTogether` read is
+ * the same there, for the word and, cut in two, for its parts. A word corrected for typos reads more of
+ * its letters than is worth following: it counts as changed.
+ */
+export function sameMatches(data: RankingData, queryTerm: QueryTerm, same: WordsRead): boolean {
+  if (!sameExpansion(data, queryTerm, same)) return false;
+  const cuts = splits(queryTerm);
+  if (!cuts.every(([head, tail]) => same.word(head.term) && same.word(tail.term))) return false;
+  const parts = splitRunTogether(data, queryTerm);
+  return !parts || parts.every((part) => sameExpansion(data, part, same));
+}
+
+/**
+ * Whether `expandTerm` reads the same words for a query word. Of the words a prefix begins, only the most
+ * frequent are read: a changed word less frequent in both data than every word read is not.
+ */
+function sameExpansion(data: RankingData, { term, word }: QueryTerm, same: WordsRead): boolean {
+  if (!same.word(word) || !same.word(term)) return false;
+  const letter = data.letter(term);
+  const { prefixed, known } = prefixRange(letter, term);
+  const changed = same.changedBeginning(term);
+  if (changed.length > 0) {
+    // Fewer than the limit: every word the prefix begins is read, in either data.
+    if (!letter || prefixed.length < PREFIX_LIMIT) return false;
+    const read = new Set(prefixed.map((v) => letter.words[v]));
+    const least = Math.min(...prefixed.map((v) => letter.frequencyAt(v)));
+    const unread = (w: string) => !read.has(w) && letter.frequency(w) < least && same.otherFrequency(w) < least;
+    if (!changed.every(unread)) return false;
+  }
+  return !corrects(term, known);
 }
 
 /** Fuse over the title and heading words starting with one letter, from that letter's vocabulary. */

@@ -1,5 +1,12 @@
 import { queryTerms, type QueryTerm } from './search-text';
-import { EXACT, TEXT_PREFIX_MIN, expandTerm, splitRunTogether } from './search-query-words';
+import {
+  EXACT,
+  TEXT_PREFIX_MIN,
+  expandTerm,
+  sameMatches,
+  splitRunTogether,
+  type WordsRead,
+} from './search-query-words';
 import { selectLeading, type Selection } from './search-selection';
 import type { RankingData } from './search-vocabulary';
 import {
@@ -67,7 +74,7 @@ export class SearchRanker {
 
   /** What a query shows, before its details: the sections chosen, grouped by page, and the words to highlight. */
   rank(query: string): Ranking {
-    const typed = dedupe(queryTerms(query)).slice(0, 16);
+    const typed = typedTerms(query);
     if (typed.length === 0) return { query, selections: [], terms: [] };
     const { data } = this;
     const { pageOf, pageStart } = data;
@@ -159,6 +166,20 @@ export class SearchRanker {
   }
 
   /**
+   * Whether `query` ranks alike over this data and over data of the same sections whose words `same`
+   * compares with this data's: when every word its ranking reads (`sameMatches`) and the titles and
+   * headings that are exactly the query are the same. So the build keeps the rankings an edit cannot
+   * have changed (src/node/site/search-first-results.ts).
+   */
+  ranksAlike(query: string, same: WordsRead & { phrase(key: string): boolean }): boolean {
+    const typed = typedTerms(query);
+    return (
+      typed.every((queryTerm) => sameMatches(this.data, queryTerm, same)) &&
+      same.phrase(typed.map((t) => t.term).join(' '))
+    );
+  }
+
+  /**
    * Scores every section one query word's matches reach into `termScore`: the best match quality per
    * field, fields added up by weight. Returns the sections reached.
    */
@@ -221,6 +242,8 @@ export class SearchRanker {
     return scores;
   }
 }
+
+const typedTerms = (query: string): QueryTerm[] => dedupe(queryTerms(query)).slice(0, 16);
 
 function dedupe(terms: QueryTerm[]): QueryTerm[] {
   const seen = new Set<string>();

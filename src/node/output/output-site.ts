@@ -11,6 +11,7 @@ import { prerenderThreadCount, type PrerenderThreads } from './prerender-threads
 import { siteCss, type ClientAssets } from './bundle';
 import { createManifest } from './manifest';
 import { publishSite, type PublishTargets } from './publish';
+import { previousSearch } from './published-search';
 
 export interface OutputInput {
   scanned: ScannedSite;
@@ -33,7 +34,9 @@ export interface OutputInput {
 export async function outputSite(targets: PublishTargets, input: OutputInput): Promise<void> {
   const { scanned, site, app, log } = input;
   const { client, prerender, appCss } = app;
-  const search = await buildSearchFiles(site.pages);
+  // The search data published last lends the first results no edit since can have changed.
+  const previous = await previousSearch(targets.manifestDir, targets.cacheDir, input.textsVersion);
+  const search = await buildSearchFiles(site.pages, undefined, previous);
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
   const threads = input.prerenderThreads ?? prerenderThreadCount(site.pages.length);
   // Started before the stylesheet is made: a thread loads the renderer meanwhile.

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { OutputFolder } from './output-folder';
 import type { FolderUpdate } from './folder-update';
+import { SEARCH_ENTRY_FILE, searchEntryKey } from './published-search';
 import { fileKeys, searchFilePath, siteFiles, type SiteFile, type SiteInput } from './site-files';
 
 /** A `dist/` being written beside `manifest/`: its search shards, once written, are `manifest/`'s too. */
@@ -32,7 +33,9 @@ export async function writeManifestFolder(
       // Its hash covers all of it: the same hash, the same file, kept rather than made again.
       const pretty = async () => `${JSON.stringify(manifest, null, 2)}\n`;
       await out.put('manifest.json', pretty, { key: keys.key('manifest', manifest.hash) });
-      await out.put('search.json', search.entry);
+      // Keyed by the code that made it: a build lends its first results only from its own code's.
+      const searchKey = versions ? searchEntryKey(search.entry, versions.texts) : undefined;
+      await out.put(SEARCH_ENTRY_FILE, search.entry, { key: searchKey });
       const reachedLater = true;
       // Pages and shards are reached through manifest.json and search.json, which move into place after them.
       for (const page of pages) {

@@ -18,6 +18,7 @@ import type { PageRecord } from '../analyze/page-record';
 import { fileRankings, firstResults, postingCount, shownIds } from './search-first-results';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
 import { SearchPace } from './search-pace';
+import { earlierRankings, type PreviousSearch } from './search-previous';
 
 /**
  * Sizes a shard grows to before the next one starts (bytes of JSON, before compression). Small enough
@@ -59,20 +60,29 @@ export interface SearchFiles {
 }
 
 /**
- * The search data of a site's pages, as files. Its making gives way to other work, and stops when
- * `signal` is aborted (search-pace.ts).
+ * The search data of a site's pages, as files; the `previous` build's, when given, lends the first
+ * results no edit since can have changed. Its making gives way to other work, and stops when `signal`
+ * is aborted (search-pace.ts).
  */
-export async function buildSearchFiles(pages: readonly PageRecord[], signal?: AbortSignal): Promise<SearchFiles> {
+export async function buildSearchFiles(
+  pages: readonly PageRecord[],
+  signal?: AbortSignal,
+  previous?: PreviousSearch,
+): Promise<SearchFiles> {
   const pace = new SearchPace(signal);
-  return searchFiles(await buildSearchIndex(pages, pace), pace);
+  return searchFiles(await buildSearchIndex(pages, pace), pace, previous);
 }
 
 /** Cuts an index into the entry file and its shards (src/shared/search-layout.ts describes them). */
-export async function searchFiles(index: SearchIndex, pace = new SearchPace()): Promise<SearchFiles> {
+export async function searchFiles(
+  index: SearchIndex,
+  pace = new SearchPace(),
+  previous?: PreviousSearch,
+): Promise<SearchFiles> {
   const words = [...index.words];
   const cuts = {
     letters: letterShards(words, index.fuzzy),
-    terms: await termShards(words, index, pace),
+    terms: await termShards(words, index, pace, previous),
     details: detailShards(index),
   };
   // Each shard named by its own content, in the order the entry lists them.
@@ -165,6 +175,7 @@ async function termShards(
   words: [string, IndexedWord][],
   index: SearchIndex,
   pace: SearchPace,
+  previous: PreviousSearch | undefined,
 ): Promise<[string, TermShard][]> {
   const pageStart = [0];
   for (const page of index.pages) pageStart.push((pageStart[pageStart.length - 1] ?? 0) + page.r.length);
@@ -174,8 +185,6 @@ async function termShards(
     const [h = '', x = ''] = page?.r[id - (pageStart[pageOf(id)] ?? 0)] ?? [];
     return h.length + x.length + (page ? page.t.length + page.u.length : 0) + 16;
   };
-  const budget = Math.min(SHOWN_BYTES_MAX, SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0));
-  const rankings = await firstResults(index, budget, sectionBytes, pace);
   const { titleKeys, headingKeys } = index;
   const posted: Posted[] = words.map(([key, word]) => ({
     key,
@@ -188,6 +197,10 @@ async function termShards(
     posted.push({ key, lists, phrase: true, ranked: 0 });
   }
   posted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : Number(a.phrase) - Number(b.phrase)));
+  const budget = Math.min(SHOWN_BYTES_MAX, SHOWN_SHARE * index.pages.reduce((n, page) => n + detailBytes(page), 0));
+  const sections = index.pages.map((page) => page.r.length);
+  const earlier = earlierRankings(previous, sections, posted);
+  const rankings = await firstResults(index, budget, sectionBytes, pace, earlier);
   // A ranking's bytes count with the key before it, where the cut below most likely files it.
   const stored = [...rankings].map(([key, ranking]) => ({
     key,

@@ -1,9 +1,10 @@
 import { letterOf, shardFor, type LetterShard, type StoredRanking } from '../../shared/search-layout';
 import { SearchRanker, type Ranking } from '../../shared/search-ranker';
-import { rankingKey } from '../../shared/search-stored-ranking';
+import { rankingKey, storedRanking } from '../../shared/search-stored-ranking';
 import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
 import type { SearchPace } from './search-pace';
+import type { EarlierRankings } from './search-previous';
 
 /**
  * The engine's first results of a site's frequent words: the term files carry each ranking and the
@@ -15,13 +16,15 @@ import type { SearchPace } from './search-pace';
  * Each frequent word is ranked as a reader types it: each of its beginnings, then the word. Words are
  * taken most frequent first while the sections they show cost less than `budget` bytes (`sectionBytes`
  * each); a beginning ranked for a more frequent word is not ranked again. The rankings are keyed by
- * `rankingKey`. Gives way as `pace` says.
+ * `rankingKey`. A ranking of the `earlier` build's that the edits since cannot have changed is kept as it
+ * was (`SearchRanker.ranksAlike`). Gives way as `pace` says.
  */
 export async function firstResults(
   index: SearchIndex,
   budget: number,
   sectionBytes: (id: number) => number,
   pace: SearchPace,
+  earlier?: EarlierRankings,
 ): Promise<Map<string, Ranking>> {
   const ranker = new SearchRanker(new IndexRankingData(index));
   const byFrequency = [...index.words].sort(([a, x], [b, y]) => postingCount(y) - postingCount(x) || (a < b ? -1 : 1));
@@ -33,7 +36,9 @@ export async function firstResults(
       const key = rankingKey(query);
       if (key === undefined || rankings.has(key)) continue;
       await pace.tick();
-      const ranking = ranker.rank(query);
+      const kept = earlier?.rankings.get(key);
+      const alike = kept !== undefined && earlier !== undefined && ranker.ranksAlike(query, earlier.same);
+      const ranking = alike ? storedRanking(query, kept) : ranker.rank(query);
       rankings.set(key, ranking);
       for (const { hits } of ranking.selections) for (const { id } of hits) ids.add(id);
     }

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { shardFile, type SearchEntry, type TermShard } from '../../shared/search-layout';
+import { contentHash, digestOfAll } from '../content-hash';
+import { previousSearchOf, type PreviousSearch } from '../site/search-previous';
+import { OutputLedger } from './output-ledger';
+
+/** Where `manifest/` keeps the search data's entry; its shards are beside it, by their names (`shardFile`). */
+export const SEARCH_ENTRY_FILE = 'search.json';
+
+/**
+ * The key `manifest/`'s search entry is written with (output ledger): its bytes and the code that made
+ * them, so that a build finds in the ledger whether the published search data is its own code's.
+ */
+export const searchEntryKey = (entry: string, version: string): string =>
+  digestOfAll(['search entry', version, contentHash(entry)]);
+
+/**
+ * The search data in `manifestDir`, when the ledger in `cacheDir` says this build's code (`version`, the
+ * texts' version) made it and nothing touched it since, and every term file is whole; otherwise
+ * undefined, and every first result is ranked.
+ */
+export async function previousSearch(
+  manifestDir: string,
+  cacheDir: string,
+  version: string,
+): Promise<PreviousSearch | undefined> {
+  try {
+    const text = await readFile(path.join(manifestDir, SEARCH_ENTRY_FILE), 'utf8');
+    const ledger = await OutputLedger.open(cacheDir, manifestDir);
+    if (!ledger.unchanged(SEARCH_ENTRY_FILE, searchEntryKey(text, version))) return undefined;
+    const entry = JSON.parse(text) as SearchEntry;
+    const shards = await Promise.all(
+      entry.terms.map(async (_, n) => {
+        const name = shardFile(entry, 'terms', n);
+        const data = await readFile(path.join(manifestDir, name), 'utf8');
+        // Named by a hash of its bytes: a file whose bytes are not those is not the one published.
+        if (!name.includes(`.${contentHash(data)}.json`)) throw new Error(`${name} is damaged`);
+        return JSON.parse(data) as TermShard;
+      }),
+    );
+    return previousSearchOf(entry, shards);
+  } catch {
+    return undefined;
+  }
+}
