@@ -2,18 +2,21 @@
  * `npm test`'s static checks: the npm scripts named on the command line (the type check, ESLint and
  * Prettier). Alone (`npm run checks`) they run side by side: each uses one core and waits on nothing of
  * each other's. With `--beside SCRIPT`, SCRIPT (the tests) runs at the same time with its output shown
- * as it comes, and the checks run one after another on the core the tests leave idle: most test files
- * wait on a browser, a build or a server. Arguments after SCRIPT are passed to it. Each check's output
+ * as it comes, and the checks run one after another, at a lower priority, on the core the tests leave
+ * idle: most test files wait on a browser, a build or a server. Arguments after SCRIPT are passed to it. Each check's output
  * is printed whole when it ends (beside the tests, once they have ended), and the run fails if any of
  * them does.
  */
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
-function run(script, { output = 'keep', args = [] } = {}) {
+function run(script, { output = 'keep', args = [], priority } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
     const npmArgs = ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])];
     const child = spawn('npm', npmArgs, { stdio: ['ignore', output === 'show' ? 'inherit' : 'pipe', 'pipe'] });
+    // The processes npm starts for the script inherit its priority.
+    if (priority !== undefined && child.pid !== undefined) setPriority(child.pid, priority);
     let text = '';
     child.stdout?.on('data', (chunk) => (text += chunk));
     child.stderr.on('data', (chunk) => (output === 'show' ? process.stderr.write(chunk) : (text += chunk)));
@@ -26,7 +29,8 @@ function run(script, { output = 'keep', args = [] } = {}) {
 
 async function oneAfterAnother(scripts) {
   const results = [];
-  for (const script of scripts) results.push(await run(script));
+  // Below the tests' priority: a timed browser check (a tap at the first paint) keeps the core it needs.
+  for (const script of scripts) results.push(await run(script, { priority: 10 }));
   return results;
 }
 
