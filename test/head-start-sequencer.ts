@@ -9,10 +9,15 @@
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
+/**
+ * In this order, so that each file meets the same neighbours it has long run beside: the early taps (timed
+ * against the takeover, in a slowed-down browser) beside the accessibility walk, not beside a fault-matrix
+ * half's three pages at a time; the two halves beside each other.
+ */
 export const HEAD_START = [
   'test/e2e/accessibility.test.ts',
-  'test/resilience/faults-first-load.test.ts',
   'test/e2e/early-taps.test.ts',
+  'test/resilience/faults-first-load.test.ts',
   'test/resilience/faults-after-navigation.test.ts',
   'test/resilience/markdown-fuzz.test.ts',
 ];
