@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import HeadStartSequencer from './test/head-start-sequencer.js';
 
 const NGINX_FILES = [
   'hosting',
@@ -53,6 +54,8 @@ function e2e(name: string, server: 'preview' | 'nginx'): TestProjectInlineConfig
 
 export default defineConfig({
   test: {
+    // The longest files first, cache or no cache (test/head-start-sequencer.ts).
+    sequence: { sequencer: HeadStartSequencer },
     projects: [
       {
         test: {

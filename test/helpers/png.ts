@@ -5,11 +5,16 @@ import { crc32, deflateSync } from 'node:zlib';
  * few kilobytes. For trees whose pages need images with real dimensions.
  */
 export function pngImage(width: number, height: number): Uint8Array {
-  const row = (y: number) => {
-    const colour = Math.floor(y / 40) % 2 === 0 ? [40, 90, 160] : [230, 235, 240];
-    return Buffer.from([0, ...Array.from({ length: width }, () => colour).flat()]);
-  };
-  const pixels = Buffer.concat(Array.from({ length: height }, (_, y) => row(y)));
+  // The two rows there are, each a filter byte (none) and one colour across: the bands alternate every 40.
+  const rows = [
+    [40, 90, 160],
+    [230, 235, 240],
+  ].map((colour) => {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) row.set(colour, 1 + x * 3);
+    return row;
+  });
+  const pixels = Buffer.concat(Array.from({ length: height }, (_, y) => rows[Math.floor(y / 40) % 2] as Buffer));
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
