@@ -1,12 +1,24 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { keyFromRoute } from '../../shared/paths';
+import { fragmentQuery } from '../data/queries';
+import type { ScreenStore } from '../data/screen';
+import { sidebarFragment } from '../data/sidebar-fragment';
 import { internalTarget } from './internal-target';
 import type { AppRouter } from './router';
 
 /**
  * Prefetches the page behind a same-site link through the router, so the fragment lands in React Query's
- * cache exactly as a navigation would load it. Each page is asked for once (again only after a failure);
- * returns whether this call started a prefetch.
+ * cache exactly as a navigation would load it. A page the sidebar lists has its fragment named there: it
+ * is asked for at once, beside the route shard the router reads first, under the query the router's loader
+ * then finds. Each page is asked for once (again only after a failure); returns whether this call started
+ * a prefetch.
  */
-export function linkPrefetcher(router: AppRouter, base: string): (anchor: HTMLAnchorElement) => boolean {
+export function linkPrefetcher(
+  router: AppRouter,
+  base: string,
+  queryClient: QueryClient,
+  screen: ScreenStore,
+): (anchor: HTMLAnchorElement) => boolean {
   const prefetched = new Set<string>();
   return (anchor) => {
     const target = internalTarget(anchor, base);
@@ -14,6 +26,8 @@ export function linkPrefetcher(router: AppRouter, base: string): (anchor: HTMLAn
     const path = target.replace(/[?#].*$/, '');
     if (prefetched.has(path)) return false;
     prefetched.add(path);
+    const fragment = sidebarFragment(screen.getState(), path);
+    if (fragment !== undefined) void queryClient.prefetchQuery(fragmentQuery({ fragment, key: keyFromRoute(path) }));
     // The router settles a failed preload with the match in error rather than rejecting: either way the
     // page may be asked for again later (a hover after the network came back).
     router.preloadRoute(routeLocation(path)).then(

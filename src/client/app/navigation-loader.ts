@@ -1,6 +1,9 @@
 import { withBase } from '../../shared/paths';
 import { useUi } from '../data/store';
+import { preloadFetch } from '../data/preload-fetch';
+import { sidebarFragment } from '../data/sidebar-fragment';
 import { DEV_CONTENT_EVENT } from '../dev/events';
+import { internalTarget } from './internal-target';
 import { retryableChunk } from './lazy-chunk';
 import type { Navigation, NavigationStart } from './navigation';
 import { showStartupError } from './startup-error';
@@ -115,10 +118,27 @@ export function navigate(route: string): void {
 export function linkIntent(anchor: HTMLAnchorElement): void {
   if (ready) return ready.prefetch(anchor);
   if (failed) return;
+  preloadListedFragment(anchor);
   loadNavigation().then(
     (navigation) => navigation.prefetch(anchor),
     () => {},
   );
+}
+
+/** Fragments asked for before navigation had loaded, once each. */
+const preloaded = new Set<string>();
+
+/**
+ * Navigation is still loading: the linked page's fragment, when the sidebar names it, is asked for now,
+ * not once navigation and the page's route shard are there; navigation's own request for it reads this one.
+ */
+function preloadListedFragment(anchor: HTMLAnchorElement): void {
+  if (!start || anchor.pathname === window.location.pathname) return;
+  const route = internalTarget(anchor, start.base)?.replace(/[?#].*$/, '');
+  const fragment = route === undefined ? undefined : sidebarFragment(start.screen.getState(), route);
+  if (fragment === undefined || preloaded.has(fragment)) return;
+  preloaded.add(fragment);
+  preloadFetch(fragment);
 }
 
 /**
