@@ -2,16 +2,17 @@ import type { QueryClient } from '@tanstack/react-query';
 import { keyFromRoute } from '../../shared/paths';
 import { fragmentQuery } from '../data/queries';
 import type { ScreenStore } from '../data/screen';
-import { sidebarFragment } from '../data/sidebar-fragment';
+import { filesOfRoute } from '../data/intent-files';
+import { routeShardQuery } from '../data/site-data';
 import { internalTarget } from './internal-target';
 import type { AppRouter } from './router';
 
 /**
  * Prefetches the page behind a same-site link through the router, so the fragment lands in React Query's
- * cache exactly as a navigation would load it. A page the sidebar lists has its fragment named there: it
- * is asked for at once, beside the route shard the router reads first, under the query the router's loader
- * then finds. Each page is asked for once (again only after a failure); returns whether this call started
- * a prefetch.
+ * cache exactly as a navigation would load it. The files the tab can name at once (the route's shards, and
+ * the fragment of a page the sidebar lists) are asked for at once, together, under the queries the router
+ * then reads, rather than one after another as its steps come to them. Each page is asked for once (again
+ * only after a failure); returns whether this call started a prefetch.
  */
 export function linkPrefetcher(
   router: AppRouter,
@@ -26,7 +27,9 @@ export function linkPrefetcher(
     const path = target.replace(/[?#].*$/, '');
     if (prefetched.has(path)) return false;
     prefetched.add(path);
-    const fragment = sidebarFragment(screen.getState(), path);
+    const shown = screen.getState();
+    const { shards, fragment } = filesOfRoute(shown, path);
+    for (const name of shards) void queryClient.prefetchQuery(routeShardQuery(shown.deployment, name));
     if (fragment !== undefined) void queryClient.prefetchQuery(fragmentQuery({ fragment, key: keyFromRoute(path) }));
     // The router settles a failed preload with the match in error rather than rejecting: either way the
     // page may be asked for again later (a hover after the network came back).

@@ -1,7 +1,8 @@
 import { withBase } from '../../shared/paths';
+import { shardUrl } from '../../shared/site-data';
 import { useUi } from '../data/store';
 import { preloadFetch } from '../data/preload-fetch';
-import { sidebarFragment } from '../data/sidebar-fragment';
+import { filesOfRoute } from '../data/intent-files';
 import { DEV_CONTENT_EVENT } from '../dev/events';
 import { internalTarget } from './internal-target';
 import { retryableChunk } from './lazy-chunk';
@@ -118,27 +119,33 @@ export function navigate(route: string): void {
 export function linkIntent(anchor: HTMLAnchorElement): void {
   if (ready) return ready.prefetch(anchor);
   if (failed) return;
-  preloadListedFragment(anchor);
+  preloadPageFiles(anchor);
   loadNavigation().then(
     (navigation) => navigation.prefetch(anchor),
     () => {},
   );
 }
 
-/** Fragments asked for before navigation had loaded, once each. */
+/** Files asked for before navigation had loaded, once each. */
 const preloaded = new Set<string>();
 
 /**
- * Navigation is still loading: the linked page's fragment, when the sidebar names it, is asked for now,
- * not once navigation and the page's route shard are there; navigation's own request for it reads this one.
+ * Navigation is still loading: the files the linked page needs that the tab can name (its route shards not
+ * read yet, its fragment when the sidebar lists it) are asked for now, not once navigation is there and
+ * comes to each; navigation's own requests for them read these.
  */
-function preloadListedFragment(anchor: HTMLAnchorElement): void {
+function preloadPageFiles(anchor: HTMLAnchorElement): void {
   if (!start || anchor.pathname === window.location.pathname) return;
-  const route = internalTarget(anchor, start.base)?.replace(/[?#].*$/, '');
-  const fragment = route === undefined ? undefined : sidebarFragment(start.screen.getState(), route);
-  if (fragment === undefined || preloaded.has(fragment)) return;
-  preloaded.add(fragment);
-  preloadFetch(fragment);
+  const { base, files, screen } = start;
+  const route = internalTarget(anchor, base)?.replace(/[?#].*$/, '');
+  if (route === undefined) return;
+  const { shards, fragment } = filesOfRoute(screen.getState(), route);
+  const urls = shards.filter((name) => !files.shards.has(name)).map((name) => shardUrl(base, name));
+  for (const url of fragment === undefined ? urls : [...urls, fragment]) {
+    if (preloaded.has(url)) continue;
+    preloaded.add(url);
+    preloadFetch(url);
+  }
 }
 
 /**

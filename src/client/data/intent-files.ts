@@ -1,3 +1,5 @@
+import { recordRoutes } from '../../shared/paths';
+import { shardNameOf } from './route-data';
 import type { Screen } from './screen';
 
 /**
@@ -15,4 +17,17 @@ export function sidebarFragment(screen: Pick<Screen, 'site' | 'groups'>, route: 
     if (entry) return entry.fragment;
   }
   return undefined;
+}
+
+/**
+ * What showing `route` reads that the tab can name before reading anything: the route shards of its
+ * records (its own form's and its canonical form's), and its fragment when the sidebar lists it. Asked for
+ * together on intent, none waits for another.
+ */
+export function filesOfRoute(
+  screen: Pick<Screen, 'site' | 'groups'>,
+  route: string,
+): { shards: string[]; fragment: string | undefined } {
+  const shards = [...new Set(recordRoutes(route).flatMap((r) => shardNameOf(screen.site, r) ?? []))];
+  return { shards, fragment: sidebarFragment(screen, route) };
 }
