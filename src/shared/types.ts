@@ -62,6 +62,12 @@ export interface SidebarLink {
   text: string;
   /** Route path without the base. */
   link: string;
+  /**
+   * In the browser's site data: the URL of the linked page's fragment (its record's `fragment`), so that a
+   * reader's intent (the pointer over the link) fetches the page's content at once, beside the route shard
+   * that holds its record rather than after it.
+   */
+  fragment?: string;
 }
 
 /** A titled group of links in the sidebar. */

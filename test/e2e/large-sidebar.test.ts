@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Route } from 'playwright-core';
 import { FOLD_SIDEBAR_ABOVE } from '../../src/client/components/Sidebar';
+import { shardCount, shardOf } from '../../src/shared/site-data';
 import { hydrated, useBrowser } from './browser';
 import { useServedTree } from './preview';
 
@@ -66,6 +68,33 @@ describe('a large sidebar', () => {
     await failure.locator('button', { hasText: 'Retry' }).click();
     await page.locator('nav#sidebar a[href="/docs/delta/page-80/"]').waitFor();
     expect(await failure.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("asks for a listed page's fragment as the pointer arrives, beside the route shard that names it", async () => {
+    const { page, problems, requests } = await open(undefined);
+    await page.goto(`${site.url}/docs/beta/page-3/`);
+    await hydrated(page);
+    // A page of the same group whose record is in a route shard the tab has not read.
+    const shards = shardCount(1 + FOLDERS.length * PER_FOLDER);
+    const n = Array.from({ length: PER_FOLDER }, (_, i) => i + 1).find(
+      (i) => shardOf(`/beta/page-${i}/`, shards) !== shardOf('/beta/page-3/', shards),
+    );
+    const held: Route[] = [];
+    const shardFile = /\/assets\/js\/routes\.[0-9a-f]+\.json$/;
+    await page.route(shardFile, (route) => void held.push(route));
+    await page.hover(`nav#sidebar a[href="/docs/beta/page-${n}/"]`);
+    const fragment = new RegExp(`/assets/js/page\\.beta\\.page-${n}\\.[0-9a-f]{8}\\.html$`);
+    await expect.poll(() => requests.some((u) => fragment.test(u)), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    for (const route of held.splice(0)) await route.continue();
+    await page.unroute(shardFile);
+    await page.click(`nav#sidebar a[href="/docs/beta/page-${n}/"]`);
+    await page.waitForFunction(
+      (want) => document.querySelector('#main-content h1')?.textContent?.startsWith(want),
+      `beta ${n}`,
+    );
+    expect(requests.filter((u) => fragment.test(u))).toHaveLength(1);
     expect(problems).toEqual([]);
   });
 });

@@ -1,6 +1,10 @@
 import { withBase } from '../../shared/paths';
+import { shardUrl } from '../../shared/site-data';
 import { useUi } from '../data/store';
+import { preloadFetch } from '../data/preload-fetch';
+import { filesOfRoute } from '../data/intent-files';
 import { DEV_CONTENT_EVENT } from '../dev/events';
+import { internalTarget } from './internal-target';
 import { retryableChunk } from './lazy-chunk';
 import type { Navigation, NavigationStart } from './navigation';
 import { showStartupError } from './startup-error';
@@ -115,10 +119,33 @@ export function navigate(route: string): void {
 export function linkIntent(anchor: HTMLAnchorElement): void {
   if (ready) return ready.prefetch(anchor);
   if (failed) return;
+  preloadPageFiles(anchor);
   loadNavigation().then(
     (navigation) => navigation.prefetch(anchor),
     () => {},
   );
+}
+
+/** Files asked for before navigation had loaded, once each. */
+const preloaded = new Set<string>();
+
+/**
+ * Navigation is still loading: the files the linked page needs that the tab can name (its route shards not
+ * read yet, its fragment when the sidebar lists it) are asked for now, not once navigation is there and
+ * comes to each; navigation's own requests for them read these.
+ */
+function preloadPageFiles(anchor: HTMLAnchorElement): void {
+  if (!start || anchor.pathname === window.location.pathname) return;
+  const { base, files, screen } = start;
+  const route = internalTarget(anchor, base)?.replace(/[?#].*$/, '');
+  if (route === undefined) return;
+  const { shards, fragment } = filesOfRoute(screen.getState(), route);
+  const urls = shards.filter((name) => !files.shards.has(name)).map((name) => shardUrl(base, name));
+  for (const url of fragment === undefined ? urls : [...urls, fragment]) {
+    if (preloaded.has(url)) continue;
+    preloaded.add(url);
+    preloadFetch(url);
+  }
 }
 
 /**

@@ -82,7 +82,7 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
   });
   router.subscribe('onResolved', () => screen.setState({ pending: false }));
   followNavigations(router, screen);
-  const prefetch = linkPrefetcher(router, base);
+  const prefetch = linkPrefetcher(router, base, queryClient, screen);
   prefetchLinksInView(router, prefetch);
   const started = screen.getState();
   prefetchRouteShards(queryClient, started.deployment, started.site);

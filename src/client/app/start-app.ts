@@ -7,6 +7,7 @@ import { startDataUrls } from '../../shared/site-data';
 import { START_ASSETS_ID, type StartAssets } from '../../shared/start-assets';
 import type { DeploymentPointer } from '../../shared/types';
 import { handOverPointerRequest } from '../data/pointer-request';
+import { preloadFetch } from '../data/preload-fetch';
 
 /** Longest wait for the first paint: past it the app starts anyway. */
 const FIRST_PAINT_WAIT_MS = 1000;
@@ -63,12 +64,7 @@ function requestPointer(assets: StartAssets): Promise<Response> {
       // The page's own record; on another URL of the page, or on the not-found page, the app asks for
       // what else it needs.
       const routes = assets.route ? [assets.route] : [];
-      for (const url of startDataUrls(pointer, assets.base, routes, assets.groups)) {
-        // The app fetches these with `fetch()` in CORS mode: the preload must match it to be reused.
-        const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', href: url });
-        link.crossOrigin = 'anonymous';
-        document.head.append(link);
-      }
+      for (const url of startDataUrls(pointer, assets.base, routes, assets.groups)) preloadFetch(url);
     }
     return response;
   });

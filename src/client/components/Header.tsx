@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { withBase } from '../../shared/paths';
 import type { SiteSettings } from '../../shared/types';
 import { useUi } from '../data/store';
@@ -5,7 +6,8 @@ import { SearchButton } from '../search/SearchButton';
 import { ThemeToggle } from './ThemeToggle';
 import { VersionMenu } from './VersionMenu';
 
-export function Header({ site }: { site: SiteSettings }) {
+/** The header: the same on every page, so a navigation does not render it again (`memo`). */
+export const Header = memo(function Header({ site }: { site: SiteSettings }) {
   const sidebarOpen = useUi((s) => s.sidebarOpen);
   const setSidebarOpen = useUi((s) => s.setSidebarOpen);
   return (
@@ -42,4 +44,4 @@ export function Header({ site }: { site: SiteSettings }) {
       <ThemeToggle />
     </header>
   );
-}
+});

@@ -53,8 +53,10 @@ export const fetchSidebarGroup = (deployment: Deployment, name: string, signal: 
   ) as Promise<SidebarGroupFile>;
 
 /** A page's content: the HTML fragment the build wrote for it. */
-export const fetchFragment = (page: PageMeta, signal: AbortSignal | undefined): Promise<string> =>
-  fetchChunk(page.fragment, page.key, signal, parseFragment);
+export const fetchFragment = (
+  page: Pick<PageMeta, 'fragment' | 'key'>,
+  signal: AbortSignal | undefined,
+): Promise<string> => fetchChunk(page.fragment, page.key, signal, parseFragment);
 
 /** The `<meta>` that shows which manifest the tab runs on, for tools and tests: the document names none. */
 const MANIFEST_META = 'docs-manifest';

@@ -15,7 +15,8 @@ export function retryTransient(failureCount: number, error: unknown): boolean {
  */
 export const networkMode = 'always';
 
-export const fragmentQuery = (page: PageMeta) =>
+/** A page's fragment, by its URL; `key` names the page in a failure's explanation. */
+export const fragmentQuery = (page: Pick<PageMeta, 'fragment' | 'key'>) =>
   queryOptions({
     queryKey: ['fragment', page.fragment],
     queryFn: ({ signal }) => fetchFragment(page, signal),

@@ -14,7 +14,7 @@ import {
   type SiteCore,
   type SiteData,
 } from '../../shared/site-data';
-import type { Manifest } from '../../shared/types';
+import type { Manifest, SidebarGroup, SidebarLink } from '../../shared/types';
 
 /** The whole manifest before its hash is known: the hash names the data files the browser loads of it. */
 export type UnhashedManifest = Omit<Manifest, 'hash'>;
@@ -62,8 +62,6 @@ export function splitForBrowser(unhashed: UnhashedManifest, previous?: BrowserDa
     return name;
   };
 
-  const groups = folds ? unhashed.sidebar.map((group) => ({ items: group.items })) : [];
-  const groupNames = groups.map((file) => named(JSON.stringify(file), sidebarGroupUrl));
   const shards: RouteShard[] = Array.from({ length: shardCount(unhashed.pages.length) }, () => ({ pages: [] }));
   const records = new Map<string, ShardPage>();
   for (const page of unhashed.pages) {
@@ -71,6 +69,9 @@ export function splitForBrowser(unhashed: UnhashedManifest, previous?: BrowserDa
     shards[shardOf(page.path, shards.length)]?.pages.push(record);
     records.set(page.path, record);
   }
+  const linked = withFragments(unhashed.sidebar, records);
+  const groups = folds ? linked.map((group) => ({ items: group.items })) : [];
+  const groupNames = groups.map((file) => named(JSON.stringify(file), sidebarGroupUrl));
   const kept = previous?.manifest.site.base === base && previous.shards.length === shards.length ? previous : undefined;
   const shardNames = shards.map((shard, n) => {
     const name = kept?.shards[n];
@@ -87,17 +88,19 @@ export function splitForBrowser(unhashed: UnhashedManifest, previous?: BrowserDa
         size: group.items.length,
         file: groupNames[g],
       }))
-    : unhashed.sidebar;
+    : linked;
   const core: Omit<SiteCore, 'hash'> = { ...unhashed, sidebar, pages: [], shards: shardNames };
   const hash = contentHash(JSON.stringify(core));
   const data: SiteData = { core: { hash, ...core }, shards, groups };
 
-  // A deployment's names (its hash, its data files', its search data's) change with pages no document
-  // shows: a document is the same while the rest of what it shows is.
+  // A deployment's names (its hash, its data files', its search data's, its fragments') change with pages
+  // no document shows: a document is the same while the rest of what it shows is.
   const { search: _search, shards: _shards, ...shown } = core;
-  const shownDigest = digestOfAll([
-    JSON.stringify({ ...shown, sidebar: sidebar.map(({ file: _file, ...group }) => group) }),
-  ]);
+  const shownSidebar = sidebar.map(({ file: _file, ...group }) => ({
+    ...group,
+    items: group.items.map(({ fragment: _fragment, ...item }) => item),
+  }));
+  const shownDigest = digestOfAll([JSON.stringify({ ...shown, sidebar: shownSidebar })]);
   return {
     manifest: { hash, ...unhashed },
     data,
@@ -111,6 +114,18 @@ export function splitForBrowser(unhashed: UnhashedManifest, previous?: BrowserDa
       return digestOfAll([shownDigest, JSON.stringify(record ?? null), ...names]);
     },
   };
+}
+
+/**
+ * The sidebar's entries with the fragment of the page each links to: the reader's intent on an entry fetches
+ * the page's content beside its route shard (`SidebarLink.fragment`).
+ */
+function withFragments(groups: readonly SidebarGroup[], records: ReadonlyMap<string, ShardPage>): SidebarGroup[] {
+  const link = (item: SidebarLink): SidebarLink => {
+    const fragment = records.get(item.link)?.fragment;
+    return fragment === undefined ? item : { ...item, fragment };
+  };
+  return groups.map((group) => ({ ...group, items: group.items.map(link) }));
 }
 
 /** Whether two lists of records would be written as the same JSON (a record's fields compared one by one). */

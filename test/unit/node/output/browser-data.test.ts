@@ -15,7 +15,7 @@ import {
   type RouteShard,
   type SidebarGroupFile,
 } from '../../../../src/shared/site-data';
-import type { Manifest, PageMeta } from '../../../../src/shared/types';
+import type { Manifest, PageMeta, SidebarGroup } from '../../../../src/shared/types';
 import { groupedSite } from '../../../helpers/grouped-site';
 
 /** Page 1 of each group opts out of a next link. */
@@ -30,6 +30,10 @@ function withPage(route: string, change: Partial<PageMeta>): UnhashedManifest {
   edited.pages = edited.pages.map((page) => (page.path === route ? { ...page, ...change } : page));
   return edited;
 }
+
+/** A group's entries as the browser's data has them: each with the fragment of the page it links to. */
+const entriesOf = (whole: UnhashedManifest, group: SidebarGroup | undefined) =>
+  group?.items.map((item) => ({ ...item, fragment: whole.pages.find((p) => p.path === item.link)?.fragment }));
 
 describe('the site data as the browser loads it', () => {
   it('keeps the pages out of the manifest and puts each record in the shard its route hashes to', () => {
@@ -95,7 +99,7 @@ describe('the site data as the browser loads it', () => {
     ]);
     const name = core.sidebar[2]?.file ?? '';
     const group = JSON.parse(data.files.get(sidebarGroupUrl(BASE, name)) ?? 'null') as SidebarGroupFile;
-    expect(group.items).toEqual(whole.sidebar[2]?.items);
+    expect(group.items).toEqual(entriesOf(whole, whole.sidebar[2]));
     // What a first visit loads: the pointer names the deployment and its shards, the document the page's groups.
     const pointer = pointerOf(data.manifest, data.shards);
     expect(data.shards).toHaveLength(shardCount(400));
@@ -110,7 +114,9 @@ describe('the site data as the browser loads it', () => {
   it('keeps a small sidebar whole in the manifest', () => {
     const whole = site(2, 50);
     const data = splitForBrowser(whole);
-    expect((JSON.parse(data.manifestJson) as Manifest).sidebar).toEqual(whole.sidebar);
+    expect((JSON.parse(data.manifestJson) as Manifest).sidebar).toEqual(
+      whole.sidebar.map((group) => ({ ...group, items: entriesOf(whole, group) })),
+    );
     expect([...data.files.keys()].some((url) => url.includes('/sidebar.'))).toBe(false);
     expect(data.groupsOf('/g1/page-3/')).toEqual([]);
     const pointer = pointerOf(data.manifest, data.shards);
@@ -119,5 +125,20 @@ describe('the site data as the browser loads it', () => {
       shardUrl(BASE, data.shards[shardOf('/g1/page-3', shardCount(100))] ?? ''),
       shardUrl(BASE, data.shards[shardOf('/g1/page-3/', shardCount(100))] ?? ''),
     ]);
+  });
+
+  it("names each sidebar entry's fragment, whose new name changes no other page's document", () => {
+    const route = '/g1/page-3/';
+    const before = splitForBrowser(site(2, 50));
+    const edited = site(2, 50);
+    edited.pages = edited.pages.map((page) =>
+      page.path === route ? { ...page, fragment: page.fragment.replace(/\.html$/, '.new.html') } : page,
+    );
+    const after = splitForBrowser(edited);
+    const entry = (data: typeof before) =>
+      (JSON.parse(data.manifestJson) as Manifest).sidebar[1]?.items.find((item) => item.link === route);
+    expect(entry(before)?.fragment).toBe(before.manifest.pages.find((p) => p.path === route)?.fragment);
+    expect(entry(after)?.fragment).toMatch(/\.new\.html$/);
+    expect(after.viewOf('/g0/page-1/')).toBe(before.viewOf('/g0/page-1/'));
   });
 });
