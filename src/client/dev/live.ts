@@ -45,8 +45,9 @@ let asked = 0;
 
 /** The problems of the page shown and of no page, from the dev server; the overlay goes when there are none. */
 function showProblems(): void {
-  if (siteErrors === 0) return removeOverlay();
+  // Counted here too: an answer still on its way from before the errors were fixed must not show them.
   const request = ++asked;
+  if (siteErrors === 0) return removeOverlay();
   const page = decodeURI(window.location.pathname);
   fetch(`/__dev/problems?page=${encodeURIComponent(page)}`, { cache: 'no-store' })
     .then((response) => response.json() as Promise<PageProblems>)
