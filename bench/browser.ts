@@ -362,6 +362,16 @@ export async function openSites(dists: readonly string[], route: string): Promis
   };
 }
 
+/** `openSites` for one built site (the `--dist` of a trace script): its page's URL as `url`, and the folder. */
+export async function openSite(
+  dist: string | undefined,
+  route: string,
+): Promise<Omit<OpenedSites, 'urls'> & { url: string; dist: string }> {
+  if (!dist) throw new Error('--dist DIR: a built site');
+  const { urls, ...opened } = await openSites([dist], route);
+  return { ...opened, url: urls[0] ?? '', dist };
+}
+
 export async function measureBrowser(distDir: string, options: BrowserOptions): Promise<BrowserResults> {
   const executablePath = ensureChromium();
   const server = createSiteServer({ distDir });

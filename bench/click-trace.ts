@@ -8,7 +8,7 @@
  *   npx tsx bench/click-trace.ts --dist DIR [--route limits/] [--clicks 10] [--cpu 1] [--tabs 1]
  */
 import { parseArgs } from 'node:util';
-import { hydrated, newContext, openSites } from './browser';
+import { hydrated, newContext, openSite } from './browser';
 import { median } from './builds';
 import { clickTargets, timedClick } from './clicks';
 import { loadAverage } from './report';
@@ -51,12 +51,7 @@ async function main(): Promise<void> {
       hover: { type: 'string', default: '0' },
     },
   });
-  if (!values.dist) throw new Error('--dist DIR: a built site');
-  const {
-    browser,
-    urls: [url = ''],
-    close,
-  } = await openSites([values.dist], values.route);
+  const { browser, url, dist, close } = await openSite(values.dist, values.route);
   const all: ClickTrace[] = [];
   const functions = new Map<string, number>();
   try {
@@ -67,7 +62,7 @@ async function main(): Promise<void> {
       if (Number(values.cpu) > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(values.cpu) });
       await page.goto(url);
       await hydrated(page);
-      const targets = await clickTargets(page, values.dist, Number(values.clicks));
+      const targets = await clickTargets(page, dist, Number(values.clicks));
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');

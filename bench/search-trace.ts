@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
-import { armSearchTimer, hydrated, newContext, readBench, openSites } from './browser';
+import { armSearchTimer, hydrated, newContext, readBench, openSite } from './browser';
 import { realTreeSource } from './real-tree';
 import { loadAverage } from './report';
 import type { TraceEvent } from './takeover';
@@ -54,12 +54,7 @@ async function main(): Promise<void> {
       queries: { type: 'string', default: real.queries.join(',') },
     },
   });
-  if (!values.dist) throw new Error('--dist DIR: a built site');
-  const {
-    browser,
-    urls: [url = ''],
-    close,
-  } = await openSites([values.dist], values.route);
+  const { browser, url, close } = await openSite(values.dist, values.route);
   try {
     for (const query of values.queries.split(',')) await traceQuery(browser, url, query);
   } finally {
