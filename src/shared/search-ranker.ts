@@ -166,20 +166,6 @@ export class SearchRanker {
   }
 
   /**
-   * Whether `query` ranks alike over this data and over data of the same sections whose words `same`
-   * compares with this data's: when every word its ranking reads (`sameMatches`) and the titles and
-   * headings that are exactly the query are the same. So the build keeps the rankings an edit cannot
-   * have changed (src/node/site/search-first-results.ts).
-   */
-  ranksAlike(query: string, same: WordsRead & { phrase(key: string): boolean }): boolean {
-    const typed = typedTerms(query);
-    return (
-      typed.every((queryTerm) => sameMatches(this.data, queryTerm, same)) &&
-      same.phrase(typed.map((t) => t.term).join(' '))
-    );
-  }
-
-  /**
    * Scores every section one query word's matches reach into `termScore`: the best match quality per
    * field, fields added up by weight. Returns the sections reached.
    */
@@ -244,6 +230,24 @@ export class SearchRanker {
 }
 
 const typedTerms = (query: string): QueryTerm[] => dedupe(queryTerms(query)).slice(0, 16);
+
+/**
+ * Whether `query` ranks alike over `data` and over data of the same sections whose words `same` compares
+ * with it: when every word its ranking reads (`sameMatches`) and the titles and headings that are exactly
+ * the query are the same. So the build keeps the rankings an edit cannot have changed
+ * (src/node/site/search-first-results.ts). A function beside the ranker rather than its method: the
+ * reader's search worker never asks it, and its bundle leaves it out.
+ */
+export function ranksAlike(
+  data: RankingData,
+  query: string,
+  same: WordsRead & { phrase(key: string): boolean },
+): boolean {
+  const typed = typedTerms(query);
+  return (
+    typed.every((queryTerm) => sameMatches(data, queryTerm, same)) && same.phrase(typed.map((t) => t.term).join(' '))
+  );
+}
 
 function dedupe(terms: QueryTerm[]): QueryTerm[] {
   const seen = new Set<string>();

@@ -1,5 +1,5 @@
 import { letterOf, shardFor, type LetterShard, type StoredRanking } from '../../shared/search-layout';
-import { SearchRanker, type Ranking } from '../../shared/search-ranker';
+import { ranksAlike, SearchRanker, type Ranking } from '../../shared/search-ranker';
 import { rankingKey, storedRanking } from '../../shared/search-stored-ranking';
 import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
@@ -17,7 +17,7 @@ import type { EarlierRankings } from './search-previous';
  * taken most frequent first while the sections they show cost less than `budget` bytes (`sectionBytes`
  * each); a beginning ranked for a more frequent word is not ranked again. The rankings are keyed by
  * `rankingKey`. A ranking of the `earlier` build's that the edits since cannot have changed is kept as it
- * was (`SearchRanker.ranksAlike`). Gives way as `pace` says.
+ * was (`ranksAlike`). Gives way as `pace` says.
  */
 export async function firstResults(
   index: SearchIndex,
@@ -26,7 +26,8 @@ export async function firstResults(
   pace: SearchPace,
   earlier?: EarlierRankings,
 ): Promise<Map<string, Ranking>> {
-  const ranker = new SearchRanker(new IndexRankingData(index));
+  const data = new IndexRankingData(index);
+  const ranker = new SearchRanker(data);
   const byFrequency = [...index.words].sort(([a, x], [b, y]) => postingCount(y) - postingCount(x) || (a < b ? -1 : 1));
   const rankings = new Map<string, Ranking>();
   for (const [word] of byFrequency) {
@@ -37,7 +38,7 @@ export async function firstResults(
       if (key === undefined || rankings.has(key)) continue;
       await pace.tick();
       const kept = earlier?.rankings.get(key);
-      const alike = kept !== undefined && earlier !== undefined && ranker.ranksAlike(query, earlier.same);
+      const alike = kept !== undefined && earlier !== undefined && ranksAlike(data, query, earlier.same);
       const ranking = alike ? storedRanking(query, kept) : ranker.rank(query);
       rankings.set(key, ranking);
       for (const { hits } of ranking.selections) for (const { id } of hits) ids.add(id);
