@@ -3,7 +3,7 @@ import { routeFromRelativePath } from '../../shared/paths';
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { contentHash, fileDigest } from '../content-hash';
 import type { CompletePage } from './page-record';
-import type { StoredText } from './text-store';
+import { textBytes, type StoredText } from './text-store';
 
 /**
  * The base the analyze stage makes pages with: its links and image URLs start with this, and the site's
@@ -12,6 +12,30 @@ import type { StoredText } from './text-store';
  * encoding changes, and that no writer writes.
  */
 export const BASE_PLACEHOLDER = '/__page-base-5f0c__/';
+const PLACEHOLDER_BYTES = Buffer.from(BASE_PLACEHOLDER);
+
+/** `bytes` with every `from` replaced by `to`: the bytes of `replaceAll` on the text, for ASCII `from`. */
+function replacedBytes(bytes: Buffer, from: Buffer, to: Buffer): Buffer {
+  let at = bytes.indexOf(from);
+  if (at < 0) return bytes;
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (; at >= 0; at = bytes.indexOf(from, start)) {
+    parts.push(bytes.subarray(start, at), to);
+    start = at + from.length;
+  }
+  parts.push(bytes.subarray(start));
+  return Buffer.concat(parts);
+}
+
+/** A text made with `BASE_PLACEHOLDER` as it is served under `base`, as a string or as bytes. */
+export function basedText(text: StoredText, base: string): StoredText {
+  const baseBytes = Buffer.from(base);
+  return {
+    read: () => text.read().replaceAll(BASE_PLACEHOLDER, base),
+    bytes: () => replacedBytes(textBytes(text), PLACEHOLDER_BYTES, baseBytes),
+  };
+}
 
 /**
  * A page made with `BASE_PLACEHOLDER` as it is served under `base`: its fragment, its twin and its images'
@@ -20,7 +44,7 @@ export const BASE_PLACEHOLDER = '/__page-base-5f0c__/';
  */
 export function withBase(page: CompletePage, base: string): CompletePage {
   if (base === BASE_PLACEHOLDER) return page;
-  const based = (text: StoredText): StoredText => ({ read: () => text.read().replaceAll(BASE_PLACEHOLDER, base) });
+  const based = (text: StoredText) => basedText(text, base);
   const assets = page.analysis.assets.map((asset) => ({ ...asset, url: asset.url.replace(BASE_PLACEHOLDER, base) }));
   return {
     ...page,

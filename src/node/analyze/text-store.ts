@@ -10,7 +10,15 @@ export interface Stored<T> {
   read(): T;
 }
 
-export type StoredText = Stored<string>;
+/** A stored text; `bytes`, where the store has them, reads it as UTF-8 without making it a string first. */
+export interface StoredText extends Stored<string> {
+  bytes?(): Buffer;
+}
+
+/** A stored text's UTF-8 bytes: a file written from many texts (`llms-full.txt`) is never decoded and encoded again. */
+export function textBytes(text: StoredText): Buffer {
+  return text.bytes?.() ?? Buffer.from(text.read(), 'utf8');
+}
 
 /** A text kept as it is, in memory. */
 export function heldText(text: string): StoredText {
@@ -80,7 +88,7 @@ export class TextStore {
 
   /** The text at `place`, in this store's segment or another of its folder. */
   at(place: TextPlace): PlacedText {
-    return { place, read: () => this.bytes(place).toString('utf8') };
+    return { place, read: () => this.bytes(place).toString('utf8'), bytes: () => this.bytes(place) };
   }
 
   /** Where `text` is in the folder: its place if it has one, else where it is put now. */

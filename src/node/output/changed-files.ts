@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { textBytes } from '../analyze/text-store';
 import { isTextInParts, OutputFolder, type FileData } from './output-folder';
 import { NOT_FOUND_FILE } from '../../shared/root-files';
 import { isDeploymentData, POINTER_FILE } from '../../shared/site-data';
@@ -23,7 +24,7 @@ function versionOf(file: SiteFile): string {
   if ('data' in file && typeof file.data !== 'function') {
     const hash = createHash('sha256');
     const { data } = file;
-    if (isTextInParts(data)) for (const part of data) hash.update(part.read());
+    if (isTextInParts(data)) for (const part of data) hash.update(textBytes(part));
     else hash.update(data);
     return hash.digest('base64');
   }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { copyFile, link, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { StoredText } from '../analyze/text-store';
+import { textBytes, type StoredText } from '../analyze/text-store';
 import type { FolderUpdate } from './folder-update';
 
 /** A file's contents; a text in parts (`llms-full.txt`) is read and written part after part, never joined. */
@@ -14,23 +14,23 @@ export function isTextInParts(data: FileData): data is readonly StoredText[] {
   return Array.isArray(data);
 }
 
-/** Characters of a text in parts written at once. */
-const BATCH_CHARS = 1 << 20;
+/** Bytes of a text in parts written at once. */
+const BATCH_BYTES = 1 << 20;
 
-function* batches(parts: readonly StoredText[]): Generator<string> {
-  let batch: string[] = [];
+function* batches(parts: readonly StoredText[]): Generator<Buffer> {
+  let batch: Buffer[] = [];
   let size = 0;
   for (const part of parts) {
-    const text = part.read();
-    batch.push(text);
-    size += text.length;
-    if (size >= BATCH_CHARS) {
-      yield batch.join('');
+    const bytes = textBytes(part);
+    batch.push(bytes);
+    size += bytes.length;
+    if (size >= BATCH_BYTES) {
+      yield Buffer.concat(batch, size);
       batch = [];
       size = 0;
     }
   }
-  if (batch.length > 0) yield batch.join('');
+  if (batch.length > 0) yield Buffer.concat(batch, size);
 }
 
 /** How a file is written as part of an update (folder-update.ts). */
