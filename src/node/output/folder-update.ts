@@ -55,6 +55,11 @@ export class FolderUpdate {
     return true;
   }
 
+  /** Whether `relative` is likely kept: the previous build made it from `key` (the disk is not asked). */
+  likelyKept(relative: string, key: string): boolean {
+    return this.ledger.madeFrom(relative, key);
+  }
+
   /**
    * Where to write `relative`, whose place is `file`: beside it until commit, or in its place when it is
    * new and `reachedLater`: nothing leads a reader to it but a file moved into place later. `order` is its

@@ -60,6 +60,11 @@ export class OutputLedger {
     return true;
   }
 
+  /** Whether the previous build made `relative` from `key`, by the ledger alone: `unchanged` also asks the disk. */
+  madeFrom(relative: string, key: string): boolean {
+    return this.earlier.get(relative)?.[0] === key;
+  }
+
   /** Notes a file this build wrote at `file` (where it is written, before it moves into place) from `key`. */
   async written(relative: string, key: string, file: string): Promise<void> {
     const stats = await stat(file);

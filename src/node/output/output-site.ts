@@ -7,7 +7,7 @@ import type { SiteConfig } from '../scan/site-config';
 import type { Manifest } from '../../shared/types';
 import type { AppBundles } from './app-bundles';
 import { splitForBrowser, type BrowserData } from './browser-data';
-import { prerenderThreadCount, type PrerenderThreads } from './prerender-threads';
+import type { PrerenderThreads } from './prerender-threads';
 import { siteCss, type ClientAssets } from './bundle';
 import { createManifest } from './manifest';
 import { publishSite, type PublishTargets } from './publish';
@@ -19,7 +19,7 @@ export interface OutputInput {
   app: AppBundles;
   /** What the pages' texts were made with (the render cache's identity), for the output ledger. */
   textsVersion: string;
-  /** Prerender threads (0: none); by default as many as the site is large enough to pay for. */
+  /** Prerender threads (0: none); by default as many as the documents to render are enough to pay for. */
   prerenderThreads?: number;
   /** The build's prerender threads, which every site of it renders on (its versions one after the other). */
   prerendering: PrerenderThreads;
@@ -38,12 +38,8 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const previous = await previousSearch(targets.manifestDir, targets.cacheDir, input.textsVersion);
   const search = await buildSearchFiles(site.pages, undefined, previous);
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
-  const threads = input.prerenderThreads ?? prerenderThreadCount(site.pages.length);
-  // Started before the stylesheet is made: a thread loads the renderer meanwhile.
-  const starting = threads > 0 ? input.prerendering.rendering(prerender.file, browserData.data, threads) : undefined;
-  starting?.catch(() => undefined);
+  const renderer = input.prerendering.forSite(prerender.file, browserData.data, input.prerenderThreads);
   const css = await siteCss(appCss, site.pages);
-  const rendering = await starting;
   await publishSite(targets, {
     manifest,
     browserData,
@@ -52,7 +48,7 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
     client,
     css,
     renderRoute: prerender.renderRoute,
-    ...(rendering ? { renderDocument: rendering.renderDocument, renderAhead: rendering.ahead } : {}),
+    renderer,
     versions: { texts: input.textsVersion, documents: prerender.version },
     onProgress: progressLog('prerendered', site.pages.length, log),
   });

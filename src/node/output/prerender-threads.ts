@@ -2,22 +2,22 @@ import type { SiteData } from '../../shared/site-data';
 import { buildWorkerScript } from '../compiled';
 import { answerRequests, RequestThreads, threadsFor } from '../threads';
 import { loadRenderer } from './prerender-bundle';
-import { renderingHere, type DocumentShell, type RenderDocument } from './site-files';
+import { renderingHere, type DocumentRenderer, type DocumentShell, type RenderDocument } from './site-files';
 
 /**
- * Below this many pages the build prerenders on its own thread: a thread takes a while to start (the
- * renderer's modules and its copy of the site data), longer than a small site's documents take to render.
+ * Below this many documents to render the build prerenders on its own thread: a thread takes a while to
+ * start (the renderer's modules and its copy of the site data), longer than a few hundred documents take.
  */
-const MIN_PAGES_FOR_THREADS = 400;
+const MIN_DOCUMENTS_FOR_THREADS = 400;
 /**
  * Documents each thread has been sent and not yet returned: enough that it never waits for the next, also
  * while the build's thread is busy writing the site's other files (write-site.ts).
  */
 const ROUTES_PER_THREAD = 32;
 
-/** How many prerender threads a site of `pages` pages is worth: none below the threshold. */
-export function prerenderThreadCount(pages: number): number {
-  return threadsFor(pages, MIN_PAGES_FOR_THREADS, 1);
+/** How many prerender threads rendering `documents` documents is worth: none below the threshold. */
+export function prerenderThreadCount(documents: number): number {
+  return threadsFor(documents, MIN_DOCUMENTS_FOR_THREADS, 1);
 }
 
 /** What a prerender thread starts with: the prerender bundle to load and the site data it renders from. */
@@ -46,7 +46,8 @@ type PrerenderRequest = DocumentRequest | DataRequest;
  * site data, while the build's thread writes the files. Kept from one of its sites to the next (its
  * versions, built one after the other): a thread's start, its renderer loaded, costs more than it takes to
  * render the documents of a version most of whose pages are cached, and each version would pay it again.
- * Started when a site first asks for threads, as many as it asks for; `stop` must follow, whatever happens.
+ * Started when a site first has enough documents to render (a build after a one-page edit renders a few and
+ * starts none), or as many as it asks for; `stop` must follow, whatever happens.
  */
 export class PrerenderThreads {
   private running: { bundle: string; threads: Promise<RequestThreads<PrerenderRequest, Uint8Array>> } | undefined;
@@ -75,6 +76,26 @@ export class PrerenderThreads {
     this.running = { bundle, threads };
     this.threads = await threads;
     return this;
+  }
+
+  /**
+   * The renderer of a site's documents, with the bundle `bundle` and the site data `data`: `count` threads
+   * when given (0: this thread), else the threads when they run already or the documents to render are
+   * enough to pay for starting them, else this thread.
+   */
+  forSite(bundle: string, data: SiteData, count?: number): DocumentRenderer {
+    let render: RenderDocument | undefined;
+    const here = () => renderingHere(loadRenderer(bundle), data);
+    return {
+      ready: async (documents) => {
+        const threads = count ?? (this.running?.bundle === bundle ? 1 : prerenderThreadCount(documents));
+        if (threads === 0) return 0;
+        await this.rendering(bundle, data, threads);
+        render = this.renderDocument;
+        return this.ahead;
+      },
+      render: (...request) => (render ??= here())(...request),
+    };
   }
 
   /** How many documents to have sent at once. */

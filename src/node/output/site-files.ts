@@ -59,6 +59,16 @@ export function renderingHere(
     renderDocument(head, await renderRoute(data, route, html), assets, settings);
 }
 
+/**
+ * What renders a site's documents once the build knows how many it must render (the others are kept as
+ * the previous build left them): other threads for many, this thread for a few.
+ */
+export interface DocumentRenderer {
+  /** Gets ready to render `documents` documents; resolves to how many to have sent at once. */
+  ready(documents: number): Promise<number>;
+  readonly render: RenderDocument;
+}
+
 export interface SiteInput {
   manifest: Manifest;
   /** The browser's manifest with its route shards and sidebar group files (output/browser-data.ts). */
@@ -68,13 +78,8 @@ export interface SiteInput {
   client: ClientAssets;
   css: { name: string; css: Uint8Array };
   renderRoute: RenderRoute;
-  /** Renders the documents elsewhere (on prerender threads); by default `renderRoute` on this thread. */
-  renderDocument?: RenderDocument;
-  /**
-   * Documents whose render starts before the one being written is written (`writeDist`): for a renderer
-   * on other threads, which then renders while this thread writes. None by default.
-   */
-  renderAhead?: number;
+  /** Renders the documents (on prerender threads, when there are enough); by default `renderRoute` on this thread. */
+  renderer?: DocumentRenderer;
   /**
    * What made the pages' texts (the render cache's identity), and what renders the documents (the
    * prerender bundle's hash). With both, a page's files carry the key they are made from (`SiteFile.key`).
@@ -221,7 +226,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   const metas = new Map(manifest.pages.map((p) => [p.path, p]));
   const { browserData } = input;
   const assetsKey = JSON.stringify([assets, site.analyticsId, site.announcement?.id]);
-  const render = input.renderDocument ?? renderingHere(input.renderRoute, browserData.data);
+  const render = input.renderer?.render ?? renderingHere(input.renderRoute, browserData.data);
   const settings = documentSettings(site);
   for (const page of pages) {
     const groups = browserData.groupsOf(page.route);

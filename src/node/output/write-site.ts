@@ -2,7 +2,14 @@ import path from 'node:path';
 import { OutputFolder } from './output-folder';
 import type { FolderUpdate } from './folder-update';
 import { SEARCH_ENTRY_FILE, searchEntryKey } from './published-search';
-import { fileKeys, searchFilePath, siteFiles, type SiteFile, type SiteInput } from './site-files';
+import {
+  fileKeys,
+  searchFilePath,
+  siteFiles,
+  type DocumentRenderer,
+  type SiteFile,
+  type SiteInput,
+} from './site-files';
 
 /** A `dist/` being written beside `manifest/`: its search shards, once written, are `manifest/`'s too. */
 export interface DistBeside {
@@ -61,8 +68,13 @@ export type DistInput = SiteInput;
  * file with a key unchanged since the previous build is kept as it is, not made.
  */
 export async function writeDist(dir: string, input: DistInput, update?: FolderUpdate): Promise<void> {
-  const { renderAhead = 0, onProgress } = input;
-  await writeFiles(dir, siteFiles(input), { ahead: renderAhead, ...(onProgress ? { onProgress } : {}) }, update);
+  const { renderer, onProgress } = input;
+  await writeFiles(
+    dir,
+    siteFiles(input),
+    { ...(renderer ? { renderer } : {}), ...(onProgress ? { onProgress } : {}) },
+    update,
+  );
 }
 
 /** A file of the site with its place in the site's order: where it moves into place at commit. */
@@ -72,8 +84,9 @@ type OrderedDocument = Extract<OrderedFile, { document: unknown }>;
 const isDocument = (file: OrderedFile): file is OrderedDocument => 'document' in file;
 
 /**
- * Writes `files` into `dir` on two lanes at once: the documents, each rendered `ahead` of the one being
- * written (`renderingAhead`), and every other file. So a renderer on other threads renders the documents
+ * Writes `files` into `dir` on two lanes at once: the documents, each rendered ahead of the one being
+ * written (`renderingAhead`) as far as the `renderer` asks once it knows how many it renders, and every
+ * other file. So a renderer on other threads renders the documents
  * while this thread writes the data, the fragments, the images and the twins, rather than the two taking
  * turns. Each lane has its own bound on writes in flight, so the documents never wait for room behind the
  * other files, and the renderer for the next documents. What a reader may meet is set by the order files
@@ -84,7 +97,7 @@ const isDocument = (file: OrderedFile): file is OrderedDocument => 'document' in
 export async function writeFiles(
   dir: string,
   files: Iterable<SiteFile>,
-  { ahead, onProgress }: { ahead: number; onProgress?: (done: number) => void },
+  { renderer, onProgress }: { renderer?: Pick<DocumentRenderer, 'ready'>; onProgress?: (done: number) => void },
   update?: FolderUpdate,
 ): Promise<void> {
   const ordered = Array.from(files, (file, order): OrderedFile => ({ ...file, order }));
@@ -107,14 +120,18 @@ export async function writeFiles(
       stopped = true;
       throw error;
     });
-  let documents = 0;
+  let written = 0;
   const lanes = await Promise.allSettled([
     lane(async (out) => {
       const keeps = (file: SiteFile) => out.keeps(file.path, file.key);
-      for (const file of renderingAhead(ordered.filter(isDocument), ahead, keeps)) {
+      const documents = ordered.filter(isDocument);
+      // Counted by the ledger alone: a document it keeps but the disk does not is rendered all the same.
+      const toRender = documents.filter((file) => !(file.key && update?.likelyKept(file.path, file.key))).length;
+      const ahead = (await renderer?.ready(toRender)) ?? 0;
+      for (const file of renderingAhead(documents, ahead, keeps)) {
         if (stopped) return;
         await out.put(file.path, file.document, placing(file));
-        if (file.page) onProgress?.(++documents);
+        if (file.page) onProgress?.(++written);
       }
     }),
     lane(async (out) => {

@@ -117,8 +117,35 @@ describe('the prerender threads', () => {
     }
   });
 
-  it('are started only for a site large enough to pay for them', () => {
+  it('are started only for enough documents to render to pay for them', () => {
     expect(prerenderThreadCount(120)).toBe(0);
     expect(prerenderThreadCount(10_000)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('start for a site only when it has enough documents to render, and then serve the next site too', async () => {
+    const first = splitForBrowser(site()).data;
+    const second = splitForBrowser(groupedSite({ hash: '3333cccc', groups: 2, perGroup: 80, title: 'Older' })).data;
+    const route = '/g1/page-3/';
+    const fragment = '<p>Body of the page.</p>';
+    const build = new PrerenderThreads();
+    try {
+      // A build after a one-page edit renders a document or two: on its own thread, nothing sent ahead.
+      const few = build.forSite(prerender.file, first);
+      expect(await few.ready(2)).toBe(0);
+      const expected = await renderingHere(prerender.renderRoute, first)(route, fragment, shell(route));
+      expect(text(await few.render(route, fragment, shell(route)))).toEqual(expected);
+      // A cold build of a large site renders on threads, documents sent ahead to them.
+      const many = build.forSite(prerender.file, first);
+      expect(await many.ready(5_000)).toBeGreaterThan(0);
+      expect(text(await many.render(route, fragment, shell(route)))).toEqual(expected);
+      // The next site of the build (a version) renders on the threads that run, however few its documents.
+      const next = build.forSite(prerender.file, second);
+      expect(await next.ready(1)).toBeGreaterThan(0);
+      expect(text(await next.render(route, fragment, shell(route)))).toEqual(
+        await renderingHere(prerender.renderRoute, second)(route, fragment, shell(route)),
+      );
+    } finally {
+      await build.stop();
+    }
   });
 });

@@ -104,11 +104,11 @@ describe('the order files move into place', () => {
     const dist = await mkdtemp(path.join(tmpdir(), 'docs-order-'));
     const cache = await mkdtemp(path.join(tmpdir(), 'docs-order-cache-'));
     const first = await FolderUpdate.open(dist, cache);
-    await writeFiles(dist, site('old'), { ahead: 2 }, first);
+    await writeFiles(dist, site('old'), { renderer: { ready: async () => 2 } }, first);
     await first.commit();
 
     const update = await FolderUpdate.open(dist, cache);
-    await writeFiles(dist, site('new'), { ahead: 2 }, update);
+    await writeFiles(dist, site('new'), { renderer: { ready: async () => 2 } }, update);
     // The commit stops at the pointer, as a build killed there would: its new bytes are gone.
     await unlink(update.fileOf(POINTER_FILE));
     await expect(update.commit()).rejects.toMatchObject({ code: 'ENOENT' });
