@@ -50,22 +50,38 @@ type PrerenderRequest = DocumentRequest | DataRequest;
  * starts none), or as many as it asks for; `stop` must follow, whatever happens.
  */
 export class PrerenderThreads {
-  private running: { bundle: string; threads: Promise<RequestThreads<PrerenderRequest, Uint8Array>> } | undefined;
   /**
-   * The threads last made ready; a document comes back as UTF-8 bytes, its buffer handed over with the
-   * message: the writing thread then holds no copy of it as a string, kept on its heap until a full collection.
+   * The threads, once started, and the bundle they loaded; a document comes back as UTF-8 bytes, its
+   * buffer handed over with the message: the writing thread then holds no copy of it as a string, kept on
+   * its heap until a full collection.
    */
-  private threads: RequestThreads<PrerenderRequest, Uint8Array> | undefined;
+  private running: { bundle: string; threads: Promise<RequestThreads<PrerenderRequest, Uint8Array>> } | undefined;
 
   /**
-   * Makes the threads render from `data` with the bundle `bundle` from now on (the documents of another
-   * site of the same build): those running, or `count` new ones.
+   * The renderer of a site's documents, with the bundle `bundle` and the site data `data`: `count` threads
+   * when given (0: this thread), else the threads when they run already or the documents to render are
+   * enough to pay for starting them, else this thread. A renderer's error names the route.
    */
-  async rendering(bundle: string, data: SiteData, count: number): Promise<this> {
+  forSite(bundle: string, data: SiteData, count?: number): DocumentRenderer {
+    let render: RenderDocument | undefined;
+    return {
+      ready: async (documents) => {
+        const wanted = count ?? (this.running?.bundle === bundle ? 1 : prerenderThreadCount(documents));
+        if (wanted === 0) return 0;
+        const threads = await this.threadsFor(bundle, data, wanted);
+        render = (route, html, shell) => threads.request({ route, html, shell });
+        return threads.count * ROUTES_PER_THREAD;
+      },
+      render: (...request) => (render ??= renderingHere(loadRenderer(bundle), data))(...request),
+    };
+  }
+
+  /** The threads, rendering from `data` with `bundle` from now on: those running (another site of the build), or `count` new ones. */
+  private async threadsFor(bundle: string, data: SiteData, count: number) {
     if (this.running?.bundle === bundle) {
-      this.threads = await this.running.threads;
-      await this.threads.requestEveryThread({ data });
-      return this;
+      const threads = await this.running.threads;
+      await threads.requestEveryThread({ data });
+      return threads;
     }
     await this.stop();
     const workerData: PrerenderThreadWork = { kind: 'documents', bundle, data };
@@ -74,45 +90,12 @@ export class PrerenderThreads {
       workerData,
     });
     this.running = { bundle, threads };
-    this.threads = await threads;
-    return this;
+    return threads;
   }
-
-  /**
-   * The renderer of a site's documents, with the bundle `bundle` and the site data `data`: `count` threads
-   * when given (0: this thread), else the threads when they run already or the documents to render are
-   * enough to pay for starting them, else this thread.
-   */
-  forSite(bundle: string, data: SiteData, count?: number): DocumentRenderer {
-    let render: RenderDocument | undefined;
-    const here = () => renderingHere(loadRenderer(bundle), data);
-    return {
-      ready: async (documents) => {
-        const threads = count ?? (this.running?.bundle === bundle ? 1 : prerenderThreadCount(documents));
-        if (threads === 0) return 0;
-        await this.rendering(bundle, data, threads);
-        render = this.renderDocument;
-        return this.ahead;
-      },
-      render: (...request) => (render ??= here())(...request),
-    };
-  }
-
-  /** How many documents to have sent at once. */
-  get ahead(): number {
-    return (this.threads?.count ?? 0) * ROUTES_PER_THREAD;
-  }
-
-  /** A renderer's error, as the build's thread would have thrown it, names the route. */
-  readonly renderDocument: RenderDocument = (route, html, shell) => {
-    if (!this.threads) return Promise.reject(new Error(`prerendering ${route}: no prerender thread runs`));
-    return this.threads.request({ route, html, shell });
-  };
 
   async stop(): Promise<void> {
     const running = this.running;
     this.running = undefined;
-    this.threads = undefined;
     const threads = await running?.threads.catch(() => undefined);
     await threads?.stop();
   }

@@ -39,10 +39,12 @@ describe('the prerender threads', () => {
     const routes = ['/g0/page-0/', '/g1/page-40/', '/g2/page-7/', '/g3/page-79/', '/404.html'];
     const fragment = (route: string) => (route === '/404.html' ? undefined : `<p>Body of ${route} – “quoted”</p>`);
     const here = renderingHere(prerender.renderRoute, data);
-    const threads = await new PrerenderThreads().rendering(prerender.file, data, 2);
+    const threads = new PrerenderThreads();
+    const renderer = threads.forSite(prerender.file, data, 2);
     try {
+      expect(await renderer.ready(routes.length)).toBeGreaterThan(0);
       const onThreads = await Promise.all(
-        routes.map(async (route) => text(await threads.renderDocument(route, fragment(route), shell(route)))),
+        routes.map(async (route) => text(await renderer.render(route, fragment(route), shell(route)))),
       );
       const onThisThread = await Promise.all(routes.map((route) => here(route, fragment(route), shell(route))));
       expect(onThreads).toEqual(onThisThread);
@@ -56,14 +58,14 @@ describe('the prerender threads', () => {
   it('fail a route with the renderer’s error, which names it, and go on rendering the others', async () => {
     const { data } = splitForBrowser(site());
     const lacking = { ...data, groups: [] };
-    const threads = await new PrerenderThreads().rendering(prerender.file, lacking, 1);
+    const threads = new PrerenderThreads();
+    const renderer = threads.forSite(prerender.file, lacking, 1);
     try {
-      await expect(threads.renderDocument('/g2/page-7/', '<p>Body.</p>', shell('/g2/page-7/'))).rejects.toThrow(
+      await renderer.ready(2);
+      await expect(renderer.render('/g2/page-7/', '<p>Body.</p>', shell('/g2/page-7/'))).rejects.toThrow(
         'prerendering /g2/page-7/: the site data has no file of sidebar group 2',
       );
-      expect(text(await threads.renderDocument('/404.html', undefined, shell('/404.html')))).toContain(
-        'Page not found',
-      );
+      expect(text(await renderer.render('/404.html', undefined, shell('/404.html')))).toContain('Page not found');
     } finally {
       await threads.stop();
     }
@@ -72,12 +74,14 @@ describe('the prerender threads', () => {
   it('fail every route sent to a thread that stops before answering, and every route after', async () => {
     const { data } = splitForBrowser(site());
     // A bundle that is not there: each thread stops as it starts.
-    const threads = await new PrerenderThreads().rendering(path.join(projectRoot, 'no-such-bundle.cjs'), data, 1);
+    const threads = new PrerenderThreads();
+    const renderer = threads.forSite(path.join(projectRoot, 'no-such-bundle.cjs'), data, 1);
     try {
-      await expect(threads.renderDocument('/g0/page-0/', '', shell('/g0/page-0/'))).rejects.toThrow(
+      await renderer.ready(2);
+      await expect(renderer.render('/g0/page-0/', '', shell('/g0/page-0/'))).rejects.toThrow(
         /a prerender thread failed: .*no-such-bundle/s,
       );
-      await expect(threads.renderDocument('/g0/page-1/', '', shell('/g0/page-1/'))).rejects.toThrow(
+      await expect(renderer.render('/g0/page-1/', '', shell('/g0/page-1/'))).rejects.toThrow(
         /a prerender thread failed/,
       );
     } finally {
@@ -96,25 +100,6 @@ describe('the prerender threads', () => {
     const written = await buildOutput(onThreads);
     expect(written).toEqual(await buildOutput(here));
     expect(written.get('dist/p3/index.html')).toContain('Text of page 3.');
-  });
-
-  it('render a second site of the same build from its own data, on the threads the first started', async () => {
-    const first = splitForBrowser(site()).data;
-    const second = splitForBrowser(groupedSite({ hash: '3333cccc', groups: 2, perGroup: 80, title: 'Older' })).data;
-    const route = '/g1/page-3/';
-    const fragment = '<p>Body of the page.</p>';
-    const build = new PrerenderThreads();
-    try {
-      const threads = await build.rendering(prerender.file, first, 2);
-      const ofFirst = text(await threads.renderDocument(route, fragment, shell(route)));
-      expect(await build.rendering(prerender.file, second, 2)).toBe(threads);
-      const ofSecond = text(await threads.renderDocument(route, fragment, shell(route)));
-      expect(ofFirst).toEqual(await renderingHere(prerender.renderRoute, first)(route, fragment, shell(route)));
-      expect(ofSecond).toEqual(await renderingHere(prerender.renderRoute, second)(route, fragment, shell(route)));
-      expect(ofSecond).not.toEqual(ofFirst);
-    } finally {
-      await build.stop();
-    }
   });
 
   it('are started only for enough documents to render to pay for them', () => {
