@@ -1,7 +1,9 @@
 /**
  * A vitest reporter that writes where a run's time goes: when each test file held a worker (from the
- * worker taking it to its end), which worker, the set-up before the first file, and the share of the
- * workers' time left idle. Not part of `npm test`; add it to look at a run:
+ * worker taking it to its end), which worker, the set-up before the first file, the share of the
+ * workers' time left idle, and how busy the machine's cores were (every 10 s and over the run: a worker
+ * holding a file may be waiting on a browser, a build or a server). Not part of `npm test`; add it to
+ * look at a run:
  *
  *   TEST_TIMELINE=timeline.json npx vitest run --reporter=default --reporter=./test/timeline-reporter.ts ...
  *
@@ -9,7 +11,7 @@
  * dealt to the workers again in the order they were taken.
  */
 import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import type { Reporter, TestModule } from 'vitest/node';
 
 interface FileSpan {
@@ -33,7 +35,9 @@ export default class TimelineReporter implements Reporter {
   private readonly taken = new Map<string, number>();
   private readonly started = new Map<string, number>();
   private readonly spans: Omit<FileSpan, 'worker'>[] = [];
-  private readonly load: { at: number; load1: number }[] = [];
+  private readonly load: { at: number; load1: number; busyCores: number }[] = [];
+  private readonly cpuStart = cpuTimes();
+  private cpuLast = this.cpuStart;
   private runStart = 0;
   private readonly sampler = setInterval(() => this.sampleLoad(), 10_000);
 
@@ -47,7 +51,9 @@ export default class TimelineReporter implements Reporter {
   }
 
   private sampleLoad(): void {
-    this.load.push({ at: seconds(this.now()), load1: loadavg()[0] ?? 0 });
+    const now = cpuTimes();
+    this.load.push({ at: seconds(this.now()), load1: loadavg()[0] ?? 0, busyCores: busyCores(this.cpuLast, now) });
+    this.cpuLast = now;
   }
 
   onTestRunStart(): void {
@@ -95,6 +101,9 @@ export default class TimelineReporter implements Reporter {
       workers,
       busyWorkerSeconds: Math.round(busy),
       idleShareOfWorkers: Math.round((1 - busy / (workers * span)) * 1000) / 1000,
+      // The whole machine's, this run's and anything else's: read it beside the load average.
+      busyCoresOnAverage: busyCores(this.cpuStart, cpuTimes()),
+      cores: cpus().length,
     };
     writeFileSync(output, JSON.stringify({ summary, load: this.load, files }, null, 1));
     process.stdout.write(`timeline: ${JSON.stringify(summary)} -> ${output}\n`);
@@ -112,4 +121,22 @@ function dealToWorkers(spans: Omit<FileSpan, 'worker'>[]): FileSpan[] {
       freeAt[worker] = span.ended;
       return { ...span, worker };
     });
+}
+
+/** The machine's CPU time so far, in ms: all of it, and the part spent idle. */
+function cpuTimes(): { total: number; idle: number } {
+  let total = 0;
+  let idle = 0;
+  for (const { times } of cpus()) {
+    total += times.user + times.nice + times.sys + times.irq + times.idle;
+    idle += times.idle;
+  }
+  return { total, idle };
+}
+
+/** How many cores were busy on average between two readings of `cpuTimes`. */
+function busyCores(from: { total: number; idle: number }, to: { total: number; idle: number }): number {
+  const total = to.total - from.total;
+  if (total <= 0) return 0;
+  return Math.round((1 - (to.idle - from.idle) / total) * cpus().length * 100) / 100;
 }
