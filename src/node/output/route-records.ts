@@ -3,7 +3,9 @@ import { neighboursOf } from '../../shared/navigation';
 import { indexManifest, type ManifestIndex } from '../../shared/resolve';
 import { groupsByRoute, shardCount, shardOf, type RouteShard, type ShardPage } from '../../shared/site-data';
 import type { Manifest, PageMeta } from '../../shared/types';
-import type { UnhashedManifest } from './browser-data';
+
+/** What the records are made of: the site's pages and its sidebar. */
+type PagesAndSidebar = Pick<Manifest, 'pages' | 'sidebar'>;
 
 /** The records the route shards hold, by shard and by route. */
 export interface RouteRecords {
@@ -24,19 +26,19 @@ export interface KeptRecords {
 }
 
 /**
- * The records of `unhashed`'s pages, each with the sidebar groups that list it and its neighbours. A
+ * The records of `site`'s pages, each with the sidebar groups that list it and its neighbours. A
  * record holds, besides its page's own fields, what the sidebar and the pages' routes and titles make (its
  * groups, its neighbours): while those are as in `kept`, a page whose fields are the same keeps its record
  * and its shard, and only the others are made again (a save of one page on a large site).
  */
-export function routeRecords(unhashed: UnhashedManifest, kept: KeptRecords | undefined): RouteRecords {
-  const count = shardCount(unhashed.pages.length);
-  if (kept && kept.shards.length === count && sameAround(kept.manifest, unhashed)) return besideKept(unhashed, kept);
-  const index = indexManifest(unhashed);
-  const groupsOf = groupsByRoute(unhashed.sidebar);
+export function routeRecords(site: PagesAndSidebar, kept: KeptRecords | undefined): RouteRecords {
+  const count = shardCount(site.pages.length);
+  if (kept && kept.shards.length === count && sameAround(kept.manifest, site)) return besideKept(site, kept);
+  const index = indexManifest(site);
+  const groupsOf = groupsByRoute(site.sidebar);
   const shards: RouteShard[] = Array.from({ length: count }, () => ({ pages: [] }));
   const records = new Map<string, ShardPage>();
-  for (const page of unhashed.pages) {
+  for (const page of site.pages) {
     const record: ShardPage = { ...page, groups: groupsOf.get(page.path) ?? [], neighbours: neighboursOf(page, index) };
     shards[shardOf(page.path, count)]?.pages.push(record);
     records.set(page.path, record);
@@ -45,19 +47,19 @@ export function routeRecords(unhashed: UnhashedManifest, kept: KeptRecords | und
 }
 
 /** The records of `kept` where a page's fields are the same, new ones where they are not. */
-function besideKept(unhashed: UnhashedManifest, kept: KeptRecords): RouteRecords {
+function besideKept(site: PagesAndSidebar, kept: KeptRecords): RouteRecords {
   const shards = [...kept.shards];
   const records = new Map(kept.records);
   const changed = new Set<string>();
   let index: ManifestIndex | undefined;
-  unhashed.pages.forEach((page, i) => {
+  site.pages.forEach((page, i) => {
     const before = kept.manifest.pages[i];
     const old = records.get(page.path);
     if (!before || !old || sameFields(before, page)) return;
     // The neighbours follow the sidebar, unless the page's front matter names them.
     const { prev, next } = before.frontmatter;
     const ownLinks = prev === page.frontmatter.prev && next === page.frontmatter.next;
-    const neighbours = ownLinks ? old.neighbours : neighboursOf(page, (index ??= indexManifest(unhashed)));
+    const neighbours = ownLinks ? old.neighbours : neighboursOf(page, (index ??= indexManifest(site)));
     const record: ShardPage = { ...page, groups: old.groups, neighbours };
     const n = shardOf(page.path, shards.length);
     const shard = shards[n];
@@ -75,7 +77,7 @@ function besideKept(unhashed: UnhashedManifest, kept: KeptRecords): RouteRecords
  * Whether the groups and neighbours of every record are as `before` made them: the same sidebar, and the
  * same routes in the same order with the same titles (a neighbour a page's front matter names shows its title).
  */
-function sameAround(before: Manifest, now: UnhashedManifest): boolean {
+function sameAround(before: Manifest, now: PagesAndSidebar): boolean {
   const { pages } = before;
   return (
     pages.length === now.pages.length &&
