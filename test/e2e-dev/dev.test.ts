@@ -1,7 +1,7 @@
 import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSite } from '../../src/node/import/import-site';
 import { startDevSession, type DevSession } from '../../src/node/dev/session';
@@ -101,6 +101,32 @@ describe('npm run dev in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { devMarker?: number }).devMarker)).toBe(42);
     expect(Math.abs((await page.evaluate(() => window.scrollY)) - 700)).toBeLessThan(5);
     expect(problems).toEqual([]);
+  });
+
+  it("asks for a save's manifest, route shard and fragment at once, without reading version.json first", async () => {
+    const asked: { url: string; at: number }[] = [];
+    const answered = new Map<string, number>();
+    const onRequest = (request: Request) => asked.push({ url: request.url(), at: performance.now() });
+    const onAnswer = (request: Request) => answered.set(request.url(), performance.now());
+    page.on('request', onRequest);
+    page.on('requestfinished', onAnswer);
+    await edit('guide.md', (t) => t.replace('The new sentence.', 'The new sentence. One more.'));
+    await page.waitForFunction(() => document.getElementById('page-content')?.textContent?.includes('One more.'));
+    page.off('request', onRequest);
+    page.off('requestfinished', onAnswer);
+
+    expect(asked.filter(({ url }) => url.endsWith('/version.json'))).toEqual([]);
+    const [manifest, shard, fragment] = [
+      /manifest\.[0-9a-f]+\.json$/,
+      /routes\.[0-9a-f]+\.json$/,
+      /page\.[^/]+\.html$/,
+    ].map((file) => asked.find(({ url }) => file.test(url)));
+    const manifestAnswered = manifest && answered.get(manifest.url);
+    expect(manifestAnswered).toBeDefined();
+    // Asked for beside the manifest, not once it is read.
+    expect(shard?.at).toBeLessThan(manifestAnswered ?? 0);
+    expect(fragment?.at).toBeLessThan(manifestAnswered ?? 0);
+    expect(await page.evaluate(() => (window as unknown as { devMarker?: number }).devMarker)).toBe(42);
   });
 
   it('shows a content error with file:line over the page, and removes it when fixed', async () => {

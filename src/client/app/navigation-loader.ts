@@ -1,3 +1,4 @@
+import type { DevUpdate } from '../../shared/dev-update';
 import { withBase } from '../../shared/paths';
 import { shardUrl } from '../../shared/site-data';
 import { useUi } from '../data/store';
@@ -85,9 +86,9 @@ export function loadNavigationWhenIdle(): void {
  * once; an edit the dev client reports before it runs waits for it.
  */
 function followDevUpdatesFromStart(): void {
-  const show = () =>
+  const show = (event: Event) =>
     void loadNavigation().then(
-      (navigation) => navigation.showDevUpdate(),
+      (navigation) => navigation.showDevUpdate((event as CustomEvent<DevUpdate | undefined>).detail),
       () => {},
     );
   window.addEventListener(DEV_CONTENT_EVENT, show);

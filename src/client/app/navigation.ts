@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { isNotFound } from '@tanstack/react-router';
+import type { DevUpdate } from '../../shared/dev-update';
 import type { ShardPage } from '../../shared/site-data';
 import { currentDeployment, type Deployment } from '../data/deployment';
 import { ensureQuery, retryTransient } from '../data/queries';
@@ -31,8 +32,8 @@ export interface Navigation {
   replaceHash(hash: string): void;
   prefetch(anchor: HTMLAnchorElement): void;
   switchToNewDeployment(signal: AbortSignal): Promise<unknown>;
-  /** `npm run dev`: a rebuild wrote new content; the page is shown again from it, in place. */
-  showDevUpdate(): void;
+  /** `npm run dev`: a rebuild wrote new content (`update`, when the dev server named it); the page is shown again from it, in place. */
+  showDevUpdate(update?: DevUpdate): void;
 }
 
 /**
@@ -99,7 +100,7 @@ export async function startNavigation({ base, screen, files }: NavigationStart):
       }),
     prefetch: (anchor) => void prefetch(anchor),
     switchToNewDeployment: (signal) => switchToNewDeployment(queryClient, base, signal),
-    showDevUpdate: () => showDevUpdate(queryClient, router, base),
+    showDevUpdate: (update) => showDevUpdate(queryClient, router, base, update),
   };
 }
 

@@ -1,15 +1,16 @@
 /**
  * The dev client, added by `npm run dev` only (a classic script in the head, so it runs before the app and
  * the app sees the dev flag). It listens to the dev server's event stream:
- * - 'content': tells the app (a `docs:dev-content` window event), which reads the new deployment as a tab
- *   of the built site does (src/client/dev/updates.ts) and re-renders the current page in place, keeping
- *   the scroll position;
+ * - 'content': tells the app (a `docs:dev-content` window event, with what the rebuild wrote), which reads
+ *   the new deployment (src/client/dev/updates.ts) and re-renders the current page in place, keeping the
+ *   scroll position;
  * - 'problems': the site's problems changed after a rebuild; those of the page shown, and those of no
  *   page (as `_site.yaml`'s), asked for at /__dev/problems, are listed over it until fixed; the page itself
  *   shows the site as written, or the last good one when the rebuild could not write it;
  * - 'reload': reloads the page (the client bundle or the stylesheet changed).
  * No inline styles or scripts: styles are set through the CSSOM, which the CSP allows.
  */
+import type { DevUpdate } from '../../shared/dev-update';
 import { DEV_CONTENT_EVENT } from './events';
 
 interface DevDiagnostic {
@@ -28,7 +29,7 @@ interface PageProblems {
 }
 
 type DevMessage =
-  { type: 'content'; path: string[]; manifest: string } | { type: 'reload' } | { type: 'problems'; errors: number };
+  { type: 'content'; manifest: string; update?: DevUpdate } | { type: 'reload' } | { type: 'problems'; errors: number };
 
 const OVERLAY_ID = 'docs-dev-overlay';
 
@@ -112,7 +113,8 @@ function connect(): void {
     else if (message.type === 'problems') {
       siteErrors = message.errors;
       showProblems();
-    } else if (message.type === 'content') window.dispatchEvent(new Event(DEV_CONTENT_EVENT));
+    } else if (message.type === 'content')
+      window.dispatchEvent(new CustomEvent(DEV_CONTENT_EVENT, { detail: message.update }));
   });
 }
 

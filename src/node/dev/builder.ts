@@ -135,9 +135,9 @@ export class DevBuilder {
         : (await this.output.bundle(this.options.srcDir, pages), true);
       const { assembled, diagnostics } = this.assemble(scanned);
       const ok = !diagnostics.some((d) => d.severity === 'error');
-      const { manifest, written } = await this.output.write(scanned, assembled, 'all');
+      const { update, written } = await this.output.write(scanned, assembled, 'all');
       await this.highlighter.save();
-      return devResult(started, ok, diagnostics, written, restyled, manifest);
+      return devResult(started, ok, diagnostics, written, restyled, update);
     });
   }
 
@@ -152,9 +152,9 @@ export class DevBuilder {
       const { early, scanned } = this;
       if (!early || !scanned) return undefined;
       const { site, diagnostics, ...styled } = await early.make(files, scanned, this.tools(), this.output.appCss);
-      const { manifest, written } = await this.output.write(scanned, site, 'changed', styled);
+      const { update, written } = await this.output.write(scanned, site, 'changed', styled);
       const ok = !diagnostics.some((d) => d.severity === 'error');
-      return devResult(started, ok, diagnostics, written, false, manifest);
+      return devResult(started, ok, diagnostics, written, false, update);
     });
   }
 
@@ -189,8 +189,8 @@ export class DevBuilder {
     await this.output.bundle(this.options.srcDir, this.pages.loaded());
     const { assembled, diagnostics } = this.assemble(scanned);
     const ok = !diagnostics.some((d) => d.severity === 'error');
-    const { manifest, written } = await this.output.write(scanned, assembled, 'all');
-    return devResult(started, ok, diagnostics, written, true, manifest);
+    const { update, written } = await this.output.write(scanned, assembled, 'all');
+    return devResult(started, ok, diagnostics, written, true, update);
   }
 
   /**
@@ -234,8 +234,8 @@ export class DevBuilder {
     }
     // A page's problems leave the site showable: it is written, and the tabs show the problems over it.
     // The previous search data for now (the file is already written); updateSearch() catches up.
-    const { manifest, written } = await this.output.write(scanned, assembled, restart ? 'all' : 'changed');
-    return devResult(started, ok, diagnostics, written, restart, manifest);
+    const { update, written } = await this.output.write(scanned, assembled, restart ? 'all' : 'changed');
+    return devResult(started, ok, diagnostics, written, restart, update);
   }
 
   /**
@@ -248,8 +248,8 @@ export class DevBuilder {
     const searching = new AbortController();
     this.searching = searching;
     try {
-      const manifest = await this.exclusive(() => this.output.updateSearch(searching.signal));
-      return manifest && devResult(started, true, [], [], false, manifest);
+      const update = await this.exclusive(() => this.output.updateSearch(searching.signal));
+      return update && devResult(started, true, [], [], false, update);
     } catch (error) {
       if (searching.signal.aborted) return undefined;
       throw error;

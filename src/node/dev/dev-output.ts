@@ -1,9 +1,12 @@
+import { UPDATED_PAGES_NAMED, type DevUpdate, type UpdatedPage } from '../../shared/dev-update';
+import { shardOf } from '../../shared/site-data';
 import type { Manifest } from '../../shared/types';
 import {
   appBundles,
   buildSearchFiles,
   ChangedFilesWriter,
   outputFiles,
+  pointerOf,
   siteCss,
   stylesOf,
   type BrowserData,
@@ -67,14 +70,14 @@ export class DevOutput {
    * Writes the site's files into the dev output: all of them, or those that changed. A full write also
    * brings the search data up to date; otherwise the manifest points to the search data already written,
    * unless `early` gives the search data and stylesheet of a site made ahead of the page pass.
-   * Returns the manifest and the routes whose documents changed.
+   * Returns the manifest, the routes whose documents changed, and what the tabs are told of them.
    */
   async write(
     scanned: ReferencedSite,
     site: Site<PageRecord>,
     which: 'all' | 'changed',
     early?: { search: SearchFiles; css: Stylesheet },
-  ): Promise<{ manifest: Manifest; written: string[] }> {
+  ): Promise<{ manifest: Manifest; written: string[]; update: DevUpdate }> {
     if (early) [this.search, this.css] = [early.search, early.css];
     else if (which === 'all') this.search = await buildSearchFiles(site.pages);
     const { css } = this;
@@ -90,27 +93,39 @@ export class DevOutput {
       history: await scanned.history,
       previous: this.written?.data,
     });
-    const written = await this.writer.write(files, which === 'all');
+    const routes = (await this.writer.write(files, which === 'all')).flatMap(
+      (file) => ('document' in file && file.page?.route) || [],
+    );
     this.written = { scanned, site, data: browserData };
     this.manifest = manifest;
-    return { manifest, written: written.flatMap((file) => ('document' in file && file.page?.route) || []) };
+    const pointer = pointerOf(manifest, browserData.shards, this.client.entry);
+    const pages = routes.length > UPDATED_PAGES_NAMED ? [] : routes.flatMap((route) => updatedPage(browserData, route));
+    return { manifest, written: routes, update: { pointer, pages } };
   }
 
   /**
-   * Brings the search data up to date with the site last written; returns the manifest that points to it,
-   * or undefined when it was up to date. Stops, rejecting, when `signal` is aborted (a save came).
+   * Brings the search data up to date with the site last written; returns the deployment that points to
+   * it, or undefined when it was up to date. Stops, rejecting, when `signal` is aborted (a save came).
    */
-  async updateSearch(signal: AbortSignal): Promise<Manifest | undefined> {
+  async updateSearch(signal: AbortSignal): Promise<DevUpdate | undefined> {
     if (!this.written) return undefined;
     const search = await buildSearchFiles(this.written.site.pages, signal);
     // The entry names every shard by its content hash: the same entry is the same search data.
     if (search.entry === this.search.entry) return undefined;
     this.search = search;
-    return (await this.write(this.written.scanned, this.written.site, 'changed')).manifest;
+    return (await this.write(this.written.scanned, this.written.site, 'changed')).update;
   }
 
   /** Writes the files at `files` (paths in the output) made on request when the disk has older ones. */
   async writeRequested(files: string[]): Promise<void> {
     for (const file of files) await this.writer.writeRequested(file);
   }
+}
+
+/** The files a tab showing `route` reads of the data just written: its route shard and its fragment. */
+function updatedPage({ data, shards }: BrowserData, route: string): UpdatedPage[] {
+  const n = shardOf(route, shards.length);
+  const record = data.shards[n]?.pages.find((page) => page.path === route);
+  const shard = shards[n];
+  return record && shard !== undefined ? [{ path: route, key: record.key, shard, fragment: record.fragment }] : [];
 }

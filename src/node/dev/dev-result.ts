@@ -1,6 +1,5 @@
-import type { Manifest } from '../../shared/types';
+import type { DevUpdate } from '../../shared/dev-update';
 import type { Diagnostic } from '../diagnostics';
-import { pointerOf } from '../site-stages';
 
 /** What a step of `npm run dev`'s builder did, for its log and the open tabs. */
 export interface DevResult {
@@ -11,20 +10,22 @@ export interface DevResult {
   ms: number;
   /** The manifest the browser should switch to (when the output was written). */
   manifest?: string;
+  /** What the tabs read of what was written: the deployment's pointer and the pages written again. */
+  update?: DevUpdate;
   /** Routes whose fragment and index.html were written. */
   written: string[];
   /** The open tabs must reload: the client bundle, the stylesheet or the site configuration changed. */
   reload: boolean;
 }
 
-/** The result of a step that started at `started` (`performance.now()`), and wrote `manifest` if given. */
+/** The result of a step that started at `started` (`performance.now()`), and wrote `update` if given. */
 export function devResult(
   started: number,
   ok: boolean,
   diagnostics: Diagnostic[],
   written: string[],
   reload: boolean,
-  manifest?: Manifest,
+  update?: DevUpdate,
 ): DevResult {
   return {
     ok,
@@ -32,6 +33,6 @@ export function devResult(
     ms: performance.now() - started,
     written,
     reload,
-    ...(manifest ? { manifest: pointerOf(manifest).manifest } : {}),
+    ...(update ? { manifest: update.pointer.manifest, update } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { DevUpdate } from '../../shared/dev-update';
 import type { Diagnostic } from '../diagnostics';
 import { withScript } from '../site-stages';
 import { answerFailure, answerFailures } from '../serve/failures';
@@ -10,12 +11,13 @@ export interface DevProblem extends Diagnostic {
 }
 
 /**
- * What the dev session tells the open tabs. `problems` follows every rebuild: the site's errors and
+ * What the dev session tells the open tabs. `content` names the new deployment, and with `update` the
+ * files a tab showing a page written again reads. `problems` follows every rebuild: the site's errors and
  * warnings while it has an error (none once fixed), and whether the site written shows them (`written`) or
  * the tabs keep the last good one.
  */
 export type DevMessage =
-  | { type: 'content'; path: string[]; manifest: string }
+  | { type: 'content'; manifest: string; update?: DevUpdate }
   | { type: 'reload' }
   | { type: 'problems'; diagnostics: DevProblem[]; written: boolean };
 

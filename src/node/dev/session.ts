@@ -106,10 +106,13 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   /** Tells the tabs a page made ahead of the first page pass, and its problems. */
   function showEarly(result: DevResult, what: string): void {
     report(result, `made ${what} ahead of the rest`);
-    if (result.manifest && result.written.length > 0)
-      dev.broadcast({ type: 'content', path: result.written, manifest: result.manifest });
+    if (result.written.length > 0) broadcastContent(result);
     sendProblems(result);
   }
+
+  /** Tells the tabs the site `result` wrote, and what a tab reads of it to show a page written again. */
+  const broadcastContent = ({ manifest, update }: DevResult) =>
+    manifest && dev.broadcast({ type: 'content', manifest, ...(update && { update }) });
 
   // The problems of the last report: a rebuild prints only those it did not, or an imported tree's
   // thousands of old broken links would scroll past at every save, the save's own problem among them.
@@ -164,7 +167,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
             dev.refresh();
             dev.broadcast({ type: 'reload' });
           } else if (result.manifest) {
-            dev.broadcast({ type: 'content', path: result.written, manifest: result.manifest });
+            broadcastContent(result);
             scheduleSearch();
           }
           sendProblems(result);
@@ -200,10 +203,9 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       if (running || timer || pendingSrc || pendingContent.size > 0) return scheduleSearch();
       running = (async () => {
         const result = await builder.updateSearch();
-        if (result?.manifest) {
-          log(`✓ updated the search data in ${Math.round(result.ms)} ms`);
-          dev.broadcast({ type: 'content', path: [], manifest: result.manifest });
-        }
+        if (!result) return;
+        log(`✓ updated the search data in ${Math.round(result.ms)} ms`);
+        broadcastContent(result);
       })()
         .catch((error: unknown) => log(`dev: search update failed: ${String(error)}`, true))
         .finally(() => {
@@ -232,7 +234,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       // Tabs shown pages made ahead take the whole site (a new stylesheet reloads them), after the saves.
       if (pendingSrc || pendingContent.size > 0) reloadNext = first.reload;
       else if (first.manifest && first.reload) dev.broadcast({ type: 'reload' });
-      else if (first.manifest) dev.broadcast({ type: 'content', path: [], manifest: first.manifest });
+      else broadcastContent(first);
     })
     .catch((error: unknown) => {
       if (!closed) log(`dev: the first build failed: ${String(error)}`, true);
@@ -266,7 +268,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     olderOptions,
     (again) => {
       for (const base of again.result.ok ? again.bases : [])
-        dev.broadcast({ type: 'content', path: [], manifest: `${base}${POINTER_FILE}` });
+        dev.broadcast({ type: 'content', manifest: `${base}${POINTER_FILE}` });
     },
     older?.built,
   );

@@ -1,20 +1,14 @@
-import { isDeepStrictEqual } from 'node:util';
-import { neighboursOf } from '../../shared/navigation';
 import { contentHash, digestOfAll } from '../content-hash';
-import { indexManifest } from '../../shared/resolve';
 import {
-  groupsByRoute,
-  shardCount,
-  shardOf,
   shardUrl,
   sidebarFolds,
   sidebarGroupUrl,
-  type RouteShard,
   type ShardPage,
   type SiteCore,
   type SiteData,
 } from '../../shared/site-data';
 import type { Manifest, SidebarGroup, SidebarLink } from '../../shared/types';
+import { routeRecords, sameRecords } from './route-records';
 
 /** The whole manifest before its hash is known: the hash names the data files the browser loads of it. */
 export type UnhashedManifest = Omit<Manifest, 'hash'>;
@@ -31,6 +25,8 @@ export interface BrowserData {
   files: Map<string, string>;
   /** The route shards' names, which the deployment pointer names too. */
   shards: string[];
+  /** Every page's record, by its route. */
+  records: ReadonlyMap<string, ShardPage>;
   /** The files (their names) of the folded sidebar groups that list `route`: a first visit loads them. */
   groupsOf(route: string): string[];
   /**
@@ -46,52 +42,61 @@ export interface BrowserData {
  * group's file is named by its contents, and the browser's manifest names them: the deployment's hash, a
  * hash of the browser's manifest, covers the whole manifest without hashing all of it as one text.
  *
- * `previous`, the data of the site last written (`npm run dev` at a save), gives its route shards whose
- * records are the same as they are, without making and hashing their text again: most of a large site's
- * data, when one page changed.
+ * `previous`, the data of the site last written (`npm run dev` at a save), gives its route shards and
+ * folded groups' files whose records are the same as they are, without making and hashing their text
+ * again: most of a large site's data, when one page changed (route-records.ts finds which).
  */
 export function splitForBrowser(unhashed: UnhashedManifest, previous?: BrowserData): BrowserData {
   const { base } = unhashed.site;
-  const index = indexManifest(unhashed);
+  const kept = previous?.manifest.site.base === base ? previous : undefined;
   const folds = sidebarFolds(unhashed.sidebar);
-  const groupsOf = groupsByRoute(unhashed.sidebar);
   const files = new Map<string, string>();
   const named = (json: string, url: (base: string, name: string) => string) => {
     const name = contentHash(json);
     files.set(url(base, name), json);
     return name;
   };
+  /** The file of the site last written at `url`, kept as it is. */
+  const keep = (url: string) => {
+    const json = kept?.files.get(url);
+    if (json !== undefined) files.set(url, json);
+    return json !== undefined;
+  };
 
-  const shards: RouteShard[] = Array.from({ length: shardCount(unhashed.pages.length) }, () => ({ pages: [] }));
-  const records = new Map<string, ShardPage>();
-  for (const page of unhashed.pages) {
-    const record: ShardPage = { ...page, groups: groupsOf.get(page.path) ?? [], neighbours: neighboursOf(page, index) };
-    shards[shardOf(page.path, shards.length)]?.pages.push(record);
-    records.set(page.path, record);
-  }
-  const linked = withFragments(unhashed.sidebar, records);
-  const groups = folds ? linked.map((group) => ({ items: group.items })) : [];
-  const groupNames = groups.map((file) => named(JSON.stringify(file), sidebarGroupUrl));
-  const kept = previous?.manifest.site.base === base && previous.shards.length === shards.length ? previous : undefined;
+  const { shards, records, changed } = routeRecords(
+    unhashed,
+    kept && { manifest: kept.manifest, shards: kept.data.shards, records: kept.records },
+  );
+  // A folded group lists the fragments of its pages: it is the same while none of them changed.
+  const touched = changed && new Set([...changed].flatMap((route) => records.get(route)?.groups ?? []));
+  const groupFiles = folds
+    ? unhashed.sidebar.map((group, g) => {
+        const keptName = touched && !touched.has(g) ? kept?.data.core.sidebar[g]?.file : undefined;
+        const keptFile = kept?.data.groups[g];
+        if (keptName !== undefined && keptFile && keep(sidebarGroupUrl(base, keptName)))
+          return { name: keptName, file: keptFile };
+        const file = { items: withFragments(group, records).items };
+        return { name: named(JSON.stringify(file), sidebarGroupUrl), file };
+      })
+    : [];
   const shardNames = shards.map((shard, n) => {
     const name = kept?.shards[n];
-    const json = name === undefined ? undefined : kept?.files.get(shardUrl(base, name));
-    if (name === undefined || json === undefined || !sameRecords(kept?.data.shards[n]?.pages ?? [], shard.pages))
-      return named(JSON.stringify(shard), shardUrl);
-    files.set(shardUrl(base, name), json);
-    return name;
+    const keptShard = kept?.data.shards[n];
+    const same = changed ? shard === keptShard : sameRecords(keptShard?.pages ?? [], shard.pages);
+    if (name !== undefined && same && keep(shardUrl(base, name))) return name;
+    return named(JSON.stringify(shard), shardUrl);
   });
   const sidebar = folds
     ? unhashed.sidebar.map((group, g) => ({
         text: group.text,
         items: [],
         size: group.items.length,
-        file: groupNames[g],
+        file: groupFiles[g]?.name,
       }))
-    : linked;
+    : unhashed.sidebar.map((group) => withFragments(group, records));
   const core: Omit<SiteCore, 'hash'> = { ...unhashed, sidebar, pages: [], shards: shardNames };
   const hash = contentHash(JSON.stringify(core));
-  const data: SiteData = { core: { hash, ...core }, shards, groups };
+  const data: SiteData = { core: { hash, ...core }, shards, groups: groupFiles.map(({ file }) => file) };
 
   // A deployment's names (its hash, its data files', its search data's, its fragments') change with pages
   // no document shows: a document is the same while the rest of what it shows is.
@@ -101,50 +106,28 @@ export function splitForBrowser(unhashed: UnhashedManifest, previous?: BrowserDa
     items: group.items.map(({ fragment: _fragment, ...item }) => item),
   }));
   const shownDigest = digestOfAll([JSON.stringify({ ...shown, sidebar: shownSidebar })]);
+  const groupNames = (route: string) =>
+    folds ? (records.get(route)?.groups ?? []).flatMap((g) => groupFiles[g]?.name ?? []) : [];
   return {
     manifest: { hash, ...unhashed },
     data,
     manifestJson: JSON.stringify(data.core),
     files,
     shards: shardNames,
-    groupsOf: (route) => (folds ? (groupsOf.get(route) ?? []).flatMap((g) => groupNames[g] ?? []) : []),
-    viewOf: (route) => {
-      const record = records.get(route);
-      const names = folds ? (record?.groups ?? []).map((g) => groupNames[g] ?? '') : [];
-      return digestOfAll([shownDigest, JSON.stringify(record ?? null), ...names]);
-    },
+    records,
+    groupsOf: groupNames,
+    viewOf: (route) => digestOfAll([shownDigest, JSON.stringify(records.get(route) ?? null), ...groupNames(route)]),
   };
 }
 
 /**
- * The sidebar's entries with the fragment of the page each links to: the reader's intent on an entry fetches
- * the page's content beside its route shard (`SidebarLink.fragment`).
+ * A sidebar group's entries with the fragment of the page each links to: the reader's intent on an entry
+ * fetches the page's content beside its route shard (`SidebarLink.fragment`).
  */
-function withFragments(groups: readonly SidebarGroup[], records: ReadonlyMap<string, ShardPage>): SidebarGroup[] {
+function withFragments(group: SidebarGroup, records: ReadonlyMap<string, ShardPage>): SidebarGroup {
   const link = (item: SidebarLink): SidebarLink => {
     const fragment = records.get(item.link)?.fragment;
     return fragment === undefined ? item : { ...item, fragment };
   };
-  return groups.map((group) => ({ ...group, items: group.items.map(link) }));
-}
-
-/** Whether two lists of records would be written as the same JSON (a record's fields compared one by one). */
-function sameRecords(before: readonly ShardPage[], now: readonly ShardPage[]): boolean {
-  return before.length === now.length && now.every((record, i) => sameRecord(before[i], record));
-}
-
-/**
- * A record's fields are strings, or objects it shares with the page it is made from while the page is the
- * same (its front matter, its headings): compared by identity first, their contents only when that differs
- * (its neighbours and groups are made anew for each site; a comparison that allocates nothing keeps a save
- * of one page on a large site from making every record's JSON twice).
- */
-function sameRecord(before: ShardPage | undefined, now: ShardPage): boolean {
-  if (!before) return false;
-  const fields = Object.keys(now) as (keyof ShardPage)[];
-  if (fields.length !== Object.keys(before).length) return false;
-  return fields.every((field) => {
-    const [a, b] = [before[field], now[field]];
-    return a === b || (typeof a === 'object' && isDeepStrictEqual(a, b));
-  });
+  return { ...group, items: group.items.map(link) };
 }

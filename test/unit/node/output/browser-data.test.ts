@@ -86,6 +86,31 @@ describe('the site data as the browser loads it', () => {
     expect(renamed).toContain(kept.shards[shardOf(route, kept.shards.length)]);
   });
 
+  it('makes again only the shard and group file of a page whose own fields changed, as a split from scratch would', () => {
+    const before = splitForBrowser(site(5, 100));
+    const route = '/g2/page-5/';
+    const changes: Partial<PageMeta>[] = [
+      { description: 'New words.', fragment: '/docs/assets/js/page.g2-page-5.0123abcd.html' },
+      // Its next link now named by its front matter: the record's neighbours follow.
+      { frontmatter: { next: '/g0/page-2/' } },
+    ];
+    for (const change of changes) {
+      const edited = withPage(route, change);
+      const fresh = splitForBrowser(edited);
+      const kept = splitForBrowser(edited, before);
+      expect(kept.manifestJson).toBe(fresh.manifestJson);
+      expect([...kept.files].sort()).toEqual([...fresh.files].sort());
+      expect(kept.data).toEqual(fresh.data);
+      expect(kept.viewOf(route)).toBe(fresh.viewOf(route));
+      expect(kept.groupsOf(route)).toEqual(fresh.groupsOf(route));
+      const n = shardOf(route, before.shards.length);
+      expect(kept.shards.filter((name, m) => name !== before.shards[m])).toEqual([kept.shards[n]]);
+      expect(kept.records.get(route)?.neighbours.next?.link).toBe(change.frontmatter ? '/g0/page-2/' : '/g2/page-6/');
+      // The other shards are the objects the last split made, not copies.
+      expect(kept.data.shards.filter((shard, m) => shard !== before.data.shards[m])).toHaveLength(1);
+    }
+  });
+
   it('folds a large sidebar into headings, with each group’s entries in a file the page preloads', () => {
     const whole = site(4, 100);
     expect(400).toBeGreaterThan(FOLD_SIDEBAR_ABOVE);
