@@ -131,6 +131,16 @@ describe(`hosting rules (${server.name})`, () => {
       expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     });
 
+    it('links the site icon as a hashed asset, kept by the browser: a tab asks for it at every page it shows', async () => {
+      const page = (await request('/docs/limits/')).body.toString();
+      const icon = /<link rel="icon" href="(\/docs\/assets\/favicon\.[0-9a-f]{8}\.svg)"/.exec(page)?.[1];
+      expect(icon).toBeDefined();
+      const answer = await request(icon ?? '');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    });
+
     it.each(['/docs/', '/docs/limits/', '/docs/version.json', '/docs/_redirects', '/docs/sitemap.xml'])(
       '%s is revalidated (no-cache)',
       async (pathname) => {

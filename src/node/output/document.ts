@@ -2,6 +2,7 @@ import type { HeadData } from '../../shared/head';
 import type { SiteSettings } from '../../shared/types';
 import { START_ASSETS_ID, type StartAssets } from '../../shared/start-assets';
 import { escapeHtml } from '../analyze/markdown/escape';
+import { contentHash } from '../content-hash';
 
 export interface DocumentAssets {
   base: string;
@@ -27,6 +28,17 @@ export type DocumentSettings = Pick<SiteSettings, 'analyticsId' | 'announcement'
 
 const NOINDEX = '<meta name="robots" content="noindex">';
 
+/** The site icon: a small mark in the brand colour, shipped as a file (no inline data under the CSP). */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b6bcb"/><path d="M9 22V10h7a5 5 0 0 1 0 10h-3v2z" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>\n';
+
+/**
+ * Where the documents link the site icon, under the base: a file named by its bytes, which browsers keep
+ * (immutable, as every hashed asset), since a tab asks for its icon again at every page the app shows.
+ * `favicon.svg` at the base stays for tools that look for it there.
+ */
+export const FAVICON_ASSET = `assets/favicon.${contentHash(FAVICON_SVG)}.svg`;
+
 /** A complete prerendered HTML document for one route; `appHtml` is the server-rendered React tree. */
 export function renderDocument(
   head: HeadData,
@@ -50,7 +62,7 @@ export function renderDocument(
     `<meta property="og:title" content="${escapeHtml(head.title)}">`,
     `<meta property="og:description" content="${escapeHtml(head.description)}">`,
     head.canonical ? `<meta property="og:url" content="${escapeHtml(head.canonical)}">` : '',
-    `<link rel="icon" href="${assets.base}favicon.svg" type="image/svg+xml">`,
+    `<link rel="icon" href="${assets.base}${FAVICON_ASSET}" type="image/svg+xml">`,
     `<script src="${js}${assets.theme}"${announced}></script>`,
     `<link rel="stylesheet" href="${assets.base}assets/css/${assets.css}">`,
     ...(assets.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
@@ -85,10 +97,6 @@ export function readStartAssets(html: string): StartAssets | undefined {
   const json = START_ASSETS_ELEMENT.exec(html)?.[1];
   return json === undefined ? undefined : (JSON.parse(json) as StartAssets);
 }
-
-/** The site icon: a small mark in the brand colour, shipped as a file (no inline data under the CSP). */
-export const FAVICON_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b6bcb"/><path d="M9 22V10h7a5 5 0 0 1 0 10h-3v2z" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>\n';
 
 /** A static redirect page for hosts without server-side redirects. */
 export function renderRedirectStub(target: string, canonical: string | undefined): string {

@@ -16,6 +16,7 @@ import type { BrowserData } from './browser-data';
 import type { SearchFiles } from '../site/search-files';
 import type { ClientAssets } from './bundle';
 import {
+  FAVICON_ASSET,
   FAVICON_SVG,
   renderDocument,
   renderRedirectStub,
@@ -197,6 +198,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   yield { path: underBase(pointer.manifest), data: input.browserData.manifestJson, ...named };
   for (const [url, json] of input.browserData.files) yield { path: underBase(url), data: json, ...named };
   yield { path: FAVICON_FILE, data: FAVICON_SVG };
+  yield { path: FAVICON_ASSET, data: FAVICON_SVG, ...named };
   const copied = new Set<string>();
   const [open, close] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
   for (const page of pages) {
