@@ -6,14 +6,17 @@
  * priority as the browser first set it, and its time split as the browser's scheduler and socket saw it
  * (queued in the browser before it went out, the server's answer, the body) and when its body was done.
  *
- *   npx tsx bench/click-network.ts --dist DIR [--route limits/] [--clicks 10] [--hover MS]
+ *   npx tsx bench/click-network.ts --dist DIR [--route limits/] [--clicks 10] [--hover MS] [--profile]
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
-import { hydrated, newContext } from './browser';
+import { hydrated, newContext, VIEWPORT } from './browser';
 import { median } from './builds';
 import { clickTargets, timedClick } from './clicks';
 import { loadAverage } from './report';
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
       route: { type: 'string', default: 'limits/' },
       clicks: { type: 'string', default: '10' },
       hover: { type: 'string', default: '0' },
+      profile: { type: 'boolean', default: false },
     },
   });
   const dist = values.dist;
@@ -142,10 +146,20 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/${values.route}`;
-  const browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+  // `--profile`: the tab of a browser with a profile on disk, as a reader's is (its favicon database
+  // among the rest); by default a fresh context, as the bench's other scripts use.
+  const launch = { executablePath: ensureChromium(), args: CHROMIUM_ARGS };
+  const profile = values.profile ? await mkdtemp(path.join(os.tmpdir(), 'click-network-')) : undefined;
+  const context = profile
+    ? await chromium.launchPersistentContext(profile, { ...launch, viewport: VIEWPORT })
+    : await newContext(await chromium.launch(launch));
+  // What newContext adds for the functions tsx sends to the page (bench/browser.ts).
+  if (profile) await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   console.log(`load average at the start: ${loadAverage()}`);
   const close = async () => {
-    await browser.close();
+    await context.close();
+    await context.browser()?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
     server.closeAllConnections();
     server.close();
   };
@@ -156,8 +170,7 @@ async function main(): Promise<void> {
     if (ms !== undefined) legs.set(name, [...(legs.get(name) ?? []), ms]);
   };
   try {
-    const context = await newContext(browser);
-    const page = await context.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     const requests = recordRequests(cdp);
@@ -212,7 +225,6 @@ async function main(): Promise<void> {
       leg('7 content put in', since(at['content']));
       leg('8 painted', wall ?? undefined);
     }
-    await context.close();
   } finally {
     await close();
   }
