@@ -3,8 +3,12 @@
  * opens a page and, once the app has taken it over, clicks sidebar links in a row as the bench does. For
  * each click it prints every request the page made from the pointer's arrival on the link to the new page
  * painted, from CDP's Network events: when it was asked for after the click (negative: before it), its
- * priority as the browser first set it, and its time split as the browser's scheduler and socket saw it
- * (queued in the browser before it went out, the server's answer, the body) and when its body was done.
+ * priority as the browser first set it, its time queued in the browser before it went out on its socket,
+ * the server's own view of it (the script serves the site, and notes when each request came in and when
+ * its answer was handed to the socket), when its headers and its whole body came; and, from the page, when
+ * script had each body, when the new content was put in and when its frame was painted. At the end, the
+ * median of each of these steps for the clicked page's fragment. `--profile`: a browser with a profile on
+ * disk, as a reader's is, rather than a fresh context.
  *
  *   npx tsx bench/click-network.ts --dist DIR [--route limits/] [--clicks 10] [--hover MS] [--profile]
  */
