@@ -44,7 +44,7 @@ export interface BrowserResults {
   problems: string[];
 }
 
-const VIEWPORT = { width: 1280, height: 800 };
+export const VIEWPORT = { width: 1280, height: 800 };
 
 /**
  * tsx compiles this file with esbuild's keepNames, which wraps named functions in calls to a `__name`
