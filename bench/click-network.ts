@@ -22,7 +22,7 @@ import { createSiteServer } from '../src/node/serve/server';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
 import { hydrated, newContext, VIEWPORT } from './browser';
 import { median } from './builds';
-import { clickTargets, timedClick } from './clicks';
+import { CLICK_OPTIONS, clickTargets, timedClick } from './clicks';
 import { loadAverage } from './report';
 
 /** One request as CDP's Network events told it; times in ms on the wall clock (epoch). */
@@ -131,10 +131,7 @@ function describe(
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      dist: { type: 'string' },
-      route: { type: 'string', default: 'limits/' },
-      clicks: { type: 'string', default: '10' },
-      hover: { type: 'string', default: '0' },
+      ...CLICK_OPTIONS,
       profile: { type: 'boolean', default: false },
     },
   });

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { hydrated, newContext, openSite } from './browser';
 import { median } from './builds';
-import { clickTargets, timedClick } from './clicks';
+import { CLICK_OPTIONS, clickTargets, timedClick } from './clicks';
 import { loadAverage } from './report';
 import type { TraceEvent } from './takeover';
 
@@ -42,13 +42,10 @@ interface ClickTrace {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      dist: { type: 'string' },
-      route: { type: 'string', default: 'limits/' },
-      clicks: { type: 'string', default: '10' },
+      ...CLICK_OPTIONS,
       cpu: { type: 'string', default: '1' },
       tabs: { type: 'string', default: '1' },
       timeline: { type: 'boolean', default: false },
-      hover: { type: 'string', default: '0' },
     },
   });
   const { browser, url, dist, close } = await openSite(values.dist, values.route);

@@ -132,3 +132,11 @@ export function clickFigures(section: string, times: ClickTimes, targetMs: numbe
     },
   ];
 }
+
+/** The command-line options every click script takes: the built site, the page the clicks start from, how many, how long the pointer rests. */
+export const CLICK_OPTIONS = {
+  dist: { type: 'string' },
+  route: { type: 'string', default: 'limits/' },
+  clicks: { type: 'string', default: '10' },
+  hover: { type: 'string', default: '0' },
+} as const;
