@@ -123,9 +123,8 @@ export class DevOutput {
 }
 
 /** The files a tab showing `route` reads of the data just written: its route shard and its fragment. */
-function updatedPage({ data, shards }: BrowserData, route: string): UpdatedPage[] {
-  const n = shardOf(route, shards.length);
-  const record = data.shards[n]?.pages.find((page) => page.path === route);
-  const shard = shards[n];
+function updatedPage({ records, shards }: BrowserData, route: string): UpdatedPage[] {
+  const record = records.get(route);
+  const shard = shards[shardOf(route, shards.length)];
   return record && shard !== undefined ? [{ path: route, key: record.key, shard, fragment: record.fragment }] : [];
 }

@@ -38,7 +38,7 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const previous = await previousSearch(targets.manifestDir, targets.cacheDir, input.textsVersion);
   const search = await buildSearchFiles(site.pages, undefined, previous);
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
-  const renderer = input.prerendering.forSite(prerender.file, browserData.data, input.prerenderThreads);
+  const renderer = input.prerendering.forSite(prerender, browserData.data, input.prerenderThreads);
   const css = await siteCss(appCss, site.pages);
   await publishSite(targets, {
     manifest,

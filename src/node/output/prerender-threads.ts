@@ -2,7 +2,19 @@ import type { SiteData } from '../../shared/site-data';
 import { buildWorkerScript } from '../compiled';
 import { answerRequests, RequestThreads, threadsFor } from '../threads';
 import { loadRenderer } from './prerender-bundle';
-import { renderingHere, type DocumentRenderer, type DocumentShell, type RenderDocument } from './site-files';
+import {
+  renderingHere,
+  type DocumentRenderer,
+  type DocumentShell,
+  type RenderDocument,
+  type RenderRoute,
+} from './site-files';
+
+/** The prerender bundle's file, which threads load, and its renderer as this thread loaded it. */
+interface RendererBundle {
+  file: string;
+  renderRoute: RenderRoute;
+}
 
 /**
  * Below this many documents to render the build prerenders on its own thread: a thread takes a while to
@@ -58,11 +70,12 @@ export class PrerenderThreads {
   private running: { bundle: string; threads: Promise<RequestThreads<PrerenderRequest, Uint8Array>> } | undefined;
 
   /**
-   * The renderer of a site's documents, with the bundle `bundle` and the site data `data`: `count` threads
+   * The renderer of a site's documents, with the prerender bundle (loaded on this thread already) and the
+   * site data `data`: `count` threads
    * when given (0: this thread), else the threads when they run already or the documents to render are
    * enough to pay for starting them, else this thread. A renderer's error names the route.
    */
-  forSite(bundle: string, data: SiteData, count?: number): DocumentRenderer {
+  forSite({ file: bundle, renderRoute }: RendererBundle, data: SiteData, count?: number): DocumentRenderer {
     let render: RenderDocument | undefined;
     return {
       ready: async (documents) => {
@@ -72,7 +85,7 @@ export class PrerenderThreads {
         render = (route, html, shell) => threads.request({ route, html, shell });
         return threads.count * ROUTES_PER_THREAD;
       },
-      render: (...request) => (render ??= renderingHere(loadRenderer(bundle), data))(...request),
+      render: (...request) => (render ??= renderingHere(renderRoute, data))(...request),
     };
   }
 

@@ -40,7 +40,7 @@ describe('the prerender threads', () => {
     const fragment = (route: string) => (route === '/404.html' ? undefined : `<p>Body of ${route} – “quoted”</p>`);
     const here = renderingHere(prerender.renderRoute, data);
     const threads = new PrerenderThreads();
-    const renderer = threads.forSite(prerender.file, data, 2);
+    const renderer = threads.forSite(prerender, data, 2);
     try {
       expect(await renderer.ready(routes.length)).toBeGreaterThan(0);
       const onThreads = await Promise.all(
@@ -59,7 +59,7 @@ describe('the prerender threads', () => {
     const { data } = splitForBrowser(site());
     const lacking = { ...data, groups: [] };
     const threads = new PrerenderThreads();
-    const renderer = threads.forSite(prerender.file, lacking, 1);
+    const renderer = threads.forSite(prerender, lacking, 1);
     try {
       await renderer.ready(2);
       await expect(renderer.render('/g2/page-7/', '<p>Body.</p>', shell('/g2/page-7/'))).rejects.toThrow(
@@ -75,7 +75,7 @@ describe('the prerender threads', () => {
     const { data } = splitForBrowser(site());
     // A bundle that is not there: each thread stops as it starts.
     const threads = new PrerenderThreads();
-    const renderer = threads.forSite(path.join(projectRoot, 'no-such-bundle.cjs'), data, 1);
+    const renderer = threads.forSite({ ...prerender, file: path.join(projectRoot, 'no-such-bundle.cjs') }, data, 1);
     try {
       await renderer.ready(2);
       await expect(renderer.render('/g0/page-0/', '', shell('/g0/page-0/'))).rejects.toThrow(
@@ -115,16 +115,16 @@ describe('the prerender threads', () => {
     const build = new PrerenderThreads();
     try {
       // A build after a one-page edit renders a document or two: on its own thread, nothing sent ahead.
-      const few = build.forSite(prerender.file, first);
+      const few = build.forSite(prerender, first);
       expect(await few.ready(2)).toBe(0);
       const expected = await renderingHere(prerender.renderRoute, first)(route, fragment, shell(route));
       expect(text(await few.render(route, fragment, shell(route)))).toEqual(expected);
       // A cold build of a large site renders on threads, documents sent ahead to them.
-      const many = build.forSite(prerender.file, first);
+      const many = build.forSite(prerender, first);
       expect(await many.ready(5_000)).toBeGreaterThan(0);
       expect(text(await many.render(route, fragment, shell(route)))).toEqual(expected);
       // The next site of the build (a version) renders on the threads that run, however few its documents.
-      const next = build.forSite(prerender.file, second);
+      const next = build.forSite(prerender, second);
       expect(await next.ready(1)).toBeGreaterThan(0);
       expect(text(await next.render(route, fragment, shell(route)))).toEqual(
         await renderingHere(prerender.renderRoute, second)(route, fragment, shell(route)),
