@@ -8,9 +8,10 @@ export interface DevResult {
   /** Errors and warnings of the whole site as it is now on disk, sorted. */
   diagnostics: Diagnostic[];
   ms: number;
-  /** The manifest the browser should switch to (when the output was written). */
-  manifest?: string;
-  /** What the tabs read of what was written: the deployment's pointer and the pages written again. */
+  /**
+   * What the tabs read of what was written (none when nothing was): the deployment's pointer, whose
+   * manifest the browser switches to, and the pages written again.
+   */
   update?: DevUpdate;
   /** Routes whose fragment and index.html were written. */
   written: string[];
@@ -33,6 +34,6 @@ export function devResult(
     ms: performance.now() - started,
     written,
     reload,
-    ...(update ? { manifest: update.pointer.manifest, update } : {}),
+    ...(update ? { update } : {}),
   };
 }

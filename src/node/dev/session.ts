@@ -111,8 +111,8 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   }
 
   /** Tells the tabs the site `result` wrote, and what a tab reads of it to show a page written again. */
-  const broadcastContent = ({ manifest, update }: DevResult) =>
-    manifest && dev.broadcast({ type: 'content', manifest, ...(update && { update }) });
+  const broadcastContent = ({ update }: DevResult) =>
+    update && dev.broadcast({ type: 'content', manifest: update.pointer.manifest, update });
 
   // The problems of the last report: a rebuild prints only those it did not, or an imported tree's
   // thousands of old broken links would scroll past at every save, the save's own problem among them.
@@ -124,14 +124,14 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     const s = errors === 1 ? '' : 's';
     if (result.ok) log(`✓ ${what} in ${Math.round(result.ms)} ms`);
-    else if (result.manifest) log(`✗ ${what} with ${errors} error${s}: the pages show them in the browser`, true);
+    else if (result.update) log(`✗ ${what} with ${errors} error${s}: the pages show them in the browser`, true);
     else log(`✗ ${errors} error${s}: the browser keeps the last good site`, true);
   }
 
   /** Tells the tabs the site's problems after a rebuild: none (the overlay goes) when it has no error. */
   function sendProblems(result: DevResult): void {
     const diagnostics = result.ok ? [] : result.diagnostics.map((d) => ({ ...d, ...pageOf(d.file, base) }));
-    dev.broadcast({ type: 'problems', diagnostics, written: result.manifest !== undefined });
+    dev.broadcast({ type: 'problems', diagnostics, written: result.update !== undefined });
   }
 
   // ---- the rebuild queue
@@ -154,7 +154,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
           const result = await builder.sourceChanged();
           report(result, 'rebuilt the app bundle');
           sendProblems(result);
-          if (result.manifest) dev.broadcast({ type: 'reload' });
+          if (result.update) dev.broadcast({ type: 'reload' });
           for (const listener of listeners) listener(result, 'src');
         } else {
           const result = await builder.contentChanged(changed);
@@ -162,11 +162,11 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
             ? `rebuilt ${result.written.length === 1 ? result.written[0] : `${result.written.length} pages`}`
             : `rebuilt (${changed.join(', ')})`;
           report(result, what);
-          if (result.manifest && (result.reload || reloadNext)) {
+          if (result.update && (result.reload || reloadNext)) {
             reloadNext = false;
             dev.refresh();
             dev.broadcast({ type: 'reload' });
-          } else if (result.manifest) {
+          } else if (result.update) {
             broadcastContent(result);
             scheduleSearch();
           }
@@ -233,7 +233,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       sendProblems(first);
       // Tabs shown pages made ahead take the whole site (a new stylesheet reloads them), after the saves.
       if (pendingSrc || pendingContent.size > 0) reloadNext = first.reload;
-      else if (first.manifest && first.reload) dev.broadcast({ type: 'reload' });
+      else if (first.update && first.reload) dev.broadcast({ type: 'reload' });
       else broadcastContent(first);
     })
     .catch((error: unknown) => {

@@ -97,7 +97,7 @@ describe('the dev builder', () => {
     expect(result.ok).toBe(true);
     expect(result.reload).toBe(false);
     expect(result.written).toEqual(['/guide/']);
-    expect(result.manifest).toBe(pointer().manifest);
+    expect(result.update?.pointer.manifest).toBe(pointer().manifest);
 
     const added = fragments().filter((f) => !before.includes(f));
     expect(added).toHaveLength(1);
@@ -160,7 +160,7 @@ describe('the dev builder', () => {
     const edited = await builder.contentChanged(['guide/setup.md']);
     expect(edited.ok).toBe(true);
     const search = await builder.updateSearch();
-    expect(search?.manifest).toBe(pointer().manifest);
+    expect(search?.update?.pointer.manifest).toBe(pointer().manifest);
     const searchFile = path.join(out, manifest().search.replace('/docs/', ''));
     const entry = JSON.parse(readFileSync(searchFile, 'utf8')) as SearchEntry;
     const shard = (n: number) => readFileSync(path.join(path.dirname(searchFile), shardFile(entry, 'details', n)));
@@ -209,7 +209,7 @@ describe('the dev builder', () => {
       expect.stringMatching(/^guide\/setup\.md:5:5 broken link "\/nowhere\/": no page at \/nowhere\//),
     ]);
     // The writer previews the page as saved: `npm run build` would refuse the site, `npm run dev` shows it.
-    expect(broken.manifest).toBe(pointer().manifest);
+    expect(broken.update?.pointer.manifest).toBe(pointer().manifest);
     expect(broken.written).toEqual(['/guide/setup/']);
     expect(await documentAt('guide/setup/')).toContain('<p>See <a href="/docs/nowhere/">nowhere</a>.</p>');
 
@@ -226,7 +226,7 @@ describe('the dev builder', () => {
     const fixed = await builder.contentChanged(['guide/README.md', 'guide/setup.md']);
     expect(fixed.diagnostics).toEqual([]);
     expect(fixed.ok).toBe(true);
-    expect(fixed.manifest).toBe(pointer().manifest);
+    expect(fixed.update?.pointer.manifest).toBe(pointer().manifest);
     expect(await documentAt('guide/setup/')).toContain('Set it up, fixed.');
   });
 
@@ -258,7 +258,7 @@ describe('the dev builder', () => {
     await writeFile(file('guide/setup.md'), '# Setup\n\nSet it up, again.\n');
     const broken = await builder.contentChanged(['_site.yaml', 'guide/setup.md']);
     expect(broken.ok).toBe(false);
-    expect(broken.manifest).toBeUndefined();
+    expect(broken.update).toBeUndefined();
     expect(broken.diagnostics.map(formatDiagnostic)).toEqual([
       expect.stringMatching(/^_site\.yaml:1:\d+ invalid YAML/),
     ]);
