@@ -1,20 +1,9 @@
 import type { SiteData } from '../../shared/site-data';
 import { buildWorkerScript } from '../compiled';
+import type { Prerender } from './app-bundles';
 import { answerRequests, RequestThreads, threadsFor } from '../threads';
 import { loadRenderer } from './prerender-bundle';
-import {
-  renderingHere,
-  type DocumentRenderer,
-  type DocumentShell,
-  type RenderDocument,
-  type RenderRoute,
-} from './site-files';
-
-/** The prerender bundle's file, which threads load, and its renderer as this thread loaded it. */
-interface RendererBundle {
-  file: string;
-  renderRoute: RenderRoute;
-}
+import { renderingHere, type DocumentRenderer, type DocumentShell, type RenderDocument } from './site-files';
 
 /**
  * Below this many documents to render the build prerenders on its own thread: a thread takes a while to
@@ -75,7 +64,11 @@ export class PrerenderThreads {
    * when given (0: this thread), else the threads when they run already or the documents to render are
    * enough to pay for starting them, else this thread. A renderer's error names the route.
    */
-  forSite({ file: bundle, renderRoute }: RendererBundle, data: SiteData, count?: number): DocumentRenderer {
+  forSite(
+    { file: bundle, renderRoute }: Pick<Prerender, 'file' | 'renderRoute'>,
+    data: SiteData,
+    count?: number,
+  ): DocumentRenderer {
     let render: RenderDocument | undefined;
     return {
       ready: async (documents) => {
