@@ -38,7 +38,9 @@ describe('a large sidebar', () => {
     const gamma = page.locator('button.sidebar-fold', { hasText: /gamma/i });
     expect(await gamma.getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('nav#sidebar a[href="/docs/gamma/page-7/"]').count()).toBe(0);
-    const groupFiles = () => requests.filter((u) => /\/assets\/js\/sidebar\.[0-9a-f]{8}\.json$/.test(u));
+    // Distinct files: the page's own group, preloaded as the app starts, may be asked for again by the app
+    // (from the cache) after the takeover, later on a busy machine.
+    const groupFiles = () => [...new Set(requests.filter((u) => /\/assets\/js\/sidebar\.[0-9a-f]{8}\.json$/.test(u)))];
     const before = groupFiles().length;
     await gamma.click();
     expect(await gamma.getAttribute('aria-expanded')).toBe('true');
