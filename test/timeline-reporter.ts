@@ -2,8 +2,8 @@
  * A vitest reporter that writes where a run's time goes: when each test file held a worker (from the
  * worker taking it to its end), which worker, the set-up before the first file, the share of the
  * workers' time left idle, and how busy the machine's cores were (every 10 s and over the run: a worker
- * holding a file may be waiting on a browser, a build or a server). Not part of `npm test`; add it to
- * look at a run:
+ * holding a file may be waiting on a browser, a build or a server). Not part of `npm test`; `.ci/run`
+ * adds it, and so can anyone looking at a run:
  *
  *   TEST_TIMELINE=timeline.json npx vitest run --reporter=default --reporter=./test/timeline-reporter.ts ...
  *
@@ -107,6 +107,10 @@ export default class TimelineReporter implements Reporter {
     };
     writeFileSync(output, JSON.stringify({ summary, load: this.load, files }, null, 1));
     process.stdout.write(`timeline: ${JSON.stringify(summary)} -> ${output}\n`);
+    // The files that held a worker longest, for a run whose JSON is not kept (CI prints only its output).
+    const longest = [...files].sort((a, b) => b.ended - b.taken - (a.ended - a.taken)).slice(0, 12);
+    const held = longest.map((file) => `${file.project} ${file.file} ${Math.round(file.ended - file.taken)} s`);
+    process.stdout.write(`held a worker longest: ${held.join(', ')}\n`);
   }
 }
 
