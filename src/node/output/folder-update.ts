@@ -55,6 +55,14 @@ export class FolderUpdate {
     return true;
   }
 
+  /**
+   * Whether `relative` is as the previous build left it, made from `key` and untouched since (the disk
+   * asked), for a build that reads it back; whether it is kept is still `keep`'s or `placeFor`'s.
+   */
+  asLeft(relative: string, key: string): boolean {
+    return this.ledger.unchanged(relative, key);
+  }
+
   /** Whether `relative` is likely kept: the previous build made it from `key` (the disk is not asked). */
   likelyKept(relative: string, key: string): boolean {
     return this.ledger.madeFrom(relative, key);

@@ -10,7 +10,7 @@ import { splitForBrowser, type BrowserData } from './browser-data';
 import type { PrerenderThreads } from './prerender-threads';
 import { siteCss, type ClientAssets } from './bundle';
 import { createManifest } from './manifest';
-import { publishSite, type PublishTargets } from './publish';
+import { openSiteFolders, publishSite, type PublishTargets } from './publish';
 import { previousSearch } from './published-search';
 
 export interface OutputInput {
@@ -34,13 +34,14 @@ export interface OutputInput {
 export async function outputSite(targets: PublishTargets, input: OutputInput): Promise<void> {
   const { scanned, site, app, log } = input;
   const { client, prerender, appCss } = app;
+  const folders = await openSiteFolders(targets);
   // The search data published last lends the first results no edit since can have changed.
-  const previous = await previousSearch(targets.manifestDir, targets.cacheDir, input.textsVersion);
+  const previous = await previousSearch(folders.manifest, input.textsVersion);
   const search = await buildSearchFiles(site.pages, undefined, previous);
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
   const renderer = input.prerendering.forSite(prerender, browserData.data, input.prerenderThreads);
   const css = await siteCss(appCss, site.pages);
-  await publishSite(targets, {
+  await publishSite(targets, folders, {
     manifest,
     browserData,
     search,

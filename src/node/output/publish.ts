@@ -47,16 +47,28 @@ export class HeldUpdates {
   }
 }
 
+/** The updates of a site's two output folders, opened before its output is made: it reads back what they hold. */
+export interface SiteFolders {
+  manifest: FolderUpdate;
+  dist: FolderUpdate;
+}
+
+/** Opens the updates of `manifest/` and `dist/`, each with its ledger; nothing is written until `publishSite`. */
+export async function openSiteFolders(targets: PublishTargets): Promise<SiteFolders> {
+  const [manifest, dist] = await Promise.all([
+    FolderUpdate.open(targets.manifestDir, targets.cacheDir, targets.nested),
+    FolderUpdate.open(targets.outDir, targets.cacheDir, targets.nested),
+  ]);
+  return { manifest, dist };
+}
+
 /**
  * Brings `manifest/` and `dist/` up to date in place, both or neither (folder-update.ts): a failed write
  * leaves the previous build as it was, and a file unchanged since the previous build is not touched. A
  * build killed at any moment leaves `dist/` a site that works, and the next build makes both whole.
  */
-export async function publishSite(targets: PublishTargets, input: DistInput): Promise<void> {
-  const [manifestFolder, distFolder] = await Promise.all([
-    FolderUpdate.open(targets.manifestDir, targets.cacheDir, targets.nested),
-    FolderUpdate.open(targets.outDir, targets.cacheDir, targets.nested),
-  ]);
+export async function publishSite(targets: PublishTargets, folders: SiteFolders, input: DistInput): Promise<void> {
+  const { manifest: manifestFolder, dist: distFolder } = folders;
   // dist/ first: what readers are served is never older than manifest/ says.
   const updates = [distFolder, manifestFolder];
   try {

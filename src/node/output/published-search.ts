@@ -3,7 +3,7 @@ import path from 'node:path';
 import { shardFile, type SearchEntry, type TermShard } from '../../shared/search-layout';
 import { contentHash, digestOfAll } from '../content-hash';
 import { previousSearchOf, type PreviousSearch } from '../site/search-previous';
-import { OutputLedger } from './output-ledger';
+import type { FolderUpdate } from './folder-update';
 
 /** Where `manifest/` keeps the search data's entry; its shards are beside it, by their names (`shardFile`). */
 export const SEARCH_ENTRY_FILE = 'search.json';
@@ -16,19 +16,15 @@ export const searchEntryKey = (entry: string, version: string): string =>
   digestOfAll(['search entry', version, contentHash(entry)]);
 
 /**
- * The search data in `manifestDir`, when the ledger in `cacheDir` says this build's code (`version`, the
- * texts' version) made it and nothing touched it since, and every term file is whole; otherwise
- * undefined, and every first result is ranked.
+ * The search data in the `manifest/` that `manifest` updates, when its ledger says this build's code
+ * (`version`, the texts' version) made it and nothing touched it since, and every term file is whole;
+ * otherwise undefined, and every first result is ranked.
  */
-export async function previousSearch(
-  manifestDir: string,
-  cacheDir: string,
-  version: string,
-): Promise<PreviousSearch | undefined> {
+export async function previousSearch(manifest: FolderUpdate, version: string): Promise<PreviousSearch | undefined> {
+  const manifestDir = manifest.root;
   try {
     const text = await readFile(path.join(manifestDir, SEARCH_ENTRY_FILE), 'utf8');
-    const ledger = await OutputLedger.open(cacheDir, manifestDir);
-    if (!ledger.unchanged(SEARCH_ENTRY_FILE, searchEntryKey(text, version))) return undefined;
+    if (!manifest.asLeft(SEARCH_ENTRY_FILE, searchEntryKey(text, version))) return undefined;
     const entry = JSON.parse(text) as SearchEntry;
     const shards = await Promise.all(
       entry.terms.map(async (_, n) => {
