@@ -31,7 +31,7 @@ export type { BrowserData } from './output/browser-data';
 export { appBundles, type AppBundles } from './output/app-bundles';
 export { ChangedFilesWriter, withScript } from './output/changed-files';
 export { siteCss, type ClientAssets } from './output/bundle';
-export { pointerOf, type RenderRoute, type SiteFile } from './output/site-files';
+export { fragmentFile, pointerOf, type RenderRoute, type SiteFile } from './output/site-files';
 export { PageHighlighter } from './highlight/page-highlighter';
 export { isPageFile, type ContentFile } from './scan/scan';
 export { SITE_CONFIG_FILE, type SiteConfig } from './scan/site-config';

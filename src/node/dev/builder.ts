@@ -21,6 +21,9 @@ import { DevOutput } from './dev-output';
 import { devResult, type DevResult } from './dev-result';
 import { EarlySite } from './early-site';
 
+/** How many pages' fragments the first page pass writes in one step of the output's queue. */
+const FRAGMENTS_A_STEP = 200;
+
 export interface DevBuilderOptions {
   contentDir: string;
   /** The dev output: a temporary folder, never the repository's dist/. */
@@ -65,6 +68,7 @@ export class DevBuilder {
   private readonly texts: TextStore;
   private readonly output: DevOutput;
   private readonly stopping = new AbortController();
+  private readonly strict: boolean;
   /** Stops the search data's update under way (`updateSearch`), if any. */
   private searching: AbortController | undefined;
 
@@ -72,6 +76,7 @@ export class DevBuilder {
     private readonly options: DevBuilderOptions,
     private readonly highlighter: PageHighlighter,
   ) {
+    this.strict = options.strict ?? true;
     this.pages = new CurrentPages(options.contentDir);
     this.texts = new TextStore(options.cacheDir);
     this.output = new DevOutput(options.outDir, options.devScript);
@@ -103,10 +108,6 @@ export class DevBuilder {
     this.texts.close();
   }
 
-  private get strict(): boolean {
-    return this.options.strict ?? true;
-  }
-
   /**
    * What the first answer needs before any page is made: the site's settings and files, and the app's
    * bundles. Until `fullBuild` has made the site, `preview` makes the pages asked for one by one.
@@ -126,6 +127,13 @@ export class DevBuilder {
     const scanned = readAhead && this.scanned ? this.scanned : await this.readSite();
     if (!scanned) return devResult(started, false, this.siteDiagnostics, [], false);
     await this.pages.makeAll(scanned, this.allPagesOptions());
+    // The whole site's writing gives way to saves: its fragments go a batch a step of the output's queue (a
+    // page saved meanwhile is made ahead between two), and its search data to `updateSearch`, which a save stops.
+    const { assembled, diagnostics } = this.assemble(scanned);
+    for (let from = 0; from < assembled.pages.length; from += FRAGMENTS_A_STEP) {
+      this.stopping.signal.throwIfAborted();
+      await this.exclusive(() => this.output.writeAhead(assembled.pages.slice(from, from + FRAGMENTS_A_STEP)));
+    }
     return this.exclusive(async () => {
       this.early = undefined;
       const pages = this.pages.loaded();
@@ -133,9 +141,8 @@ export class DevBuilder {
       const restyled = readAhead
         ? await this.output.restyle(pages)
         : (await this.output.bundle(this.options.srcDir, pages), true);
-      const { assembled, diagnostics } = this.assemble(scanned);
       const ok = !diagnostics.some((d) => d.severity === 'error');
-      const { update, written } = await this.output.write(scanned, assembled, 'all');
+      const { update, written } = await this.output.write(scanned, assembled, 'all but search');
       await this.highlighter.save();
       return devResult(started, ok, diagnostics, written, restyled, update);
     });
@@ -258,10 +265,7 @@ export class DevBuilder {
     }
   }
 
-  /**
-   * Stops the search data's update if one runs: a change came, which makes the data it makes out of
-   * date, and is made sooner without it. The dev session asks for the update again once it is made.
-   */
+  /** Stops the search data's update under way: a change came, which dates it (the session asks again after). */
   stopSearch(): void {
     this.searching?.abort();
   }

@@ -5,6 +5,7 @@ import {
   appBundles,
   buildSearchFiles,
   ChangedFilesWriter,
+  fragmentFile,
   outputFiles,
   pointerOf,
   siteCss,
@@ -68,18 +69,20 @@ export class DevOutput {
 
   /**
    * Writes the site's files into the dev output: all of them, or those that changed. A full write also
-   * brings the search data up to date; otherwise the manifest points to the search data already written,
-   * unless `early` gives the search data and stylesheet of a site made ahead of the page pass.
+   * brings the search data up to date, but for 'all but search', which leaves that to `updateSearch` once
+   * search data is written; otherwise the manifest points to the search data already written, unless
+   * `early` gives the search data and stylesheet of a site made ahead of the page pass.
    * Returns the manifest, the routes whose documents changed, and what the tabs are told of them.
    */
   async write(
     scanned: ReferencedSite,
     site: Site<PageRecord>,
-    which: 'all' | 'changed',
+    which: 'all' | 'all but search' | 'changed',
     early?: { search: SearchFiles; css: Stylesheet },
   ): Promise<{ manifest: Manifest; written: string[]; update: DevUpdate }> {
     if (early) [this.search, this.css] = [early.search, early.css];
-    else if (which === 'all') this.search = await buildSearchFiles(site.pages);
+    else if (which === 'all' || (which === 'all but search' && !this.search.entry))
+      this.search = await buildSearchFiles(site.pages);
     const { css } = this;
     if (!css) throw new Error('dev: the site is written before the app is bundled');
     const { manifest, browserData, files } = outputFiles({
@@ -93,7 +96,7 @@ export class DevOutput {
       history: await scanned.history,
       previous: this.written?.data,
     });
-    const routes = (await this.writer.write(files, which === 'all')).flatMap(
+    const routes = (await this.writer.write(files, which !== 'changed')).flatMap(
       (file) => ('document' in file && file.page?.route) || [],
     );
     this.written = { scanned, site, data: browserData };
@@ -101,6 +104,11 @@ export class DevOutput {
     const pointer = pointerOf(manifest, browserData.shards, this.client.entry);
     const pages = routes.length > UPDATED_PAGES_NAMED ? [] : routes.flatMap((route) => updatedPage(browserData, route));
     return { manifest, written: routes, update: { pointer, pages } };
+  }
+
+  /** Writes the fragments of `pages` ahead of the site they are part of (`ChangedFilesWriter.writeAhead`). */
+  async writeAhead(pages: readonly PageRecord[]): Promise<void> {
+    await this.writer.writeAhead(pages.map((page) => fragmentFile(page)));
   }
 
   /**

@@ -133,7 +133,6 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     const diagnostics = result.ok ? [] : result.diagnostics.map((d) => ({ ...d, ...pageOf(d.file, base) }));
     dev.broadcast({ type: 'problems', diagnostics, written: result.update !== undefined });
   }
-
   // ---- the rebuild queue
   const pendingContent = new Set<string>();
   let pendingSrc = false;
@@ -222,7 +221,6 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       (error: unknown) => log(`dev: could not make ${files.join(', ')}: ${String(error)}`, true),
     );
   }
-
   // The first page pass, behind the server; the rebuild queue waits for it.
   let built = false;
   let reloadNext = false;
@@ -243,6 +241,8 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
       built = true;
       running = undefined;
       if (pendingSrc || pendingContent.size > 0) schedule();
+      // The whole site is written with the search data of the pages made ahead: brought up to date as after a save.
+      scheduleSearch();
     });
   running = firstBuild;
   await new Promise<void>((resolve, reject) => {

@@ -17,6 +17,16 @@ const isEditorFile = (name: string) => {
  */
 export function watchFolder(folder: string, changed: (relativePath: string) => void) {
   const watcher = watch(folder, { ignoreInitial: true, ignored: (file) => isEditorFile(file) });
-  watcher.on('all', (_event, file) => changed(toPosix(path.relative(folder, file))));
+  const report = (file: string) => changed(toPosix(path.relative(folder, file)));
+  watcher.on('all', (_event, file) => report(file));
+  // The watcher passes on the first of a file's changes a few milliseconds apart, not the last: a save that
+  // empties the file and then writes it would be read empty and not again. Every change the system reports
+  // counts (the dev session makes one rebuild of those that come together).
+  watcher.on('raw', (event, name, details) => {
+    const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
+    if (event !== 'change' || !name || !watched) return;
+    const file = path.basename(watched) === name ? watched : path.join(watched, name);
+    if (!isEditorFile(file)) report(file);
+  });
   return watcher;
 }

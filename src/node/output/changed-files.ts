@@ -94,7 +94,9 @@ export class ChangedFilesWriter {
         continue;
       }
       const version = versionOf(file);
-      if (!all && this.versions.get(file.path) === version) continue;
+      // A file read only once the pointer leads to it is the same file while its version is (its name is
+      // its contents): written ahead (`writeAhead`), it is not written again, even with the whole site.
+      if ((!all || file.reachedLater) && this.versions.get(file.path) === version) continue;
       this.versions.set(file.path, version);
       changed.push(file);
     }
@@ -126,7 +128,9 @@ export class ChangedFilesWriter {
     const retired = retiring.filter(({ left }) => left <= now - RETIRE_AFTER_MS);
     this.retiring = retiring.filter(({ left }) => left > now - RETIRE_AFTER_MS);
     for (const file of [...this.versions.keys()]) {
-      if (present.has(file)) continue;
+      // A kept file stays on disk as it was written: its version still says so (a site written in between
+      // without it, as the pages made ahead of the first page pass are, does not have it written again).
+      if (present.has(file) || (isKept(file) && !this.requested.has(file))) continue;
       this.versions.delete(file);
       this.requested.delete(file);
       if (isDeploymentData(file)) this.retiring.push({ file, left: now });
@@ -134,6 +138,21 @@ export class ChangedFilesWriter {
     }
     for (const { file } of retired) await rm(path.join(this.root, file), { force: true });
     return changed;
+  }
+
+  /**
+   * Writes `files` that changed, each read only once a pointer written later leads to it (`reachedLater`,
+   * kept on disk: a page's fragment), ahead of the site they are part of: no tab reads them yet, and the
+   * write of that site then skips them. A large site's fragments are most of its writing.
+   */
+  async writeAhead(files: Iterable<SiteFile>): Promise<void> {
+    const ahead = [...files].filter(
+      (file) => file.reachedLater && isKept(file.path) && this.versions.get(file.path) !== versionOf(file),
+    );
+    await OutputFolder.fill(this.root, async (out) => {
+      for (const file of ahead) if ('data' in file) await out.put(file.path, file.data);
+    });
+    for (const file of ahead) if ('data' in file) this.versions.set(file.path, versionOf(file));
   }
 
   /** Writes the file at `file` (a path in the output) when the disk has an older one than the site last written. */

@@ -173,6 +173,14 @@ function partsKey(keys: ReturnType<typeof fileKeys>, parts: readonly StoredText[
   );
 }
 
+const [FRAGMENT_START, FRAGMENT_END] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
+
+/** A page's fragment, the file the app reads to show the page: named by its key and hash, read once a manifest names it. */
+export function fragmentFile(page: PageRecord, key?: string): SiteFile {
+  const path = inOutput('assets/js', fragmentFileName(page));
+  return { path, page, data: [FRAGMENT_START, page.html, FRAGMENT_END], key, reachedLater: true };
+}
+
 /** Where a file of the search data (`SearchFile.name`) is in `dist/`. */
 export const searchFilePath = (name: string): string => inOutput('assets/js', name);
 
@@ -200,10 +208,8 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   yield { path: FAVICON_FILE, data: FAVICON_SVG };
   yield { path: FAVICON_ASSET, data: FAVICON_SVG, ...named };
   const copied = new Set<string>();
-  const [open, close] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
   for (const page of pages) {
-    const path = inOutput('assets/js', fragmentFileName(page));
-    yield { path, page, data: [open, page.html, close], key: keys.texts(page), reachedLater: true };
+    yield fragmentFile(page, keys.texts(page));
     for (const asset of page.analysis.assets) {
       if (copied.has(asset.url)) continue;
       copied.add(asset.url);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -383,4 +383,34 @@ describe('the dev builder before its first page pass has made the site', () => {
     expect(routes()).toEqual(['/', '/guide/', '/guide/setup/']);
     expect(await builder.preview(['guide/setup.md'])).toBeUndefined();
   }, 60_000);
+
+  it('makes a page saved while the whole site is written at once, not after it', async () => {
+    // Enough pages for the whole site's fragments to take several steps of the output's queue.
+    const many = Object.fromEntries(
+      Array.from({ length: 1200 }, (_, n) => [`p${n}.md`, `# Page ${n}\n\nThe text of page ${n}.\n`]),
+    );
+    const root = await makeTree({ ...TREE, ...many });
+    const builder = await devBuilderAt(root);
+    await builder.readFirst();
+    await builder.prepare('/docs/guide/setup/');
+    const fragments = path.join(root, 'dev-out/assets/js');
+    const before = new Set(readdirSync(fragments));
+    let wholeWritten = false;
+    const whole = builder.fullBuild().then((result) => ((wholeWritten = true), result));
+    // Saved as soon as the whole site's first fragment is on disk: the pages are all made by then.
+    const saved = await new Promise<Awaited<ReturnType<DevBuilder['preview']>>>((resolve, reject) => {
+      const watcher = watch(fragments, (_event, name) => {
+        if (!name?.startsWith('page.') || before.has(name)) return;
+        watcher.close();
+        writeFile(path.join(root, 'content/guide/setup.md'), '# Setup\n\nSaved as the site is written.\n')
+          .then(() => builder.preview(['guide/setup.md']))
+          .then(resolve, reject);
+      });
+    });
+    expect(saved?.written).toEqual(['/guide/setup/']);
+    expect(wholeWritten).toBe(false);
+    await builder.prepare('/docs/guide/setup/');
+    expect(readFileSync(path.join(root, 'dev-out/guide/setup/index.html'), 'utf8')).toContain('Saved as the site');
+    expect((await whole).ok).toBe(true);
+  }, 120_000);
 });
