@@ -2,7 +2,7 @@ import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hydrated, searchDialogChunk, useBrowser } from './browser';
 
-const { open } = useBrowser();
+const { open, base } = useBrowser();
 
 /** The shards the search entry names; a query fetches those it reaches. */
 const SEARCH_SHARD = /\/assets\/js\/search\/[a-z]+\.\d+\.[0-9a-f]{8}\.json$/;
@@ -48,19 +48,22 @@ describe('search after a damaged shard', () => {
 
 describe("search after its dialog's chunk failed", () => {
   it('asks afresh on Retry, even when the pointer came over the search button while the chunk still failed', async () => {
-    const { page, problems } = await open('/docs/limits/');
-    await hydrated(page);
-    const chunk = await searchDialogChunk(page);
-    // The dialog's chunk answers 503, under any query (a retry adds one), until the server is back.
+    const { page, problems } = await open();
+    // The dialog's chunk answers 503, under any query (a retry adds one), until the server is back. The
+    // route is in place before the page loads (see chunk-timeout.test.ts), while the chunk is not known.
+    let chunk = '';
     let failing = true;
     const asked: string[] = [];
     await page.route(
-      (url) => url.href.split('?')[0] === chunk,
+      (url) => chunk !== '' && url.href.split('?')[0] === chunk,
       (route) => {
         asked.push(route.request().url());
         return failing ? route.fulfill({ status: 503, body: 'busy' }) : route.fallback();
       },
     );
+    await page.goto(`${base()}/docs/limits/`);
+    await hydrated(page);
+    chunk = await searchDialogChunk(page);
     await page.keyboard.press('/');
     const box = page.locator('.chunk-error');
     await box.waitFor();
