@@ -9,7 +9,10 @@ import { reloadOntoNewApp } from './new-app';
  * query: a new module-map entry, fetched for real. Only a module that never ran is loaded this way, so
  * nothing is instantiated twice. Callers share one load: a prefetch and the render that needs the module
  * wait on the same request and the same deadline, and a loaded module is handed out again as it is.
- * A chunk that is gone because a new app replaced this one moves the tab onto it (new-app.ts).
+ * Once a load has failed, a prefetch starts none: loading again is the reader's (Retry, or opening what
+ * needs the module), from the moment they ask, not a request begun while the fault may still have been
+ * there, which their Retry would only join. A chunk that is gone because a new app replaced this one moves
+ * the tab onto it (new-app.ts).
  */
 export function retryableChunk<T>(chunkId: string, load: () => Promise<T>): (purpose?: 'prefetch') => Promise<T> {
   // Known before the first attempt, so a timeout (which has no error message to read a URL from) names
@@ -17,6 +20,7 @@ export function retryableChunk<T>(chunkId: string, load: () => Promise<T>): (pur
   const chunkUrl = chunkUrlOf(load);
   let failedUrl = '';
   let failures = 0;
+  let lastError: unknown;
   let current: Promise<T> | undefined;
   const attempt = async () => {
     // The chunk itself is retried, even when the file that failed was one of its imports; without its
@@ -28,24 +32,26 @@ export function retryableChunk<T>(chunkId: string, load: () => Promise<T>): (pur
       return await importChunk(chunkId, loader, chunkUrl || failedUrl);
     } catch (error) {
       failures += 1;
+      lastError = error;
       if (isChunkLoadError(error) && error.request) failedUrl = error.request;
       current = undefined;
       throw error;
     }
   };
   const shared = () => (current ??= attempt());
-  return (purpose) =>
-    purpose === 'prefetch'
-      ? shared()
-      : shared().catch(async (error: unknown) => {
-          // Gone: a new app replaced this one, and the page reloads onto it (new-app.ts); the load then
-          // never settles, and the reader sees nothing fail. Otherwise, the explanation and Retry. A
-          // prefetch only fails: the reader asked for nothing yet.
-          if (isChunkLoadError(error) && error.type === 'missing' && (await reloadOntoNewApp(chunkId))) {
-            return new Promise<never>(() => {});
-          }
-          throw error;
-        });
+  return (purpose) => {
+    // A prefetch only fails: the reader asked for nothing yet. After a failure it joins a load the reader
+    // started, and starts none (above).
+    if (purpose === 'prefetch') return current || failures === 0 ? shared() : Promise.reject(lastError);
+    return shared().catch(async (error: unknown) => {
+      // Gone: a new app replaced this one, and the page reloads onto it (new-app.ts); the load then never
+      // settles, and the reader sees nothing fail. Otherwise, the explanation and Retry.
+      if (isChunkLoadError(error) && error.type === 'missing' && (await reloadOntoNewApp(chunkId))) {
+        return new Promise<never>(() => {});
+      }
+      throw error;
+    });
+  };
 }
 
 /**
