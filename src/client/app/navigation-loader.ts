@@ -12,10 +12,10 @@ import { showStartupError } from './startup-error';
 
 /**
  * Navigation — the router, React Query and what they do on each navigation — is a chunk of its own, loaded
- * once the page has been taken over: when the browser is idle, and at once when the reader shows intent (a
- * pointer over or focus on a same-site link, a tap of one, a search result picked). Until it is there the screen is
- * the prerendered page, hydrated; a tap on a link waits for the chunk and then navigates, or, should the
- * chunk fail to load, becomes the plain page load the link is.
+ * as soon as the page has been taken over (started once the search dialog is closed). Until it is there
+ * the screen is the prerendered page, hydrated; a reader's intent meanwhile (a pointer over or focus on a
+ * same-site link) asks for the linked page's files, and a tap on a link waits for the chunk and then
+ * navigates, or, should the chunk fail to load, becomes the plain page load the link is.
  */
 const loadChunk = retryableChunk('navigation', () => import('./navigation'));
 
@@ -31,13 +31,26 @@ export function prepareNavigation(from: NavigationStart): void {
 
 /** Loads and starts navigation, once; a failure shows the startup banner, whose Retry loads it again. */
 export function loadNavigation(): Promise<Navigation> {
+  markAsked();
+  return load();
+}
+
+/** Resolves once navigation is asked for (`loadNavigation`): its start then waits for nothing else. */
+let markAsked = () => {};
+const asked = new Promise<void>((resolve) => (markAsked = resolve));
+
+/** `loadNavigation`; `beforeStart`, for a load nobody asked for, holds the start until it resolves. */
+function load(beforeStart?: () => Promise<void>): Promise<Navigation> {
   const from = start;
   if (!from) return Promise.reject(new Error('navigation is asked for before the app has started'));
   if (loading) return loading;
   // Loading again (Retry): a tap from now on waits for it.
   failed = false;
   loading = loadChunk()
-    .then(({ startNavigation }) => startNavigation(from))
+    .then(async ({ startNavigation }) => {
+      await beforeStart?.();
+      return startNavigation(from);
+    })
     .then(
       (navigation) => {
         ready = navigation;
@@ -54,31 +67,28 @@ export function loadNavigation(): Promise<Navigation> {
 }
 
 /**
- * How long after the takeover navigation waits to load without intent: the reader's first input after
- * the takeover (a search opened at once) comes first, and intent (a pointer over a link, a tap) loads it
- * at once anyway. Short, so that navigation is ready by the time a reader picks a link to follow.
+ * Loads navigation as soon as the page has been taken over, with no intent asked for: a reader's first
+ * tap on a link comes right after the takeover, and would otherwise wait for the chunk's request, its
+ * evaluation and the router's first load. The takeover's own tasks are done by then, and each step of the
+ * load is a task of its own (`startNavigation`). While the search dialog is open, navigation does not start
+ * (its first load and the prefetches it begins would hold up the reader's results): it starts once the
+ * dialog closes, or at once when asked for (a result picked, search data that moved to a new deployment).
  */
-const UNASKED_LOAD_DELAY_MS = 300;
-
-/**
- * Loads navigation once the page has been taken over a while and the browser has nothing else to do. Not
- * while the search dialog is open: the chunk's evaluation and its first load would hold up the reader's
- * results. It loads once the dialog closes, or at once when a result is picked (`navigate`).
- */
-export function loadNavigationWhenIdle(): void {
+export function loadNavigationAfterTakeover(): void {
   if (document.documentElement.dataset['dev']) return followDevUpdatesFromStart();
-  const load = () => {
-    if (!useUi.getState().searchOpen) return void loadNavigation().catch(() => {});
+  load(() => Promise.race([searchClosed(), asked])).catch(() => {});
+}
+
+/** Resolves once the search dialog is closed (at once when it is). */
+function searchClosed(): Promise<void> {
+  return new Promise((resolve) => {
+    if (!useUi.getState().searchOpen) return resolve();
     const unsubscribe = useUi.subscribe(({ searchOpen }) => {
       if (searchOpen) return;
       unsubscribe();
-      loadNavigationWhenIdle();
+      resolve();
     });
-  };
-  setTimeout(() => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
-    else load();
-  }, UNASKED_LOAD_DELAY_MS);
+  });
 }
 
 /**

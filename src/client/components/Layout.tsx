@@ -3,7 +3,7 @@ import { useScreen, useViewRendered, type View } from '../data/screen';
 import { useUi } from '../data/store';
 import { performEarlyTaps } from '../app/early-taps';
 import { useLinkInterception } from '../app/links';
-import { loadNavigationWhenIdle } from '../app/navigation-loader';
+import { loadNavigationAfterTakeover } from '../app/navigation-loader';
 import { AnnouncementBar } from './AnnouncementBar';
 import { Header } from './Header';
 import { NotFound } from './NotFound';
@@ -28,7 +28,7 @@ export function Layout() {
   useEffect(() => {
     document.documentElement.dataset['hydrated'] = 'true';
     performEarlyTaps();
-    loadNavigationWhenIdle();
+    loadNavigationAfterTakeover();
   }, []);
 
   useEffect(() => {
