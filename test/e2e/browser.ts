@@ -123,6 +123,17 @@ export async function lazyChunk(page: Page, name: string): Promise<string> {
 
 export const searchDialogChunk = (page: Page): Promise<string> => lazyChunk(page, 'search-dialog');
 
+/** Holds back every request of the page that `match` matches until the returned function is called. */
+export async function holdBack(page: Page, match: RegExp | ((url: URL) => boolean)): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(match, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** The navigation chunk (src/client/app/navigation-loader.ts) and the chunks it imports statically. */
 export async function navigationFiles(page: Page): Promise<string[]> {
   const chunk = await lazyChunk(page, 'navigation');

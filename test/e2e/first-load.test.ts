@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hydrated, lazyChunk, navigationFiles, useBrowser } from './browser';
+import { holdBack, hydrated, lazyChunk, navigationFiles, useBrowser } from './browser';
 import { appCase } from './server-cases';
 
 const { open, base } = useBrowser();
@@ -174,15 +174,7 @@ describe('first load', () => {
       const { page, problems } = await open();
       await page.goto(`${base()}/docs/limits/`);
       const chunk = await lazyChunk(page, 'navigation');
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      await page.route(
-        (url) => url.href === chunk,
-        async (r) => {
-          await released;
-          await r.continue();
-        },
-      );
+      const release = await holdBack(page, (url) => url.href === chunk);
       await page.goto(`${base()}/docs/limits/`);
       await hydrated(page);
       const length = await page.evaluate(() => history.length);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hydrated, POLLED, useBrowser } from './browser';
+import { holdBack, hydrated, POLLED, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
 
@@ -165,12 +165,7 @@ describe('client-side navigation', () => {
     const { page } = await open();
     // The errors page's fragment is held until the bar has shown, whoever asks for it first (a prefetch
     // of the links in view, or the click).
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/page\.errors\./, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdBack(page, /page\.errors\./);
     await page.goto(`${base()}/docs/limits/`);
     await hydrated(page);
     // A navigation to a page already fetched (the hover prefetches it) is instant: no bar.

@@ -2,20 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { shardUrl, type RouteShard } from '../../src/shared/site-data';
 import type { Manifest } from '../../src/shared/types';
-import { hydrated, useBrowser } from './browser';
+import { holdBack, hydrated, useBrowser } from './browser';
 
 const { open, base } = useBrowser();
-
-/** Holds back every request matching `pattern` until the returned function is called. */
-async function holdBack(page: Page, pattern: RegExp): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(pattern, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 describe('search results are links', () => {
   it('carry the canonical URL, and a middle-click opens the section in a new tab', async () => {

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { shardFiles, type SearchEntry } from '../../src/shared/search-layout';
 import type { Manifest } from '../../src/shared/types';
-import { hydrated, lazyChunk, POLLED, useBrowser } from './browser';
+import { holdBack, hydrated, lazyChunk, POLLED, useBrowser } from './browser';
 import { routeNewShards } from './deployment';
 
 const { open } = useBrowser();
@@ -43,15 +43,7 @@ describe('search', () => {
     // Navigation's chunk, asked for as the takeover ends, arrives only once the dialog is open: the
     // reader's search came first.
     const chunk = await lazyChunk(page, 'navigation');
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.href === chunk,
-      async (r) => {
-        await released;
-        await r.continue();
-      },
-    );
+    const releaseNavigation = await holdBack(page, (url) => url.href === chunk);
     const requested: string[] = [];
     page.on('request', (request) => void requested.push(request.url()));
     // The requests of the reloaded document only: the first one's navigation may prefetch until it goes.
@@ -61,7 +53,7 @@ describe('search', () => {
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await page.keyboard.press('/');
     await input(page).waitFor();
-    release();
+    releaseNavigation();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
     expect(await page.locator('.search-empty').textContent()).toContain('Type to search');
 
