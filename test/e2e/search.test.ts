@@ -142,6 +142,15 @@ describe('search', () => {
     expect(await dialog(page).count()).toBe(0);
   });
 
+  it('leaves the header as it was when it opens: the search button stays under the pointer', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    const before = await page.locator('.search-button').boundingBox();
+    await page.keyboard.press('/');
+    await input(page).waitFor();
+    expect(await page.locator('.search-button').boundingBox()).toEqual(before);
+  });
+
   it('says so when nothing matches', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);
