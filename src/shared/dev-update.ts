@@ -27,3 +27,14 @@ export interface DevUpdate {
  * send every page to every tab, which then reads the files one after another as a tab of the built site does.
  */
 export const UPDATED_PAGES_NAMED = 16;
+
+/**
+ * A message of `npm run dev`'s event stream, one JSON object per Server-Sent Event, as the dev server sends
+ * it and the dev client reads it. `content`: a rebuild wrote the site, and with `update` the files a tab
+ * showing a page written again reads (without it, a tab reads the deployment from `version.json`).
+ * `reload`: the app's code or stylesheet changed. `problems`: the site's problems changed; a tab asks for
+ * its page's (they are not in the stream: an imported tree can have thousands, megabytes every tab would
+ * parse at every save before it could show the save).
+ */
+export type DevEvent =
+  { type: 'content'; update?: DevUpdate } | { type: 'reload' } | { type: 'problems'; errors: number };

@@ -10,7 +10,7 @@
  * - 'reload': reloads the page (the client bundle or the stylesheet changed).
  * No inline styles or scripts: styles are set through the CSSOM, which the CSP allows.
  */
-import type { DevUpdate } from '../../shared/dev-update';
+import type { DevEvent } from '../../shared/dev-update';
 import { DEV_CONTENT_EVENT } from './events';
 
 interface DevDiagnostic {
@@ -27,9 +27,6 @@ interface PageProblems {
   written: boolean;
   otherPages: number;
 }
-
-type DevMessage =
-  { type: 'content'; manifest: string; update?: DevUpdate } | { type: 'reload' } | { type: 'problems'; errors: number };
 
 const OVERLAY_ID = 'docs-dev-overlay';
 
@@ -108,7 +105,7 @@ function showOverlay(diagnostics: DevDiagnostic[], written: boolean, otherPages:
 function connect(): void {
   const source = new EventSource('/__dev/events');
   source.addEventListener('message', (event: MessageEvent<string>) => {
-    const message = JSON.parse(event.data) as DevMessage;
+    const message = JSON.parse(event.data) as DevEvent;
     if (message.type === 'reload') window.location.reload();
     else if (message.type === 'problems') {
       siteErrors = message.errors;

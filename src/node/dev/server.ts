@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { DevUpdate } from '../../shared/dev-update';
+import type { DevEvent } from '../../shared/dev-update';
 import type { Diagnostic } from '../diagnostics';
 import { withScript } from '../site-stages';
 import { answerFailure, answerFailures } from '../serve/failures';
@@ -11,22 +11,13 @@ export interface DevProblem extends Diagnostic {
 }
 
 /**
- * What the dev session tells the open tabs. `content` names the new deployment, and with `update` the
- * files a tab showing a page written again reads. `problems` follows every rebuild: the site's errors and
- * warnings while it has an error (none once fixed), and whether the site written shows them (`written`) or
- * the tabs keep the last good one.
+ * What the dev session tells the open tabs (`DevEvent`, but for the problems): `problems` follows every
+ * rebuild with the site's errors and warnings while it has an error (none once fixed), and whether the site
+ * written shows them (`written`) or the tabs keep the last good one. The stream carries only their count,
+ * and a tab asks `DEV_PROBLEMS_PATH` for its page's.
  */
 export type DevMessage =
-  | { type: 'content'; manifest: string; update?: DevUpdate }
-  | { type: 'reload' }
-  | { type: 'problems'; diagnostics: DevProblem[]; written: boolean };
-
-/**
- * A message as the event stream carries it, one JSON object per Server-Sent Event. The problems are not in
- * it: an imported tree can have thousands, megabytes that every tab would parse at every save before it
- * could show the save. The stream says they changed, and a tab asks `DEV_PROBLEMS_PATH` for its page's.
- */
-export type DevEvent = Exclude<DevMessage, { type: 'problems' }> | { type: 'problems'; errors: number };
+  Exclude<DevEvent, { type: 'problems' }> | { type: 'problems'; diagnostics: DevProblem[]; written: boolean };
 
 /** The problems a tab shows over a page: the page's own and those of no page, with the count of pages elsewhere with errors. */
 export interface PageProblems {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { routeFromRelativePath } from '../../shared/paths';
-import { POINTER_FILE } from '../../shared/site-data';
 import { formatDiagnostic } from '../diagnostics';
 import { isPageFile } from '../site-stages';
 import { DevBuilder } from './builder';
@@ -111,8 +110,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
   }
 
   /** Tells the tabs the site `result` wrote, and what a tab reads of it to show a page written again. */
-  const broadcastContent = ({ update }: DevResult) =>
-    update && dev.broadcast({ type: 'content', manifest: update.pointer.manifest, update });
+  const broadcastContent = ({ update }: DevResult) => update && dev.broadcast({ type: 'content', update });
 
   // The problems of the last report: a rebuild prints only those it did not, or an imported tree's
   // thousands of old broken links would scroll past at every save, the save's own problem among them.
@@ -267,8 +265,7 @@ export async function startDevSession(options: DevSessionOptions): Promise<DevSe
     builder.config,
     olderOptions,
     (again) => {
-      for (const base of again.result.ok ? again.bases : [])
-        dev.broadcast({ type: 'content', manifest: `${base}${POINTER_FILE}` });
+      if (again.result.ok) dev.broadcast({ type: 'content' });
     },
     older?.built,
   );
