@@ -60,15 +60,12 @@ export class PrerenderThreads {
 
   /**
    * The renderer of a site's documents, with the prerender bundle (loaded on this thread already) and the
-   * site data `data`: `count` threads
-   * when given (0: this thread), else the threads when they run already or the documents to render are
-   * enough to pay for starting them, else this thread. A renderer's error names the route.
+   * site data `data`: `count` threads when given (0: this thread), else the threads when they run already or
+   * the documents to render are enough to pay for starting them, else this thread. A renderer's error names
+   * the route.
    */
-  forSite(
-    { file: bundle, renderRoute }: Pick<Prerender, 'file' | 'renderRoute'>,
-    data: SiteData,
-    count?: number,
-  ): DocumentRenderer {
+  forSite(prerender: Pick<Prerender, 'file' | 'renderRoute'>, data: SiteData, count?: number): DocumentRenderer {
+    const { file: bundle, renderRoute } = prerender;
     let render: RenderDocument | undefined;
     return {
       ready: async (documents) => {
