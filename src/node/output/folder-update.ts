@@ -105,9 +105,9 @@ export class FolderUpdate {
     for (let at = folder; at.length >= made.length; at = path.dirname(at)) this.newFolders.add(at);
   }
 
-  /** Notes that the file of `relative`, written at `file`, was made from `key`. */
-  async written(relative: string, key: string, file: string): Promise<void> {
-    await this.ledger.written(relative, key, file);
+  /** Notes that the file of `relative` was written, made from `key`. */
+  wrote(relative: string, key: string): void {
+    this.ledger.wrote(relative, key);
   }
 
   /**

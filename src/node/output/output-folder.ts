@@ -86,13 +86,13 @@ export class OutputFolder {
     const contents = typeof data === 'function' ? await data() : data;
     const file = this.placeFor(relative, placing);
     const write = writeFile(file, isTextInParts(contents) ? batches(contents) : contents);
-    return this.track(this.noted(write, relative, file, placing.key));
+    return this.track(this.noted(write, relative, placing.key));
   }
 
   copy(from: string, relative: string, placing: Placing = {}): Promise<void> {
     if (this.keeps(relative, placing.key)) return Promise.resolve();
     const file = this.placeFor(relative, placing);
-    return this.track(this.noted(copyFile(from, file), relative, file, placing.key));
+    return this.track(this.noted(copyFile(from, file), relative, placing.key));
   }
 
   /**
@@ -106,7 +106,6 @@ export class OutputFolder {
       this.noted(
         link(from, file).catch(() => copyFile(from, file)),
         relative,
-        file,
         placing.key,
       ),
     );
@@ -143,9 +142,9 @@ export class OutputFolder {
     return key !== undefined && (this.update?.keep(relative, key) ?? false);
   }
 
-  private async noted(write: Promise<void>, relative: string, file: string, key: string | undefined) {
+  private async noted(write: Promise<void>, relative: string, key: string | undefined) {
     await write;
-    if (key !== undefined) await this.update?.written(relative, key, file);
+    if (key !== undefined) this.update?.wrote(relative, key);
   }
 
   /** Where to write the file, its folder made. */

@@ -1,6 +1,6 @@
 import { writeAside } from '../write-aside';
 import { statSync } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentHash } from '../content-hash';
 
@@ -20,7 +20,10 @@ interface LedgerFile {
  * means every file is written.
  */
 export class OutputLedger {
+  /** The entries of the files kept as they were. */
   private readonly next = new Map<string, Entry>();
+  /** The files this build wrote, with the key each was made from: their sizes and times are read at `save`. */
+  private readonly written = new Map<string, string>();
 
   private constructor(
     private readonly file: string,
@@ -65,14 +68,25 @@ export class OutputLedger {
     return this.earlier.get(relative)?.[0] === key;
   }
 
-  /** Notes a file this build wrote at `file` (where it is written, before it moves into place) from `key`. */
-  async written(relative: string, key: string, file: string): Promise<void> {
-    const stats = await stat(file);
-    this.next.set(relative, [key, stats.size, stats.mtimeMs]);
+  /** Notes a file this build wrote from `key`. */
+  wrote(relative: string, key: string): void {
+    this.written.set(relative, key);
   }
 
-  /** Saves what this build wrote, once its folder is up to date; a failure only costs the next build time. */
+  /**
+   * Saves what this build wrote, once its folder is up to date (every file in its place); a failure only
+   * costs the next build time. The written files' sizes and times are read here, on this thread, a stat
+   * each: cheaper than one trip to the thread pool per file as each is written.
+   */
   async save(): Promise<void> {
+    for (const [relative, key] of this.written) {
+      try {
+        const stats = statSync(`${this.target}${path.sep}${relative}`);
+        this.next.set(relative, [key, stats.size, stats.mtimeMs]);
+      } catch {
+        // Gone already (removed by hand): the next build makes it again.
+      }
+    }
     const saved: LedgerFile = { target: this.target, files: Object.fromEntries(this.next) };
     try {
       await mkdir(path.dirname(this.file), { recursive: true });
