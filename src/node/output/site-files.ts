@@ -176,7 +176,7 @@ function partsKey(keys: ReturnType<typeof fileKeys>, parts: readonly StoredText[
 const [FRAGMENT_START, FRAGMENT_END] = [heldText(FRAGMENT_OPEN), heldText(FRAGMENT_CLOSE)];
 
 /** A page's fragment, the file the app reads to show the page: named by its key and hash, read once a manifest names it. */
-export function fragmentFile(page: PageRecord, key?: string): SiteFile {
+export function fragmentFile(page: PageRecord, key?: string): SiteFile & { data: FileMaker } {
   const path = inOutput('assets/js', fragmentFileName(page));
   return { path, page, data: [FRAGMENT_START, page.html, FRAGMENT_END], key, reachedLater: true };
 }

@@ -4,6 +4,7 @@ import type { FolderUpdate } from './folder-update';
 import { SEARCH_ENTRY_FILE, searchEntryKey } from './published-search';
 import {
   fileKeys,
+  fragmentFile,
   searchFilePath,
   siteFiles,
   type DocumentRenderer,
@@ -22,9 +23,9 @@ export interface DistBeside {
 }
 
 /**
- * `manifest/`: what the build knows, readable by a writer — pretty JSON and plain fragments. Given the
- * `dist/` being written beside it, its search shards are linked from there once that is written, rather
- * than written twice.
+ * `manifest/`: what the build knows, readable by a writer — pretty JSON and the pages' fragments. Given
+ * the `dist/` being written beside it, its fragments and search shards are links to the same files there
+ * once that is written, rather than written twice: a link costs the disk no new file.
  */
 export async function writeManifestFolder(
   dir: string,
@@ -43,16 +44,23 @@ export async function writeManifestFolder(
       // Keyed by the code that made it: a build lends its first results only from its own code's.
       const searchKey = versions ? searchEntryKey(search.entry, versions.texts) : undefined;
       await out.put(SEARCH_ENTRY_FILE, search.entry, { key: searchKey });
-      const reachedLater = true;
-      // Pages and shards are reached through manifest.json and search.json, which move into place after them.
-      for (const page of pages) {
-        await out.put(path.join('pages', `${page.key}.html`), [page.html], { key: keys.texts(page), reachedLater });
-      }
       if (dist) await dist.written;
-      for (const shard of search.shards) {
-        const placing = { key: keys.named, reachedLater };
-        if (dist) await out.linkTo(dist.fileOf(searchFilePath(shard.name)), shard.name, placing);
-        else await out.put(shard.name, shard.data, placing);
+      // Pages and shards are reached through manifest.json and search.json, which move into place after them.
+      const reachedLater = true;
+      const files = [
+        ...pages.map((page) => ({
+          name: path.join('pages', `${page.key}.html`),
+          file: fragmentFile(page, keys.texts(page)),
+        })),
+        ...search.shards.map((shard) => ({
+          name: shard.name,
+          file: { path: searchFilePath(shard.name), data: shard.data, key: keys.named },
+        })),
+      ];
+      for (const { name, file } of files) {
+        const placing = { key: file.key, reachedLater };
+        if (dist) await out.linkTo(dist.fileOf(file.path), name, placing);
+        else await out.put(name, file.data, placing);
       }
     },
     update,
