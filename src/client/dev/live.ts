@@ -10,23 +10,9 @@
  * - 'reload': reloads the page (the client bundle or the stylesheet changed).
  * No inline styles or scripts: styles are set through the CSSOM, which the CSP allows.
  */
+import type { DevProblem, PageProblems } from '../../shared/dev-problems';
 import type { DevEvent } from '../../shared/dev-update';
 import { DEV_CONTENT_EVENT } from './events';
-
-interface DevDiagnostic {
-  severity: 'error' | 'warning';
-  file: string;
-  line: number;
-  column: number;
-  message: string;
-}
-
-/** The dev server's answer at /__dev/problems (src/node/dev/server.ts, `PageProblems`). */
-interface PageProblems {
-  diagnostics: DevDiagnostic[];
-  written: boolean;
-  otherPages: number;
-}
 
 const OVERLAY_ID = 'docs-dev-overlay';
 
@@ -61,7 +47,7 @@ function showProblems(): void {
     .catch((error: unknown) => console.warn('docs dev: could not read the problems', error));
 }
 
-function showOverlay(diagnostics: DevDiagnostic[], written: boolean, otherPages: number): void {
+function showOverlay(diagnostics: DevProblem[], written: boolean, otherPages: number): void {
   removeOverlay();
   const overlay = document.createElement('div');
   overlay.id = OVERLAY_ID;

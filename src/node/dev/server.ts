@@ -1,14 +1,9 @@
 import http from 'node:http';
+import type { DevProblem, PageProblems } from '../../shared/dev-problems';
 import type { DevEvent } from '../../shared/dev-update';
-import type { Diagnostic } from '../diagnostics';
 import { withScript } from '../site-stages';
 import { answerFailure, answerFailures } from '../serve/failures';
 import { createSiteServer } from '../serve/server';
-
-/** A problem as the tabs get it: with the URL of the page whose file it is in, when it is a page's. */
-export interface DevProblem extends Diagnostic {
-  page?: string;
-}
 
 /**
  * What the dev session tells the open tabs (`DevEvent`, but for the problems): `problems` follows every
@@ -18,13 +13,6 @@ export interface DevProblem extends Diagnostic {
  */
 export type DevMessage =
   Exclude<DevEvent, { type: 'problems' }> | { type: 'problems'; diagnostics: DevProblem[]; written: boolean };
-
-/** The problems a tab shows over a page: the page's own and those of no page, with the count of pages elsewhere with errors. */
-export interface PageProblems {
-  diagnostics: DevProblem[];
-  written: boolean;
-  otherPages: number;
-}
 
 /** A URL path decoded, or as it is when it cannot be (the site server then answers it 400). */
 function safelyDecoded(pathname: string): string {
