@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
@@ -23,11 +23,7 @@ const WAIT_POLL_MS = 250;
 
 /** A second build into folders a build is using: refused, with the build that uses them. */
 export class BuildLockedError extends Error {
-  constructor(
-    readonly folder: string,
-    readonly holder: Holder,
-    readonly lockFile: string,
-  ) {
+  constructor(folder: string, holder: Holder, lockFile: string) {
     super(
       `${folder} is being written by another build (${describe(holder)}). Build again once it has finished, ` +
         `or with --wait to wait for it. If that process is not a build, remove ${lockFile}.`,
@@ -88,14 +84,6 @@ function readHolder(lockFile: string): Holder | undefined {
   return { pid: 0, host: hostname(), started: new Date(0).toISOString(), token: text };
 }
 
-const removeQuietly = (file: string) => {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Already gone.
-  }
-};
-
 /**
  * The folders one build writes (dist/, manifest/, the cache), locked against every other build for as
  * long as it runs: two builds into the same folders would write, move and sweep each other's files. Each
@@ -146,7 +134,7 @@ export class BuildLock {
   /** Lets the folders go; a lock another build has taken over meanwhile is left to it. */
   release(): void {
     for (const { file, token } of this.held.splice(0)) {
-      if (readHolder(file)?.token === token) removeQuietly(file);
+      if (readHolder(file)?.token === token) rmSync(file, { force: true });
     }
   }
 }
@@ -175,7 +163,7 @@ function take(file: string, me: Holder, log?: (line: string) => void): Holder | 
       }
     }
   } finally {
-    removeQuietly(mine);
+    rmSync(mine, { force: true });
   }
 }
 
@@ -199,6 +187,6 @@ function removeStale(file: string, stale: Holder, token: string): boolean {
       // A third build took the lock meanwhile: it is the holder now.
     }
   }
-  removeQuietly(aside);
+  rmSync(aside, { force: true });
   return moved?.token === stale.token;
 }
