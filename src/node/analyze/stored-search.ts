@@ -16,35 +16,26 @@ export const STORED_SEARCH_FORMAT = 1;
 export class SearchTermNumbers {
   private ids: Map<string, number> | undefined;
 
-  constructor(private readonly terms: string[] = []) {}
-
-  /** How many terms are numbered. */
-  get size(): number {
-    return this.terms.length;
-  }
-
-  /** Every numbered term, by number. */
-  get list(): readonly string[] {
-    return this.terms;
-  }
+  /** `list`: every numbered term, by number. */
+  constructor(readonly list: string[] = []) {}
 
   /** A term's number, a new one when it has none yet. */
   number(term: string): number {
     // Made only when a page is stored: a build that renders nothing never needs it.
-    this.ids ??= new Map(this.terms.map((known, n) => [known, n]));
+    this.ids ??= new Map(this.list.map((known, n) => [known, n]));
     let n = this.ids.get(term);
     if (n === undefined) {
-      this.ids.set(term, (n = this.terms.length));
-      this.terms.push(term);
+      this.ids.set(term, (n = this.list.length));
+      this.list.push(term);
     }
     return n;
   }
 
   /** The term numbered `n`. */
   term(n: number): string {
-    const term = this.terms[n];
+    const term = this.list[n];
     if (term === undefined)
-      throw new Error(`stored search terms name term ${n}, but only ${this.terms.length} are numbered`);
+      throw new Error(`stored search terms name term ${n}, but only ${this.list.length} are numbered`);
     return term;
   }
 }
