@@ -47,12 +47,9 @@ export interface LinkedHashes {
   set(file: string, links: string, hash: string): void;
 }
 
-export { renderIdentity } from './cache-index';
-
 export class RenderCache implements LinkedHashes {
-  /** Pages reused and pages made by this build, by relative path. */
-  private readonly reusedEntries = new Map<string, CachedPage>();
-  private readonly madeEntries = new Map<string, CachedPage>();
+  /** Pages reused or made by this build, by relative path. */
+  private readonly entries = new Map<string, CachedPage>();
   private readonly linked = new Map<string, [links: string, hash: string]>();
 
   private constructor(
@@ -69,9 +66,7 @@ export class RenderCache implements LinkedHashes {
   static async open(texts: TextStore, identity: string, settings: PageSettings): Promise<RenderCache> {
     try {
       const index = PageIndex.parse(await readFile(path.join(texts.dir, INDEX_FILE), 'utf8'), identity);
-      if (index) {
-        return new RenderCache(texts, index, settings);
-      }
+      if (index) return new RenderCache(texts, index, settings);
     } catch {
       // No cache yet, or an unreadable one: every page is made, and the cache written anew.
     }
@@ -98,7 +93,7 @@ export class RenderCache implements LinkedHashes {
         reused.push(found.page);
         code.push(...found.entry.code);
         for (const problem of found.entry.problems) problems.push({ ...problem, file: file.relativePath });
-        this.reusedEntries.set(file.relativePath, found.entry);
+        this.entries.set(file.relativePath, found.entry);
       } else render.push(file);
     }
     return { reused, render, code, problems };
@@ -109,7 +104,7 @@ export class RenderCache implements LinkedHashes {
    * puts its site together again at each save) last linked it, else in the build that cached it.
    */
   get(file: string, links: string): string | undefined {
-    const known = this.linked.get(file) ?? this.reusedEntries.get(file)?.linked;
+    const known = this.linked.get(file) ?? this.entries.get(file)?.linked;
     return known?.[0] === links ? known[1] : undefined;
   }
 
@@ -131,12 +126,12 @@ export class RenderCache implements LinkedHashes {
         if (list) list.push(problem);
         else problemsOf.set(file, [problem]);
       }
-      const kept = made.filter(({ page }) => {
-        return !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error');
-      });
+      const kept = made.filter(
+        ({ page }) => !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error'),
+      );
       this.addMade(kept, problemsOf);
       for (const [file, [links, hash]] of this.linked) {
-        const entry = this.reusedEntries.get(file) ?? this.madeEntries.get(file);
+        const entry = this.entries.get(file);
         if (!entry || (entry.linked?.[0] === links && entry.linked[1] === hash)) continue;
         entry.linked = [links, hash];
         this.index.rewrite(entry);
@@ -156,8 +151,7 @@ export class RenderCache implements LinkedHashes {
       // A build that reads the cache meanwhile sees the old index or the new.
       await writeAside(path.join(this.texts.dir, INDEX_FILE), this.index.lines());
       for (const name of await readdir(this.texts.dir)) {
-        const dropped = name.startsWith('segment.') && !keep.has(name);
-        if (dropped) await rm(path.join(this.texts.dir, name), { force: true });
+        if (name.startsWith('segment.') && !keep.has(name)) await rm(path.join(this.texts.dir, name), { force: true });
       }
     } catch {
       // A cache that could not be written costs the next build time, never its result.
@@ -178,8 +172,15 @@ export class RenderCache implements LinkedHashes {
         const assets = this.assetsNow(file, entry);
         if (!assets) continue;
         indexed.used = this.index.save;
-        const source = { size: stats.size, mtimeMs: stats.mtimeMs, digest };
-        return { page: this.record(file, entry, source, assets), entry };
+        const page: CompletePage = {
+          ...placed(entry.record, file.absolutePath, assets),
+          source: { size: stats.size, mtimeMs: stats.mtimeMs, digest },
+          file,
+          html: this.texts.at(entry.html),
+          markdown: this.texts.at(entry.markdown),
+          search: { read: () => searchFromStored(this.texts.bytes(entry.search), this.index.terms) },
+        };
+        return { page, entry };
       }
     } catch {
       // A file gone meanwhile, or a segment another build removed: the page is made again.
@@ -206,22 +207,6 @@ export class RenderCache implements LinkedHashes {
     return stats;
   }
 
-  private record(
-    file: ContentFile,
-    entry: CachedPage,
-    source: CompletePage['source'],
-    stats: FileStats[],
-  ): CompletePage {
-    return {
-      ...placed(entry.record, file.absolutePath, stats),
-      source,
-      file,
-      html: this.texts.at(entry.html),
-      markdown: this.texts.at(entry.markdown),
-      search: { read: () => searchFromStored(this.texts.bytes(entry.search), this.index.terms) },
-    };
-  }
-
   /**
    * Adds the made pages to the index, with where their texts are, their problems and what they are made
    * of. A page whose file or images changed since they were read is left out.
@@ -243,7 +228,7 @@ export class RenderCache implements LinkedHashes {
         code,
       };
       this.index.add(pageKey(file.relativePath, page.source.digest, this.settings), entry);
-      this.madeEntries.set(file.relativePath, entry);
+      this.entries.set(file.relativePath, entry);
     }
   }
 }
