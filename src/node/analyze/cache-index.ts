@@ -169,10 +169,9 @@ export class PageIndex {
       yield batch;
       batch = '';
     };
-    const live = new Set(this.live());
     for (const [key, entries] of this.pages) {
       for (const entry of entries) {
-        if (!live.has(entry)) continue;
+        if (this.save - entry.used >= KEPT_FOR_SAVES) continue;
         batch += `p\t${entry.used}\t${key}\t${entry.line}\n`;
         yield* flush();
       }
