@@ -79,7 +79,7 @@ export class TextStore {
     if (this.closed) throw new Error('text store used after it was closed');
     const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     const segment = this.ownSegment();
-    const fd = this.fd(segment);
+    const fd = this.open(segment);
     for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done, this.size + done);
     const place: TextPlace = [segment, this.size, data.length];
     this.size += data.length;
@@ -99,7 +99,7 @@ export class TextStore {
   /** The bytes at `place`. */
   bytes([segment, offset, bytes]: TextPlace): Buffer {
     if (this.closed) throw new Error('text store read after it was closed');
-    const fd = this.fd(segment);
+    const fd = this.open(segment);
     const buffer = Buffer.allocUnsafe(bytes);
     for (let done = 0; done < bytes;) {
       const n = readSync(fd, buffer, done, bytes - done, offset + done);
@@ -107,11 +107,6 @@ export class TextStore {
       done += n;
     }
     return buffer;
-  }
-
-  /** Opens a segment (throws when it is gone): a cached page whose texts are gone is made again. */
-  open(segment: string): void {
-    this.fd(segment);
   }
 
   /** Keeps this store's segment past `close` when a cache index names it (`named`). */
@@ -136,7 +131,8 @@ export class TextStore {
     return name;
   }
 
-  private fd(segment: string): number {
+  /** A segment's descriptor, opened once; throws when it is gone: a cached page whose texts are gone is made again. */
+  open(segment: string): number {
     let fd = this.fds.get(segment);
     if (fd === undefined) {
       fd = openSync(path.join(this.dir, segment), 'r');
