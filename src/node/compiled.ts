@@ -7,7 +7,7 @@
  */
 import { writeAside } from './write-aside';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OutputFile } from 'esbuild';
@@ -104,7 +104,6 @@ export async function compile(projectRoot: string): Promise<boolean> {
     write: false,
     logLevel: 'silent',
   });
-  await mkdir(outDir, { recursive: true });
   const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
   const written = (files: readonly OutputFile[]) => Promise.all(files.map((file) => writeAside(file.path, file.text)));
   // A process starting meanwhile loads the old file or the new, never half; a chunk is named by its

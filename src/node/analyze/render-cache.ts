@@ -1,6 +1,6 @@
 import { writeAside } from '../write-aside';
 import { statSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { searchFromStored, storedSearch } from './stored-search';
@@ -119,7 +119,6 @@ export class RenderCache implements LinkedHashes {
    */
   async save(made: readonly RenderedPage[], problems: readonly Diagnostic[]): Promise<void> {
     try {
-      await mkdir(this.texts.dir, { recursive: true });
       const problemsOf = new Map<string, Omit<Diagnostic, 'file'>[]>();
       for (const { file, ...problem } of problems) {
         const list = problemsOf.get(file);

@@ -1,7 +1,6 @@
 import { writeAside } from '../write-aside';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { packageVersion } from '../package-version';
 import { HIGHLIGHT_HTML_FORMAT, THEMES } from './themes';
 
@@ -75,7 +74,6 @@ export class HighlightCache {
   async save(): Promise<void> {
     if (!this.file) return;
     if (this.used.size === this.stored.size && [...this.used.keys()].every((key) => this.stored.has(key))) return;
-    await mkdir(path.dirname(this.file), { recursive: true });
     // Concurrent builds never read a half-written cache.
     const contents: CacheFile = { identity: CACHE_IDENTITY, entries: Object.fromEntries(this.used) };
     await writeAside(this.file, JSON.stringify(contents));

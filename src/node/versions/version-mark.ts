@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { POINTER_FILE } from '../../shared/site-data';
 import { digestOfAll, sourceDigest } from '../content-hash';
@@ -120,7 +120,6 @@ export async function markBuilt(
     diagnostics: result.diagnostics,
   };
   try {
-    await mkdir(folders.cacheDir, { recursive: true });
     await writeAside(path.join(folders.cacheDir, MARK_FILE), JSON.stringify(mark));
   } catch {
     // The next build builds the version again.
