@@ -17,7 +17,7 @@ import { pageSearch, type PageSearch } from './page-search';
 import { mathClasses } from './markdown/math-styles';
 import { codeColours, type CompletePage, type SourceStamp } from './page-record';
 import type { ContentFile } from '../scan/scan';
-import { heldText, parsedJson, storedJson, type StoredJson, type TextSink } from './text-store';
+import { heldText, parsedJson, type StoredJson, type TextSink } from './text-store';
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
 export interface PageSettings {
@@ -122,7 +122,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     codeColours: codeColours(html),
     mathClasses: mathClasses(html),
     markdown: site.texts.put(pageMarkdown(title, body, analysis)),
-    search: storedJson(site.texts, pageSearch(title, route, description, sections)),
+    search: parsedJson(site.texts.put(JSON.stringify(pageSearch(title, route, description, sections)))),
   };
 }
 

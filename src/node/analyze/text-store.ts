@@ -35,11 +35,6 @@ export interface TextSink {
   put(text: string): StoredText;
 }
 
-/** A value kept in a store as JSON. */
-export function storedJson<T>(texts: TextSink, value: T): StoredJson<T> {
-  return parsedJson(texts.put(JSON.stringify(value)));
-}
-
 /** The value of a stored JSON text. */
 export function parsedJson<T>(json: StoredText): StoredJson<T> {
   return { json, read: () => JSON.parse(json.read()) as T };

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { heldText, storedJson, TextStore } from '../../../../src/node/analyze/text-store';
+import { heldText, parsedJson, TextStore } from '../../../../src/node/analyze/text-store';
 
 const texts = ['<p>plain</p>', 'Zürich — “quoted” → 日本語 🚀', '', 'x'.repeat(100_000)];
 
@@ -21,7 +21,8 @@ describe('the text store', () => {
     // A text held elsewhere is put when its place is asked for.
     const held = store.placeOf(heldText('held'));
     expect(store.bytes(held).toString('utf8')).toBe('held');
-    expect(storedJson(store, { sections: [{ text: texts[1] }] }).read()).toEqual({ sections: [{ text: texts[1] }] });
+    const json = parsedJson(store.put(JSON.stringify({ sections: [{ text: texts[1] }] })));
+    expect(json.read()).toEqual({ sections: [{ text: texts[1] }] });
     store.close();
   });
 
