@@ -112,22 +112,15 @@ export class PageIndex {
     return index;
   }
 
-  /** The entry of each page parsed or added, to write its line again once it changed. */
-  private readonly entryOf = new WeakMap<CachedPage, IndexEntry>();
-
   /** The page of an entry, parsed once. */
   page(entry: IndexEntry): CachedPage {
-    if (!entry.page) {
-      entry.page = JSON.parse(entry.line) as CachedPage;
-      this.entryOf.set(entry.page, entry);
-    }
+    entry.page ??= JSON.parse(entry.line) as CachedPage;
     return entry.page;
   }
 
-  /** Takes a page's changes into its line. */
-  rewrite(page: CachedPage): void {
-    const entry = this.entryOf.get(page);
-    if (entry) entry.line = JSON.stringify(page);
+  /** Takes the changes of an entry's page into its line. */
+  rewrite(entry: IndexEntry): void {
+    entry.line = JSON.stringify(this.page(entry));
   }
 
   /**
@@ -146,14 +139,14 @@ export class PageIndex {
   }
 
   /** Adds an entry under `key`, in place of one that holds for the same constants, images and problems. */
-  add(key: string, page: CachedPage): void {
+  add(key: string, page: CachedPage): IndexEntry {
     const same = (other: CachedPage) =>
       JSON.stringify([other.constants, other.assets, other.madeIn]) ===
       JSON.stringify([page.constants, page.assets, page.madeIn]);
     const kept = (this.pages.get(key) ?? []).filter((entry) => !same(this.page(entry)));
     const entry = { used: this.save, line: JSON.stringify(page), page };
-    this.entryOf.set(page, entry);
     this.pages.set(key, [entry, ...kept]);
+    return entry;
   }
 
   /** The entries this save keeps: those used by one of the last saves. */

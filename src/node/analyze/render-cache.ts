@@ -9,7 +9,7 @@ import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
 import { filesNamed, homeFolderName, madeOf, placed, placeFree, type FileStats } from './page-place';
-import { INDEX_FILE, PageIndex, pageKey, segmentsOf, type CachedPage } from './cache-index';
+import { INDEX_FILE, PageIndex, pageKey, segmentsOf, type CachedPage, type IndexEntry } from './cache-index';
 
 /**
  * The page pass's results kept between builds, in one folder for every version of the site and for
@@ -49,7 +49,7 @@ export interface LinkedHashes {
 
 export class RenderCache implements LinkedHashes {
   /** Pages reused or made by this build, by relative path. */
-  private readonly entries = new Map<string, CachedPage>();
+  private readonly entries = new Map<string, IndexEntry>();
   private readonly linked = new Map<string, [links: string, hash: string]>();
 
   private constructor(
@@ -91,8 +91,8 @@ export class RenderCache implements LinkedHashes {
       const found = this.find(file);
       if (found) {
         reused.push(found.page);
-        code.push(...found.entry.code);
-        for (const problem of found.entry.problems) problems.push({ ...problem, file: file.relativePath });
+        code.push(...found.cached.code);
+        for (const problem of found.cached.problems) problems.push({ ...problem, file: file.relativePath });
         this.entries.set(file.relativePath, found.entry);
       } else render.push(file);
     }
@@ -104,7 +104,7 @@ export class RenderCache implements LinkedHashes {
    * puts its site together again at each save) last linked it, else in the build that cached it.
    */
   get(file: string, links: string): string | undefined {
-    const known = this.linked.get(file) ?? this.entries.get(file)?.linked;
+    const known = this.linked.get(file) ?? this.entries.get(file)?.page?.linked;
     return known?.[0] === links ? known[1] : undefined;
   }
 
@@ -131,18 +131,20 @@ export class RenderCache implements LinkedHashes {
       this.addMade(kept, problemsOf);
       for (const [file, [links, hash]] of this.linked) {
         const entry = this.entries.get(file);
-        if (!entry || (entry.linked?.[0] === links && entry.linked[1] === hash)) continue;
-        entry.linked = [links, hash];
+        if (!entry?.page || (entry.page.linked?.[0] === links && entry.page.linked[1] === hash)) continue;
+        entry.page.linked = [links, hash];
         this.index.rewrite(entry);
       }
-      const pages = this.index.live().map((entry) => this.index.page(entry));
+      const live = this.index.live();
+      const pages = live.map((entry) => this.index.page(entry));
       const named = segmentsOf(pages);
       // Merging moves the entries' texts (the entries change in place).
       if (named.size > MAX_SEGMENTS || (await mostlyDead(this.texts.dir, named, pages))) {
-        for (const page of pages) {
+        for (const entry of live) {
+          const page = this.index.page(entry);
           for (const text of ['html', 'markdown', 'search'] as const)
             page[text] = this.texts.put(this.texts.bytes(page[text])).place;
-          this.index.rewrite(page);
+          this.index.rewrite(entry);
         }
       }
       const keep = segmentsOf(pages);
@@ -161,25 +163,25 @@ export class RenderCache implements LinkedHashes {
    * A cached page made of what `file` is made of now, as this version has it; synchronous: a stat is a
    * few microseconds, far less than a trip through the thread pool, and a large site checks thousands.
    */
-  private find(file: ContentFile): { page: CompletePage; entry: CachedPage } | undefined {
+  private find(file: ContentFile): { page: CompletePage; cached: CachedPage; entry: IndexEntry } | undefined {
     try {
       const stats = statSync(file.absolutePath);
       const digest = this.index.digestOf(file.absolutePath, stats);
       const entries = this.index.pages.get(pageKey(file.relativePath, digest, this.settings)) ?? [];
-      for (const indexed of entries) {
-        const entry = this.index.page(indexed);
-        const assets = this.assetsNow(file, entry);
+      for (const entry of entries) {
+        const cached = this.index.page(entry);
+        const assets = this.assetsNow(file, cached);
         if (!assets) continue;
-        indexed.used = this.index.save;
+        entry.used = this.index.save;
         const page: CompletePage = {
-          ...placed(entry.record, file.absolutePath, assets),
+          ...placed(cached.record, file.absolutePath, assets),
           source: { size: stats.size, mtimeMs: stats.mtimeMs, digest },
           file,
-          html: this.texts.at(entry.html),
-          markdown: this.texts.at(entry.markdown),
-          search: { read: () => searchFromStored(this.texts.bytes(entry.search), this.index.terms) },
+          html: this.texts.at(cached.html),
+          markdown: this.texts.at(cached.markdown),
+          search: { read: () => searchFromStored(this.texts.bytes(cached.search), this.index.terms) },
         };
-        return { page, entry };
+        return { page, cached, entry };
       }
     } catch {
       // A file gone meanwhile, or a segment another build removed: the page is made again.
@@ -216,7 +218,7 @@ export class RenderCache implements LinkedHashes {
       const made = madeOf(page, this.settings.constants, (file, stats) => this.index.digestOf(file, stats));
       if (!made) continue;
       const problems = problemsOf.get(file.relativePath) ?? [];
-      const entry: CachedPage = {
+      const cached: CachedPage = {
         record: placeFree(record, file.absolutePath),
         ...made,
         problems,
@@ -226,8 +228,8 @@ export class RenderCache implements LinkedHashes {
         search: this.texts.put(storedSearch(search.read(), this.index.terms)).place,
         code,
       };
-      this.index.add(pageKey(file.relativePath, page.source.digest, this.settings), entry);
-      this.entries.set(file.relativePath, entry);
+      const key = pageKey(file.relativePath, page.source.digest, this.settings);
+      this.entries.set(file.relativePath, this.index.add(key, cached));
     }
   }
 }
