@@ -39,14 +39,12 @@ export class HighlightCache {
   /** The cache of `file` (none: a cache that is never saved); an unreadable or outdated file starts empty. */
   static async load(file?: string): Promise<HighlightCache> {
     const cache = new HighlightCache(file);
-    if (file) {
-      try {
-        const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
-        if (parsed.identity === CACHE_IDENTITY && parsed.entries)
-          cache.stored = new Map(Object.entries(parsed.entries));
-      } catch {
-        // No cache yet, or an unreadable one: start empty, it is rebuilt on save.
-      }
+    if (!file) return cache;
+    try {
+      const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<CacheFile>;
+      if (parsed.identity === CACHE_IDENTITY && parsed.entries) cache.stored = new Map(Object.entries(parsed.entries));
+    } catch {
+      // No cache yet, or an unreadable one: start empty, it is rebuilt on save.
     }
     return cache;
   }
