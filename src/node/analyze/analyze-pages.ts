@@ -6,7 +6,7 @@ import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
 import { analyzeFile, type AnalyzedFile } from './analyze-file';
-import { AnalyzeThreads, analyzeThreadCount } from './analyze-threads';
+import { analyzeThreadCount, startAnalyzeThreads } from './analyze-threads';
 
 export interface AnalyzePagesOptions {
   settings: PageSettings;
@@ -44,7 +44,7 @@ export async function analyzePages(files: ContentFile[], options: AnalyzePagesOp
     strict: diagnostics.strict,
     highlighting: await highlighter.forThreads(),
   });
-  const threads = count > 0 ? await AnalyzeThreads.start(count, workerData(), highlighter, texts) : undefined;
+  const threads = count > 0 ? await startAnalyzeThreads(count, workerData(), highlighter, texts) : undefined;
   const analyzed: AnalyzedFile[] = [];
   const progress = progressLog('rendered', files.length, options.log);
   let next = 0;

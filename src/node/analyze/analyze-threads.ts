@@ -51,56 +51,42 @@ interface PageAnswer {
  * the build's own thread would, and its pages come back whole, their texts put in the build's store and
  * their code blocks kept by the build's highlighting. `stop` must follow, whatever happens.
  */
-export class AnalyzeThreads {
-  private constructor(
-    private readonly threads: RequestThreads<ContentFile, PageAnswer>,
-    private readonly highlighting: BuildHighlighting,
-    private readonly texts: TextSink,
-  ) {}
-
-  /** Starts `count` threads making pages with the settings of `work`. */
-  static async start(
-    count: number,
-    work: Omit<PageThreadWork, 'kind'> | Promise<Omit<PageThreadWork, 'kind'>>,
-    highlighting: BuildHighlighting,
-    texts: TextSink,
-  ): Promise<AnalyzeThreads> {
-    const workerData = Promise.resolve(work).then((settings): PageThreadWork => ({ kind: 'pages', ...settings }));
-    const threads = await RequestThreads.start<ContentFile, PageAnswer>('page', buildWorkerScript(), {
-      count,
-      workerData,
-      describe: (file) => `analyzing ${file.relativePath}`,
-    });
-    return new AnalyzeThreads(threads, highlighting, texts);
-  }
-
-  get count(): number {
-    return this.threads.count;
-  }
-
+export interface AnalyzeThreads {
+  readonly count: number;
   /** The file made into a page on a thread; a fault there (or the thread's end) rejects, naming the file. */
-  async analyze(file: ContentFile): Promise<AnalyzedFile> {
-    const { page, problems, code, made } = await this.threads.request(file);
-    this.highlighting.keep(code, made);
-    if (!page) return { page, problems, code };
-    const { html, markdown, search, ...rest } = page;
-    const { texts } = this;
+  analyze(file: ContentFile): Promise<AnalyzedFile>;
+  stop(): Promise<void>;
+}
+
+/** Starts `count` threads making pages with the settings of `work`. */
+export async function startAnalyzeThreads(
+  count: number,
+  work: Omit<PageThreadWork, 'kind'> | Promise<Omit<PageThreadWork, 'kind'>>,
+  highlighting: BuildHighlighting,
+  texts: TextSink,
+): Promise<AnalyzeThreads> {
+  const workerData = Promise.resolve(work).then((settings): PageThreadWork => ({ kind: 'pages', ...settings }));
+  const threads = await RequestThreads.start<ContentFile, PageAnswer>('page', buildWorkerScript(), {
+    count,
+    workerData,
+    describe: (file) => `analyzing ${file.relativePath}`,
+  });
+  const analyze = async (file: ContentFile): Promise<AnalyzedFile> => {
+    const { page, problems, code, made } = await threads.request(file);
+    highlighting.keep(code, made);
     return {
-      page: {
-        ...rest,
+      page: page && {
+        ...page,
         file,
-        html: texts.put(html),
-        markdown: texts.put(markdown),
-        search: parsedJson(texts.put(search)),
+        html: texts.put(page.html),
+        markdown: texts.put(page.markdown),
+        search: parsedJson(texts.put(page.search)),
       },
       problems,
       code,
     };
-  }
-
-  async stop(): Promise<void> {
-    await this.threads.stop();
-  }
+  };
+  return { count: threads.count, analyze, stop: () => threads.stop() };
 }
 
 /**

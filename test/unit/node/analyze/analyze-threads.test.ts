@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeFile } from '../../../../src/node/analyze/analyze-file';
 import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
-import { AnalyzeThreads, analyzeThreadCount } from '../../../../src/node/analyze/analyze-threads';
+import { analyzeThreadCount, startAnalyzeThreads } from '../../../../src/node/analyze/analyze-threads';
 import type { LoadedPage } from '../../../../src/node/analyze/page-source';
 import { TextStore } from '../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
@@ -85,7 +85,7 @@ describe('the page pass on page threads', () => {
     const cacheDir = path.join(root, 'highlight');
     const highlighter = await PageHighlighter.load(cacheDir);
     const workerData = { settings, strict: true, highlighting: await highlighter.forThreads() };
-    const threads = await AnalyzeThreads.start(2, workerData, highlighter, texts);
+    const threads = await startAnalyzeThreads(2, workerData, highlighter, texts);
     try {
       const onThreads = await Promise.all(files.map((file) => threads.analyze(file)));
       // A highlighter of its own, so that the threads' blocks count in the cache of the first alone.
