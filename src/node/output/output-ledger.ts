@@ -1,6 +1,6 @@
 import { writeAside } from '../write-aside';
 import { statSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentHash } from '../content-hash';
 
@@ -89,7 +89,6 @@ export class OutputLedger {
     }
     const saved: LedgerFile = { target: this.target, files: Object.fromEntries(this.next) };
     try {
-      await mkdir(path.dirname(this.file), { recursive: true });
       await writeAside(this.file, JSON.stringify(saved));
     } catch {
       // The next build makes every file again.
