@@ -6,7 +6,7 @@ import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
 import { analyzeFile, type AnalyzedFile } from './analyze-file';
-import { analyzeThreadCount, startAnalyzeThreads } from './analyze-threads';
+import { pagePassShare, startAnalyzeThreads } from './analyze-threads';
 
 export interface AnalyzePagesOptions {
   settings: PageSettings;
@@ -24,9 +24,12 @@ export interface AnalyzePagesOptions {
 
 /** Files this thread reads at once when it analyzes alone, so reading one overlaps with rendering the others. */
 const FILES_AT_ONCE = 64;
+/** The same beside page threads: few, so that this thread never holds files a thread waits for at the end. */
+const FILES_AT_ONCE_BESIDE_THREADS = 2;
 /**
  * With threads, the files each has been sent and not yet answered: enough that it never waits for the next
- * while this thread stores what another sent back. This thread makes no pages of its own then.
+ * while this thread stores what another sent back. On a large site this thread then makes no pages of
+ * its own (`pagePassShare`).
  */
 const FILES_PER_THREAD = 16;
 
@@ -38,7 +41,8 @@ const FILES_PER_THREAD = 16;
  */
 export async function analyzePages(files: ContentFile[], options: AnalyzePagesOptions): Promise<RenderedPage[]> {
   const { settings, highlighter, texts, diagnostics } = options;
-  const count = options.threads ?? analyzeThreadCount(files.length, highlighter.cold);
+  const share = options.threads === undefined ? pagePassShare(files.length, highlighter.cold) : undefined;
+  const count = options.threads ?? share?.threads ?? 0;
   const workerData = async () => ({
     settings,
     strict: diagnostics.strict,
@@ -65,7 +69,10 @@ export async function analyzePages(files: ContentFile[], options: AnalyzePagesOp
   try {
     const here = (file: ContentFile) => analyzeFile(file, { ...settings, highlighter, texts }, diagnostics.strict);
     const lanes = threads
-      ? Array<typeof here>(threads.count * FILES_PER_THREAD).fill((file) => threads.analyze(file))
+      ? [
+          ...Array<typeof here>(threads.count * FILES_PER_THREAD).fill((file) => threads.analyze(file)),
+          ...Array<typeof here>(share?.here ? FILES_AT_ONCE_BESIDE_THREADS : 0).fill(here),
+        ]
       : Array<typeof here>(FILES_AT_ONCE).fill(here);
     await Promise.all(lanes.map(lane));
   } finally {

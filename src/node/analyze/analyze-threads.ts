@@ -21,9 +21,16 @@ const MIN_PAGES_FOR_THREADS = 1500;
  */
 const MIN_PAGES_FOR_THREADS_COLD = 40;
 
-/** How many page threads a pass over `files` page files is worth: none below the threshold. */
-export function analyzeThreadCount(files: number, coldCode = false): number {
-  return threadsFor(files, coldCode ? MIN_PAGES_FOR_THREADS_COLD : MIN_PAGES_FOR_THREADS);
+/**
+ * How the page pass over `files` page files is shared: its page threads (none below the threshold), and
+ * whether the build's own thread makes pages too. From the threshold on, every core gets a thread and the
+ * build's thread only hands out the work. Below it, only code to highlight starts threads, and then the
+ * build's thread, which has the pipeline loaded already, makes pages beside a thread on each other core:
+ * a thread spends its first part of a second loading what the build's thread has.
+ */
+export function pagePassShare(files: number, coldCode = false): { threads: number; here: boolean } {
+  if (files >= MIN_PAGES_FOR_THREADS) return { threads: threadsFor(files, MIN_PAGES_FOR_THREADS), here: false };
+  return { threads: coldCode ? threadsFor(files, MIN_PAGES_FOR_THREADS_COLD, 1) : 0, here: true };
 }
 
 /** What a page thread starts with: the site's settings, whether content problems are errors, its highlighting. */

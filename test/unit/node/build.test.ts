@@ -1,3 +1,4 @@
+import { pagePassShare } from '../../../src/node/analyze/analyze-threads';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
@@ -31,9 +32,9 @@ const GOOD = {
 
 /** Every file of a folder with its content hash, to compare outputs exactly. */
 /** Twelve pages with code in four languages, a highlighted line, and a block inside a container. */
-function codePages(): Record<string, string> {
+function codePages(count = 12): Record<string, string> {
   return Object.fromEntries(
-    Array.from({ length: 12 }, (_, i) => [
+    Array.from({ length: count }, (_, i) => [
       `code/page-${i}.md`,
       `# Code ${i}\n\n[[toc]]\n\n## Steps\n\n\`\`\`${['js', 'python', 'bash', 'json'][i % 4]} {1}\nconst step = ${i}; // "${i}"\nrun <x> && echo $HOME\n\`\`\`\n\n::: tip\n\`\`\`yaml\nkey: ${i}\n\`\`\`\n:::\n`,
     ]),
@@ -328,5 +329,24 @@ describe('build', () => {
     expect(readFileSync(path.join(root, 'dist2/code/page-0/index.html'), 'utf8')).toMatch(
       /<span class="line c-[0-9a-f]+-[0-9a-f]+ hl"><span class="c-[0-9a-f]+-[0-9a-f]+">const<\/span>/,
     );
+  }, 60_000);
+
+  it('builds the same site when its own thread makes pages beside a page thread: a small site, its code not yet highlighted', async () => {
+    const pages = codePages(48);
+    // The size at which a build with an empty highlight cache shares the pass that way, by default.
+    expect(pagePassShare(Object.keys(pages).length + 3, true)).toMatchObject({ here: true });
+    expect(pagePassShare(Object.keys(pages).length + 3, true).threads).toBeGreaterThan(0);
+    const root = await makeTree({ ...GOOD, ...pages });
+    const shared = await buildTree(root);
+    expect(messages(shared)).toEqual([]);
+    const here = await buildTree(root, {
+      analyzeThreads: 0,
+      outDir: path.join(root, 'dist2'),
+      manifestDir: path.join(root, 'manifest2'),
+      cacheDir: path.join(root, '.cache2'),
+    });
+    expect(messages(here)).toEqual([]);
+    expect(snapshot(path.join(root, 'dist'))).toEqual(snapshot(path.join(root, 'dist2')));
+    expect(snapshot(path.join(root, 'manifest'))).toEqual(snapshot(path.join(root, 'manifest2')));
   }, 60_000);
 });

@@ -1,9 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeFile } from '../../../../src/node/analyze/analyze-file';
 import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
-import { analyzeThreadCount, startAnalyzeThreads } from '../../../../src/node/analyze/analyze-threads';
+import { pagePassShare, startAnalyzeThreads } from '../../../../src/node/analyze/analyze-threads';
 import type { LoadedPage } from '../../../../src/node/analyze/page-source';
 import { TextStore } from '../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
@@ -114,11 +115,13 @@ describe('the page pass on page threads', () => {
   });
 
   it('are left out for a small site or a warm build with few files to analyze, and used for a large one', () => {
-    expect([1, 130, 1499].map((files) => analyzeThreadCount(files))).toEqual([0, 0, 0]);
-    expect(analyzeThreadCount(10_000)).toBeGreaterThanOrEqual(1);
-    // With every block still to highlight, a page costs far more: threads pay off on a smaller site.
-    expect(analyzeThreadCount(10, true)).toBe(0);
-    expect(analyzeThreadCount(130, true)).toBeGreaterThanOrEqual(1);
+    expect([1, 130, 1499].map((files) => pagePassShare(files))).toEqual(Array(3).fill({ threads: 0, here: true }));
+    // A large site: every core a thread, and the build's own thread hands out the work.
+    expect(pagePassShare(10_000)).toEqual({ threads: availableParallelism(), here: false });
+    // With every block still to highlight, a page costs far more: threads pay off on a smaller site, and the
+    // build's own thread makes pages beside them, on a core of its own.
+    expect(pagePassShare(10, true)).toEqual({ threads: 0, here: true });
+    expect(pagePassShare(130, true)).toEqual({ threads: Math.max(1, availableParallelism() - 1), here: true });
   });
 
   it('fails the pass naming the file when analyzing it fails on a thread', async () => {
