@@ -142,7 +142,7 @@ export class DevBuilder {
         ? await this.output.restyle(pages)
         : (await this.output.bundle(this.options.srcDir, pages), true);
       const ok = !diagnostics.some((d) => d.severity === 'error');
-      const { update, written } = await this.output.write(scanned, assembled, 'all but search');
+      const { update, written } = await this.output.write(scanned, assembled, { whole: true, search: false });
       await this.highlighter.save();
       return devResult(started, ok, diagnostics, written, restyled, update);
     });
@@ -159,7 +159,7 @@ export class DevBuilder {
       const { early, scanned } = this;
       if (!early || !scanned) return undefined;
       const { site, diagnostics, ...styled } = await early.make(files, scanned, this.tools(), this.output.appCss);
-      const { update, written } = await this.output.write(scanned, site, 'changed', styled);
+      const { update, written } = await this.output.write(scanned, site, { whole: false, search: false }, styled);
       const ok = !diagnostics.some((d) => d.severity === 'error');
       return devResult(started, ok, diagnostics, written, false, update);
     });
@@ -196,7 +196,7 @@ export class DevBuilder {
     await this.output.bundle(this.options.srcDir, this.pages.loaded());
     const { assembled, diagnostics } = this.assemble(scanned);
     const ok = !diagnostics.some((d) => d.severity === 'error');
-    const { update, written } = await this.output.write(scanned, assembled, 'all');
+    const { update, written } = await this.output.write(scanned, assembled, { whole: true, search: true });
     return devResult(started, ok, diagnostics, written, true, update);
   }
 
@@ -241,7 +241,7 @@ export class DevBuilder {
     }
     // A page's problems leave the site showable: it is written, and the tabs show the problems over it.
     // The previous search data for now (the file is already written); updateSearch() catches up.
-    const { update, written } = await this.output.write(scanned, assembled, restart ? 'all' : 'changed');
+    const { update, written } = await this.output.write(scanned, assembled, { whole: restart, search: restart });
     return devResult(started, ok, diagnostics, written, restart, update);
   }
 

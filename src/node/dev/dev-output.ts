@@ -23,6 +23,14 @@ import {
 /** A site's stylesheet: the app's CSS with the code colours and formula classes of its pages. */
 export type Stylesheet = { name: string; css: Uint8Array };
 
+/** What a write of the site into the dev output writes. */
+export interface DevWrite {
+  /** Every file (the first pass, a restart), not only those that changed since the last write. */
+  whole: boolean;
+  /** The search data made again; else the data already written is kept (and made when there is none). */
+  search: boolean;
+}
+
 /**
  * What `npm run dev` has written of the site, and what it writes it with: the app's bundles, the
  * stylesheet, the search data and the output folder (changed-files.ts). The same data files as
@@ -68,21 +76,19 @@ export class DevOutput {
   }
 
   /**
-   * Writes the site's files into the dev output: all of them, or those that changed. A full write also
-   * brings the search data up to date, but for 'all but search', which leaves that to `updateSearch` once
-   * search data is written; otherwise the manifest points to the search data already written, unless
-   * `early` gives the search data and stylesheet of a site made ahead of the page pass.
+   * Writes the site's files into the dev output, as `how` says. The manifest points to the search data
+   * made or kept (`updateSearch` catches up with kept data later), unless `early` gives the search data
+   * and stylesheet of a site made ahead of the page pass.
    * Returns the manifest, the routes whose documents changed, and what the tabs are told of them.
    */
   async write(
     scanned: ReferencedSite,
     site: Site<PageRecord>,
-    which: 'all' | 'all but search' | 'changed',
+    how: DevWrite,
     early?: { search: SearchFiles; css: Stylesheet },
   ): Promise<{ manifest: Manifest; written: string[]; update: DevUpdate }> {
     if (early) [this.search, this.css] = [early.search, early.css];
-    else if (which === 'all' || (which === 'all but search' && !this.search.entry))
-      this.search = await buildSearchFiles(site.pages);
+    else if (how.search || !this.search.entry) this.search = await buildSearchFiles(site.pages);
     const { css } = this;
     if (!css) throw new Error('dev: the site is written before the app is bundled');
     const { manifest, browserData, files } = outputFiles({
@@ -96,7 +102,7 @@ export class DevOutput {
       history: await scanned.history,
       previous: this.written?.data,
     });
-    const routes = (await this.writer.write(files, which !== 'changed')).flatMap(
+    const routes = (await this.writer.write(files, how.whole)).flatMap(
       (file) => ('document' in file && file.page?.route) || [],
     );
     this.written = { scanned, site, data: browserData };
@@ -121,7 +127,7 @@ export class DevOutput {
     // The entry names every shard by its content hash: the same entry is the same search data.
     if (search.entry === this.search.entry) return undefined;
     this.search = search;
-    return (await this.write(this.written.scanned, this.written.site, 'changed')).update;
+    return (await this.write(this.written.scanned, this.written.site, { whole: false, search: false })).update;
   }
 
   /** Writes the files at `files` (paths in the output) made on request when the disk has older ones. */
