@@ -202,8 +202,13 @@ describe('pages for AI assistants', () => {
   it('offers "Copy page as Markdown"', async () => {
     const { page } = await open('/docs/api/rest/', { permissions: ['clipboard-read', 'clipboard-write'] });
     await hydrated(page);
+    // Writing the clipboard needs the page focused; another page of the worker's browser may have it.
+    await page.bringToFront();
     await page.getByRole('button', { name: 'Copy page as Markdown' }).click();
-    await page.waitForFunction(() => document.querySelector('.copy-markdown')?.textContent === 'Copied');
+    // The label says how it went: waited for until it changes, so that a failure shows which it became.
+    const button = page.locator('.copy-markdown');
+    await page.waitForFunction(() => document.querySelector('.copy-markdown')?.textContent !== 'Copy page as Markdown');
+    expect(await button.textContent()).toBe('Copied');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await (await page.request.get(`${base()}/docs/api/rest.md`)).text());
     expect(copied.startsWith('# REST API')).toBe(true);
