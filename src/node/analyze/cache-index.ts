@@ -151,7 +151,12 @@ export class PageIndex {
 
   /** The entries this save keeps: those used by one of the last saves. */
   live(): IndexEntry[] {
-    return [...this.pages.values()].flat().filter((entry) => this.save - entry.used < KEPT_FOR_SAVES);
+    return [...this.pages.values()].flat().filter((entry) => this.keeps(entry.used));
+  }
+
+  /** Whether this save keeps an entry or a file's stamp last used by save `used`. */
+  private keeps(used: number): boolean {
+    return this.save - used < KEPT_FOR_SAVES;
   }
 
   /** The index file's lines, in batches of about a megabyte. */
@@ -164,13 +169,13 @@ export class PageIndex {
     };
     for (const [key, entries] of this.pages) {
       for (const entry of entries) {
-        if (this.save - entry.used >= KEPT_FOR_SAVES) continue;
+        if (!this.keeps(entry.used)) continue;
         batch += `p\t${entry.used}\t${key}\t${entry.line}\n`;
         yield* flush();
       }
     }
     for (const [file, { used, size, mtimeMs, digest }] of this.files) {
-      if (this.save - used >= KEPT_FOR_SAVES) continue;
+      if (!this.keeps(used)) continue;
       batch += `f\t${used}\t${size}\t${mtimeMs}\t${digest}\t${file}\n`;
       yield* flush();
     }
