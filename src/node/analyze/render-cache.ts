@@ -90,9 +90,10 @@ export class RenderCache implements LinkedHashes {
     for (const file of files) {
       const found = this.find(file);
       if (found) {
+        const cached = this.index.page(found.entry);
         reused.push(found.page);
-        code.push(...found.cached.code);
-        for (const problem of found.cached.problems) problems.push({ ...problem, file: file.relativePath });
+        code.push(...cached.code);
+        for (const problem of cached.problems) problems.push({ ...problem, file: file.relativePath });
         this.entries.set(file.relativePath, found.entry);
       } else render.push(file);
     }
@@ -163,7 +164,7 @@ export class RenderCache implements LinkedHashes {
    * A cached page made of what `file` is made of now, as this version has it; synchronous: a stat is a
    * few microseconds, far less than a trip through the thread pool, and a large site checks thousands.
    */
-  private find(file: ContentFile): { page: CompletePage; cached: CachedPage; entry: IndexEntry } | undefined {
+  private find(file: ContentFile): { page: CompletePage; entry: IndexEntry } | undefined {
     try {
       const stats = statSync(file.absolutePath);
       const digest = this.index.digestOf(file.absolutePath, stats);
@@ -181,7 +182,7 @@ export class RenderCache implements LinkedHashes {
           markdown: this.texts.at(cached.markdown),
           search: { read: () => searchFromStored(this.texts.bytes(cached.search), this.index.terms) },
         };
-        return { page, cached, entry };
+        return { page, entry };
       }
     } catch {
       // A file gone meanwhile, or a segment another build removed: the page is made again.
