@@ -47,9 +47,29 @@ export interface Placing {
 /**
  * A file written whole through the callback form of `writeFile`: the promise form opens a file handle
  * object for each file, which costs this thread about half as much again per file, and a large site's
- * output is tens of thousands of files. (Only the promise form writes a text in parts.)
+ * output is tens of thousands of files.
  */
 const writeWhole = promisify(writeFileThen);
+
+/**
+ * A text in parts: whole when it fits one batch, as nearly every one does (a page's fragment, its
+ * markdown); batch after batch otherwise (`llms-full.txt`), which only the promise form writes.
+ */
+function writeParts(file: string, parts: readonly StoredText[]): Promise<void> {
+  const all = batches(parts);
+  const first = all.next();
+  if (first.done) return writeWhole(file, '');
+  const second = all.next();
+  if (second.done) return writeWhole(file, first.value);
+  return writeFile(
+    file,
+    (function* () {
+      yield first.value;
+      yield second.value;
+      yield* all;
+    })(),
+  );
+}
 
 /** Writes in flight at most: enough to keep the thread pool busy, few enough to bound the memory held. */
 const MAX_PENDING_WRITES = 64;
@@ -93,7 +113,7 @@ export class OutputFolder {
     if (this.keeps(relative, placing.key)) return;
     const contents = typeof data === 'function' ? await data() : data;
     const file = this.placeFor(relative, placing);
-    const write = isTextInParts(contents) ? writeFile(file, batches(contents)) : writeWhole(file, contents);
+    const write = isTextInParts(contents) ? writeParts(file, contents) : writeWhole(file, contents);
     return this.track(this.noted(write, relative, placing.key));
   }
 

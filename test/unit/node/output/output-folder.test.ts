@@ -1,7 +1,8 @@
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { heldText } from '../../../../src/node/analyze/text-store';
 import { OutputFolder } from '../../../../src/node/output/output-folder';
 
 describe('an output folder written by several writers at once', () => {
@@ -23,5 +24,18 @@ describe('an output folder written by several writers at once', () => {
     expect(most.alone).toBeGreaterThan(1);
     expect(most.together).toBeLessThanOrEqual(most.alone + 1);
     for (const name of ['alone', 'first', 'second']) expect(await readdir(path.join(root, name))).toHaveLength(400);
+  });
+});
+
+describe('a text in parts', () => {
+  it('is written as its parts joined, whether it fits one batch, none or several', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'docs-folder-'));
+    const large = ['é'.repeat(400_000), 'x'.repeat(700_000), 'ü'.repeat(500_000), 'end'];
+    const texts = { small: ['<div>', 'a page', '</div>'], none: [], large };
+    await OutputFolder.fill(root, async (out) => {
+      for (const [name, parts] of Object.entries(texts)) await out.put(`${name}.txt`, parts.map(heldText));
+    });
+    for (const [name, parts] of Object.entries(texts))
+      expect(await readFile(path.join(root, `${name}.txt`), 'utf8')).toBe(parts.join(''));
   });
 });
