@@ -1,8 +1,8 @@
-import { mkdirSync, writeFile as writeFileThen } from 'node:fs';
-import { copyFile, link, writeFile } from 'node:fs/promises';
+import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { textBytes, type StoredText } from '../analyze/text-store';
+import { Pace } from '../pace';
 import type { FolderUpdate } from './folder-update';
 
 /** A file's contents; a text in parts (`llms-full.txt`) is read and written part after part, never joined. */
@@ -45,22 +45,31 @@ export interface Placing {
 }
 
 /**
- * A file written whole through the callback form of `writeFile`: the promise form opens a file handle
- * object for each file, which costs this thread about half as much again per file, and a large site's
- * output is tens of thousands of files.
+ * A file written whole, at once, on this thread. A page's files are a few kilobytes, which the kernel
+ * writes in microseconds; Node's thread pool would make each three requests (open, write, close), and
+ * waking a pool thread and hearing back from it three times costs this thread, and the machine, several
+ * times the write itself: a large site's output is tens of thousands of files. As a promise, so that a
+ * failure is tracked as any write's is.
  */
-const writeWhole = promisify(writeFileThen);
+function writeNow(file: string, data: string | Uint8Array): Promise<void> {
+  try {
+    writeFileSync(file, data);
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
 
 /**
  * A text in parts: whole when it fits one batch, as nearly every one does (a page's fragment, its
- * markdown); batch after batch otherwise (`llms-full.txt`), which only the promise form writes.
+ * markdown); batch after batch otherwise (`llms-full.txt`), on the thread pool.
  */
 function writeParts(file: string, parts: readonly StoredText[]): Promise<void> {
   const all = batches(parts);
   const first = all.next();
-  if (first.done) return writeWhole(file, '');
+  if (first.done) return writeNow(file, '');
   const second = all.next();
-  if (second.done) return writeWhole(file, first.value);
+  if (second.done) return writeNow(file, first.value);
   return writeFile(
     file,
     (function* () {
@@ -71,17 +80,31 @@ function writeParts(file: string, parts: readonly StoredText[]): Promise<void> {
   );
 }
 
-/** Writes in flight at most: enough to keep the thread pool busy, few enough to bound the memory held. */
+/** `from`'s link at `file`, made as `writeNow` writes; a copy where the two are on different file systems. */
+function linkNow(from: string, file: string): Promise<void> {
+  try {
+    linkSync(from, file);
+    return Promise.resolve();
+  } catch {
+    return copyFile(from, file);
+  }
+}
+
+/**
+ * Copies and large texts in flight at most, on the thread pool: enough to keep it busy, few enough to
+ * bound the memory held.
+ */
 const MAX_PENDING_WRITES = 64;
 
 /**
- * Writes output files, creating each folder once. The writes run on Node's thread pool while this
- * thread renders the next documents, so their kernel time overlaps the rendering. `put` resolves once
- * another write may start.
+ * Writes output files, creating each folder once: a page's files at once (`writeNow`), copies and large
+ * texts on Node's thread pool, while this thread goes on. `put` resolves once another write may start.
  */
 export class OutputFolder {
   private readonly made = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
+  /** Files written at once never wait: the folder gives way now and then, as any long task here does. */
+  private readonly pace = new Pace();
   private failure: unknown;
 
   private constructor(
@@ -113,7 +136,7 @@ export class OutputFolder {
     if (this.keeps(relative, placing.key)) return;
     const contents = typeof data === 'function' ? await data() : data;
     const file = this.placeFor(relative, placing);
-    const write = isTextInParts(contents) ? writeParts(file, contents) : writeWhole(file, contents);
+    const write = isTextInParts(contents) ? writeParts(file, contents) : writeNow(file, contents);
     return this.track(this.noted(write, relative, placing.key));
   }
 
@@ -130,13 +153,7 @@ export class OutputFolder {
   linkTo(from: string, relative: string, placing: Placing = {}): Promise<void> {
     if (this.keeps(relative, placing.key)) return Promise.resolve();
     const file = this.placeFor(relative, placing);
-    return this.track(
-      this.noted(
-        link(from, file).catch(() => copyFile(from, file)),
-        relative,
-        placing.key,
-      ),
-    );
+    return this.track(this.noted(linkNow(from, file), relative, placing.key));
   }
 
   /** Writes started and not yet ended: never many more than a bound, however many writers share the folder. */
@@ -159,6 +176,7 @@ export class OutputFolder {
       },
     );
     this.pending.add(tracked);
+    await this.pace.tick();
     // Checked again on waking: writers waiting side by side all wake when one write ends, and each would
     // start another.
     while (this.pending.size >= MAX_PENDING_WRITES && !this.failure) await Promise.race(this.pending);

@@ -17,7 +17,7 @@ import { contentHash } from '../content-hash';
 import type { PageRecord } from '../analyze/page-record';
 import { fileRankings, firstResults, postingCount, shownIds } from './search-first-results';
 import { FIELD, buildSearchIndex, type IndexedWord, type SearchIndex } from './search-index';
-import { SearchPace } from './search-pace';
+import { Pace } from '../pace';
 import { earlierRankings, type PreviousSearch } from './search-previous';
 
 /**
@@ -62,21 +62,21 @@ export interface SearchFiles {
 /**
  * The search data of a site's pages, as files; the `previous` build's, when given, lends the first
  * results no edit since can have changed. Its making gives way to other work, and stops when `signal`
- * is aborted (search-pace.ts).
+ * is aborted (src/node/pace.ts).
  */
 export async function buildSearchFiles(
   pages: readonly PageRecord[],
   signal?: AbortSignal,
   previous?: PreviousSearch,
 ): Promise<SearchFiles> {
-  const pace = new SearchPace(signal);
+  const pace = new Pace(signal);
   return searchFiles(await buildSearchIndex(pages, pace), pace, previous);
 }
 
 /** Cuts an index into the entry file and its shards (src/shared/search-layout.ts describes them). */
 export async function searchFiles(
   index: SearchIndex,
-  pace = new SearchPace(),
+  pace = new Pace(),
   previous?: PreviousSearch,
 ): Promise<SearchFiles> {
   const words = [...index.words];
@@ -174,7 +174,7 @@ interface Posted {
 async function termShards(
   words: [string, IndexedWord][],
   index: SearchIndex,
-  pace: SearchPace,
+  pace: Pace,
   previous: PreviousSearch | undefined,
 ): Promise<[string, TermShard][]> {
   const pageStart = [0];

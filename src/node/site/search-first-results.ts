@@ -3,7 +3,7 @@ import { ranksAlike, SearchRanker, type Ranking } from '../../shared/search-rank
 import { rankingKey, storedRanking } from '../../shared/search-stored-ranking';
 import { LetterView, type HeadField, type RankingData } from '../../shared/search-vocabulary';
 import { FIELD, type IndexedWord, type SearchIndex } from './search-index';
-import type { SearchPace } from './search-pace';
+import type { Pace } from '../pace';
 import type { EarlierRankings } from './search-previous';
 
 /**
@@ -23,7 +23,7 @@ export async function firstResults(
   index: SearchIndex,
   budget: number,
   sectionBytes: (id: number) => number,
-  pace: SearchPace,
+  pace: Pace,
   earlier?: EarlierRankings,
 ): Promise<Map<string, Ranking>> {
   const data = new IndexRankingData(index);

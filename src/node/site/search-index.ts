@@ -2,7 +2,7 @@ import Fuse from 'fuse.js';
 import { STOP_WORDS } from '../../shared/search-text';
 import type { DetailPage } from '../../shared/search-layout';
 import type { PageRecord } from '../analyze/page-record';
-import { SearchPace } from './search-pace';
+import { Pace } from '../pace';
 
 /**
  * Each section's share of text terms (its distinctive words beyond title, heading and excerpt) is capped,
@@ -42,9 +42,9 @@ export interface SearchIndex {
 /**
  * Indexes every page from its search terms (src/node/analyze/page-search.ts): titles, route words and
  * headings whole; each section's excerpt and its most distinctive other words (tf-idf) as its text. The
- * section text itself never ships. Gives way as `pace` says (search-pace.ts).
+ * section text itself never ships. Gives way as `pace` says (src/node/pace.ts).
  */
-export async function buildSearchIndex(sources: readonly PageRecord[], pace = new SearchPace()): Promise<SearchIndex> {
+export async function buildSearchIndex(sources: readonly PageRecord[], pace = new Pace()): Promise<SearchIndex> {
   const pages: DetailPage[] = [];
   const words = new Map<string, IndexedWord>();
   const titleKeys = new Map<string, number[]>();

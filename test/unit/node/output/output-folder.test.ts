@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,12 +6,15 @@ import { heldText } from '../../../../src/node/analyze/text-store';
 import { OutputFolder } from '../../../../src/node/output/output-folder';
 
 describe('an output folder written by several writers at once', () => {
-  it('keeps the writes in flight bounded, as for one writer', async () => {
+  // Copies run on the thread pool (a page's own files are written at once).
+  it('keeps the copies in flight bounded, as for one writer', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'docs-folder-'));
+    const source = path.join(root, 'source.png');
+    await writeFile(source, 'an image');
     const most = { alone: 0, together: 0 };
     const writer = (out: OutputFolder, name: string, seen: keyof typeof most) => async () => {
       for (let n = 0; n < 400; n++) {
-        await out.put(`${name}/${n}.txt`, `${name} ${n}\n`);
+        await out.copy(source, `${name}/${n}.png`);
         most[seen] = Math.max(most[seen], out.writing);
       }
     };

@@ -3,7 +3,7 @@ import type { PageRecord } from '../../../../src/node/analyze/page-record';
 import { pageSearch } from '../../../../src/node/analyze/page-search';
 import { searchFiles, type SearchFiles } from '../../../../src/node/site/search-files';
 import { buildSearchIndex } from '../../../../src/node/site/search-index';
-import { SearchPace } from '../../../../src/node/site/search-pace';
+import { Pace } from '../../../../src/node/pace';
 import { previousSearchOf, type PreviousSearch } from '../../../../src/node/site/search-previous';
 import { shardFile, type SearchEntry, type StoredRanking, type TermShard } from '../../../../src/shared/search-layout';
 import { simpleSlug } from '../../../../src/shared/search-text';
@@ -36,7 +36,7 @@ function sitePage(i: number, extra = '', title?: string): PageRecord {
 const site = (n: number) => Array.from({ length: n }, (_, i) => sitePage(i));
 
 const filesOf = async (pages: PageRecord[], previous?: PreviousSearch) =>
-  searchFiles(await buildSearchIndex(pages), new SearchPace(), previous);
+  searchFiles(await buildSearchIndex(pages), new Pace(), previous);
 
 const entryOf = (files: SearchFiles) => JSON.parse(files.entry) as SearchEntry;
 
