@@ -124,7 +124,16 @@ async function buildInLockedFolders(
     if (ok)
       await outputSite(
         { ...options, ...layer },
-        { scanned, site: rendered, app: await app, textsVersion, prerenderThreads, prerendering, log },
+        {
+          scanned,
+          site: rendered,
+          app: await app,
+          textsVersion,
+          prerenderThreads,
+          prerendering,
+          log,
+          search: layer.search,
+        },
       );
     return finish(ok, rendered.pages.length);
   } finally {

@@ -11,7 +11,7 @@ import type { PrerenderThreads } from './prerender-threads';
 import { siteCss, type ClientAssets } from './bundle';
 import { createManifest } from './manifest';
 import { openSiteFolders, publishSite, type PublishTargets } from './publish';
-import { previousSearch } from './published-search';
+import { previousSearch, type SearchLending } from './published-search';
 
 export interface OutputInput {
   scanned: ScannedSite;
@@ -23,6 +23,8 @@ export interface OutputInput {
   prerenderThreads?: number;
   /** The build's prerender threads, which every site of it renders on (its versions one after the other). */
   prerendering: PrerenderThreads;
+  /** The search data the other sites of the build lend this one, and are told of. */
+  search?: SearchLending;
   log?: (line: string) => void;
 }
 
@@ -36,8 +38,9 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const { client, prerender, appCss } = app;
   const folders = await openSiteFolders(targets);
   // The search data published last lends the first results no edit since can have changed.
-  const previous = await previousSearch(folders.manifest, input.textsVersion);
+  const previous = (await previousSearch(folders.manifest, input.textsVersion)) ?? input.search?.lent?.();
   const search = await buildSearchFiles(site.pages, undefined, previous);
+  input.search?.made?.(search);
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
   const renderer = input.prerendering.forSite(prerender, browserData.data, input.prerenderThreads);
   const css = await siteCss(appCss, site.pages);

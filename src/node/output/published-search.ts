@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { shardFile, type SearchEntry, type TermShard } from '../../shared/search-layout';
 import { contentHash, digestOfAll } from '../content-hash';
+import type { SearchFiles } from '../site/search-files';
 import { previousSearchOf, type PreviousSearch } from '../site/search-previous';
 import type { FolderUpdate } from './folder-update';
 
@@ -39,4 +40,25 @@ export async function previousSearch(manifest: FolderUpdate, version: string): P
   } catch {
     return undefined;
   }
+}
+
+/** Search data made in this build, read as `previousSearch` reads the published one. */
+export function searchOf(files: SearchFiles): PreviousSearch {
+  const entry = JSON.parse(files.entry) as SearchEntry;
+  const byName = new Map(files.shards.map((shard) => [shard.name, shard.data]));
+  const shards = entry.terms.map((_, n) => JSON.parse(byName.get(shardFile(entry, 'terms', n)) ?? '') as TermShard);
+  return previousSearchOf(entry, shards);
+}
+
+/**
+ * What the sites of one build lend each other of their search data: the versions of a site are most of
+ * them the same pages, and a version without published search data of its own keeps the first results
+ * of the one built before it wherever its words are the same (`earlierRankings`), rather than rank every
+ * frequent word again. Only a version's first build: a site's own published data is nearer to it.
+ */
+export interface SearchLending {
+  /** The search data lent to the site, read only if it has none of its own. */
+  lent?: () => PreviousSearch | undefined;
+  /** Told the search data the site made. */
+  made?: (files: SearchFiles) => void;
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { contentHash } from '../content-hash';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HeldUpdates } from '../output/publish';
+import { searchOf, type SearchLending } from '../output/published-search';
+import type { SearchFiles } from '../site/search-files';
 import { isPageFile } from '../scan/scan';
 import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
 import { versionConfig, withVersionLinks } from './version-config';
@@ -28,6 +30,8 @@ export interface SiteLayer {
   nestedRedirects?: readonly string[];
   /** The other versions built with the site, which its link check names a link into (site/version-links.ts). */
   versions?: VersionsAround;
+  /** The search data of the version built before it, and where to tell of its own. */
+  search?: SearchLending;
 }
 
 /** The folders and strictness of one site's build. */
@@ -93,6 +97,16 @@ export async function buildWithVersions(
     const nestedRedirects: string[] = [];
     const filesOf = new Map(versions.map((version) => [version, folderFiles(version.contentDir)]));
     const currentText = site.config.versions.find((version) => version.current)?.text ?? 'the current version';
+    // Each version is lent the search data of the one built before it, and the current version that of the
+    // first, listed next to it.
+    const searches: { first?: SearchFiles; last?: SearchFiles } = {};
+    const lending = (lent: SearchFiles | undefined): SearchLending => ({
+      lent: () => (lent ? searchOf(lent) : undefined),
+      made: (files) => {
+        searches.first ??= files;
+        searches.last = files;
+      },
+    });
     const around = versionsAround(site.config, [
       { text: currentText, route: '/', files: currentFiles },
       ...versions.map((version) => ({ ...version, files: filesOf.get(version) ?? [] })),
@@ -109,7 +123,7 @@ export async function buildWithVersions(
       const kept = await unchangedVersion(at, madeFrom);
       const result = kept
         ? { ok: true, rendered: 0, seconds: 0, ...kept }
-        : await buildSite(at, { ...shared, settings, versions: others });
+        : await buildSite(at, { ...shared, settings, versions: others, search: lending(searches.last) });
       if (!kept) built.push({ at, madeFrom, result });
       results.push({
         ...result,
@@ -126,6 +140,7 @@ export async function buildWithVersions(
       nested,
       nestedRedirects,
       versions: around('/'),
+      search: lending(searches.first),
     });
     // The current version's problems first, as a site without versions reports them.
     results.unshift(current);

@@ -4,7 +4,8 @@ import { pageSearch } from '../../../../src/node/analyze/page-search';
 import { searchFiles, type SearchFiles } from '../../../../src/node/site/search-files';
 import { buildSearchIndex } from '../../../../src/node/site/search-index';
 import { Pace } from '../../../../src/node/pace';
-import { previousSearchOf, type PreviousSearch } from '../../../../src/node/site/search-previous';
+import { searchOf } from '../../../../src/node/output/published-search';
+import type { PreviousSearch } from '../../../../src/node/site/search-previous';
 import { shardFile, type SearchEntry, type StoredRanking, type TermShard } from '../../../../src/shared/search-layout';
 import { simpleSlug } from '../../../../src/shared/search-text';
 
@@ -24,10 +25,10 @@ const words = ['ledger', 'quota', 'relay', 'cursor', 'tenant', 'vault', 'mirror'
  * Page `i` of a site whose pages' words vary from page to page; `extra` is added to its second section,
  * and `title` replaces its own.
  */
-function sitePage(i: number, extra = '', title?: string): PageRecord {
+function sitePage(i: number, extra = '', title?: string, version = ''): PageRecord {
   const word = (k: number) => `${words[(i + k) % words.length] ?? ''}${Math.floor(i / 9) + k}`;
   const text = `The ${word(1)} keeps a ${word(2)} of every ${word(3)} it sends, and the ${word(4)} reads it back. `;
-  return page(`/area-${i % 30}/topic-${i}/`, title ?? `Topic ${word(0)}`, [
+  return page(`${version}/area-${i % 30}/topic-${i}/`, title ?? `Topic ${word(0)}`, [
     [`Using the ${word(5)}`, text.repeat(3)],
     [`Limits of ${word(6)}`, text.repeat(2) + extra],
   ]);
@@ -52,7 +53,7 @@ const rankingsOf = (files: SearchFiles): Map<string, StoredRanking> =>
 
 /** The search data of `files` as the next build reads it, each ranking's words to highlight replaced. */
 function marked(files: SearchFiles): PreviousSearch {
-  const previous = previousSearchOf(entryOf(files), termShards(files));
+  const previous = searchOf(files);
   const rankings = new Map([...previous.rankings].map(([key, ranking]) => [key, { ...ranking, t: ['kept'] }]));
   return { ...previous, rankings };
 }
@@ -73,9 +74,18 @@ describe("the previous build's first results", () => {
       before.filter((_, i) => i !== 7),
     ];
     for (const after of edits) {
-      const read = previousSearchOf(entryOf(previous), termShards(previous));
-      expect(await filesOf(after, read)).toEqual(await filesOf(after));
+      expect(await filesOf(after, searchOf(previous))).toEqual(await filesOf(after));
     }
+  });
+
+  it('of another version, at another route and a page in twenty edited, make the same files and keep most rankings', async () => {
+    const older = before.map((_, i) =>
+      sitePage(i, i % 20 === 0 ? 'As it was in the older version. ' : '', undefined, '/v1'),
+    );
+    const lent = await filesOf(older);
+    expect(await filesOf(before, searchOf(lent))).toEqual(await filesOf(before));
+    const kept = [...rankingsOf(await filesOf(before, marked(lent))).values()].filter((r) => r.t[0] === 'kept');
+    expect(kept.length).toBeGreaterThan(rankingsOf(lent).size / 2);
   });
 
   it('are kept where the edit did not touch the words ranked, and ranked again where it did', async () => {
