@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { canonicalRoute } from '../../shared/paths';
 import type { Manifest } from '../../shared/types';
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
@@ -128,10 +129,10 @@ export class DevBuilder {
     if (!scanned) return devResult(started, false, this.siteDiagnostics, [], false);
     await this.pages.makeAll(scanned, this.allPagesOptions());
     // The whole site's writing gives way to saves: its fragments go a batch a step of the output's queue (a
-    // page saved meanwhile is made ahead between two), and its search data to `updateSearch`, which a save stops.
+    // save heard between two, its page is made ahead), and its search data to `updateSearch`, which a save stops.
     const { assembled, diagnostics } = this.assemble(scanned);
     for (let from = 0; from < assembled.pages.length; from += FRAGMENTS_A_STEP) {
-      this.stopping.signal.throwIfAborted();
+      await setImmediate(undefined, { signal: this.stopping.signal });
       await this.exclusive(() => this.output.writeAhead(assembled.pages.slice(from, from + FRAGMENTS_A_STEP)));
     }
     return this.exclusive(async () => {
@@ -211,20 +212,14 @@ export class DevBuilder {
     const missed = !this.configValid;
     // The settings, an OpenAPI document or the tree's files: the site is read again.
     const specs = new Set(before?.config.apiReference.map((reference) => path.posix.normalize(reference.spec)));
+    // Nothing read before, changes missed, or "look at everything": all is read and made again.
+    const all = !before || missed || changed.length === 0;
     const readAgain =
-      !before ||
-      missed ||
-      changed.length === 0 ||
-      changed.some((file) => file === SITE_CONFIG_FILE || specs.has(file) || this.pages.needsScan(file));
+      all || changed.some((file) => file === SITE_CONFIG_FILE || specs.has(file) || this.pages.needsScan(file));
     const scanned = readAgain ? await this.readSite() : before;
     // An unreadable `_site.yaml` would show the site with the defaults: the tabs keep the last good one.
     if (!scanned) return devResult(started, false, this.siteDiagnostics, [], false);
-    const everything =
-      !before ||
-      missed ||
-      changed.length === 0 ||
-      scanned.configText !== before.configText ||
-      changed.some((file) => specs.has(file));
+    const everything = all || scanned.configText !== before.configText || changed.some((file) => specs.has(file));
     if (everything) {
       await this.pages.makeAll(scanned, this.allPagesOptions());
       await this.output.bundle(this.options.srcDir, this.pages.loaded());
