@@ -9,7 +9,8 @@
  * that a busy machine slows both alike: the figures are the ratios of each pair, their median reported,
  * with the load average they were taken under.
  */
-import { appendFile, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -66,12 +67,31 @@ async function buildOnce(site: BenchSite, timeoutMs: number, extra: string[] = [
   return builds;
 }
 
-/** A cold build: no cache, no output. */
+/**
+ * A cold build: no cache, no output. The folders of the build before are moved aside (`spentFolder`), not
+ * deleted, until the comparison has ended: on ext4 without a journal, a file made in the minutes after
+ * many were deleted costs the kernel a search among the deleted ones, so that the bench's own deletions
+ * slowed the builds it measured, the larger site the more (pairs of the same two builds drifted from
+ * 2.5 to 5 times each other).
+ */
 async function cold(site: BenchSite, timeoutMs: number): Promise<BuildMeasurement> {
-  for (const folder of ['dist', 'manifest', '.cache'])
-    await rm(path.join(site.root, folder), { recursive: true, force: true });
+  for (const folder of ['dist', 'manifest', '.cache']) {
+    const from = path.join(site.root, folder);
+    if (existsSync(from)) await rename(from, path.join(await spentFolder(site), folder));
+  }
   return (await buildOnce(site, timeoutMs))[0] as BuildMeasurement;
 }
+
+let spentCount = 0;
+
+/** A new folder beside the site's for the outputs a cold build replaces, deleted once its comparison ends. */
+async function spentFolder(site: BenchSite): Promise<string> {
+  const folder = path.join(spentRoot(site), String(spentCount++));
+  await mkdir(folder, { recursive: true });
+  return folder;
+}
+
+const spentRoot = (site: BenchSite) => `${site.root}-spent`;
 
 /** Full builds after one page of the current version changed, in a process that built the site once: their median. */
 async function onePage(site: BenchSite, timeoutMs: number): Promise<BuildMeasurement> {
@@ -164,6 +184,7 @@ async function compare(
     progress(`${label}, one page, pair ${pair + 1}: ${seconds(a)} / ${seconds(b)}`);
   }
   result.loadAverage.push(loadavg());
+  for (const site of [alone, versioned]) await rm(spentRoot(site), { recursive: true, force: true });
   return result;
 }
 
