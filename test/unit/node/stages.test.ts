@@ -16,6 +16,8 @@ const RANKS: Record<string, number> = {
   'excerpt.ts': 0,
   // The installed version of a package, for the identity of what a cache holds.
   'package-version.ts': 0,
+  // How a long task on the build's thread gives way: the search data's making, the output's writing.
+  'pace.ts': 0,
   'progress.ts': 0,
   // Worker threads of the build, one compiled script each: the page and prerender threads use them.
   'threads.ts': 0,
