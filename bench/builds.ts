@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { compile, compiledFile, NODE_FLAGS, projectRootOf } from '../src/node/compiled';
+import { compile, compiledFile, projectRootOf } from '../src/node/compiled';
 import { RESULT_PREFIX, STARTED_LINE, type BuildMeasurement, type BuildOnceReport } from './build-protocol';
 import { MB, type Figure } from './report';
 
@@ -141,7 +141,7 @@ export interface BuildOutcome {
  */
 export async function buildInChild(args: string[], timeoutMs: number): Promise<BuildOutcome> {
   await compile(projectRoot);
-  const outcome = await runChild([...NODE_FLAGS, compiledFile(projectRoot, 'bench-build-once')], args, timeoutMs);
+  const outcome = await runChild([compiledFile(projectRoot, 'bench-build-once')], args, timeoutMs);
   if (outcome.stopped) return { stopped: outcome.stopped };
   if (outcome.error) return { error: outcome.error };
   const line = outcome.stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));

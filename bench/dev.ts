@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
-import { compile, compiledFile, NODE_FLAGS, projectRootOf } from '../src/node/compiled';
+import { compile, compiledFile, projectRootOf } from '../src/node/compiled';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/e2e/chromium';
 import type { Figure } from './report';
 
@@ -43,7 +43,7 @@ export async function measureDev(content: string, route: string, file: string, c
   await compile(projectRoot);
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...NODE_FLAGS, compiledFile(projectRoot, 'dev'), content], {
+  const child = spawn(process.execPath, [compiledFile(projectRoot, 'dev'), content], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

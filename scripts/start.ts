@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { compile, compiledFile, NODE_FLAGS, projectRootOf } from '../src/node/compiled';
+import { compile, compiledFile, projectRootOf } from '../src/node/compiled';
 
 const root = projectRootOf(import.meta.url);
 
@@ -26,7 +26,7 @@ const sourcesAt = Math.max(
 );
 if (builtAt < sourcesAt) {
   await compile(root);
-  const result = spawnSync(process.execPath, [...NODE_FLAGS, compiledFile(root, 'build')], {
+  const result = spawnSync(process.execPath, [compiledFile(root, 'build')], {
     stdio: 'inherit',
     cwd: root,
   });

@@ -33,15 +33,6 @@ const ENTRIES = {
 
 export type CompiledEntry = keyof typeof ENTRIES;
 
-/**
- * The flags Node runs the compiled commands with: `npm run build` and `npm run dev` (package.json names
- * them, which a test holds to this list), `npm start` and the bench's builds. The build's own thread is
- * the one the others wait for, and it makes short-lived objects by the million (a page's texts, its
- * files' bytes, the search data's terms): a young generation twice the default size collects them in
- * fewer scavenges and promotes fewer of them to be collected again later (bench/README.md).
- */
-export const NODE_FLAGS = ['--max-semi-space-size=32'] as const;
-
 /** The compiled file of an entry point. */
 export function compiledFile(projectRoot: string, entry: CompiledEntry): string {
   return path.join(projectRoot, COMPILED_DIR, `${entry}.mjs`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compile, compiledFile, NODE_FLAGS, projectRootOf } from '../../../src/node/compiled';
+import { compile, compiledFile, projectRootOf } from '../../../src/node/compiled';
 import { makeTree, projectRoot, treeBuildOptions } from '../../helpers/tree';
 
 const run = promisify(execFile);
@@ -14,16 +14,6 @@ describe('the compiled build', () => {
     expect(projectRootOf(pathToFileURL(`${projectRoot}/build.ts`).href)).toBe(projectRoot);
     expect(projectRootOf(pathToFileURL(`${projectRoot}/scripts/dev.ts`).href)).toBe(projectRoot);
     expect(projectRootOf(pathToFileURL(compiledFile(projectRoot, 'build')).href)).toBe(projectRoot);
-  });
-
-  it('runs with the same Node flags from npm run build and npm run dev as from npm start and the bench', () => {
-    const { scripts } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
-    };
-    for (const entry of ['build', 'dev'] as const) {
-      const file = path.relative(projectRoot, compiledFile(projectRoot, entry));
-      expect(scripts[entry]).toContain(`node ${NODE_FLAGS.join(' ')} ${file}`);
-    }
   });
 
   it('is not compiled again when no source changed since the test set-up compiled it', async () => {
