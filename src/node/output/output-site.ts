@@ -38,9 +38,9 @@ export async function outputSite(targets: PublishTargets, input: OutputInput): P
   const { client, prerender, appCss } = app;
   const folders = await openSiteFolders(targets);
   // The search data published last lends the first results no edit since can have changed.
-  const previous = (await previousSearch(folders.manifest, input.textsVersion)) ?? input.search?.lent?.();
+  const previous = (await previousSearch(folders.manifest, input.textsVersion)) ?? input.search?.lent();
   const search = await buildSearchFiles(site.pages, undefined, previous);
-  input.search?.made?.(search);
+  input.search?.made(search);
   const { manifest, browserData } = siteOutput(scanned.config, site, search, client, await scanned.history);
   const renderer = input.prerendering.forSite(prerender, browserData.data, input.prerenderThreads);
   const css = await siteCss(appCss, site.pages);

@@ -27,16 +27,16 @@ export async function previousSearch(manifest: FolderUpdate, version: string): P
     const text = await readFile(path.join(manifestDir, SEARCH_ENTRY_FILE), 'utf8');
     if (!manifest.asLeft(SEARCH_ENTRY_FILE, searchEntryKey(text, version))) return undefined;
     const entry = JSON.parse(text) as SearchEntry;
-    const shards = await Promise.all(
+    const texts = await Promise.all(
       entry.terms.map(async (_, n) => {
         const name = shardFile(entry, 'terms', n);
         const data = await readFile(path.join(manifestDir, name), 'utf8');
         // Named by a hash of its bytes: a file whose bytes are not those is not the one published.
         if (!name.includes(`.${contentHash(data)}.json`)) throw new Error(`${name} is damaged`);
-        return JSON.parse(data) as TermShard;
+        return [name, data] as const;
       }),
     );
-    return previousSearchOf(entry, shards);
+    return searchOfTerms(entry, new Map(texts));
   } catch {
     return undefined;
   }
@@ -45,8 +45,12 @@ export async function previousSearch(manifest: FolderUpdate, version: string): P
 /** Search data made in this build, read as `previousSearch` reads the published one. */
 export function searchOf(files: SearchFiles): PreviousSearch {
   const entry = JSON.parse(files.entry) as SearchEntry;
-  const byName = new Map(files.shards.map((shard) => [shard.name, shard.data]));
-  const shards = entry.terms.map((_, n) => JSON.parse(byName.get(shardFile(entry, 'terms', n)) ?? '') as TermShard);
+  return searchOfTerms(entry, new Map(files.shards.map((shard) => [shard.name, shard.data])));
+}
+
+/** The search data of `entry` with its term files' texts by name. */
+function searchOfTerms(entry: SearchEntry, texts: ReadonlyMap<string, string>): PreviousSearch {
+  const shards = entry.terms.map((_, n) => JSON.parse(texts.get(shardFile(entry, 'terms', n)) ?? '') as TermShard);
   return previousSearchOf(entry, shards);
 }
 
@@ -58,7 +62,7 @@ export function searchOf(files: SearchFiles): PreviousSearch {
  */
 export interface SearchLending {
   /** The search data lent to the site, read only if it has none of its own. */
-  lent?: () => PreviousSearch | undefined;
+  lent: () => PreviousSearch | undefined;
   /** Told the search data the site made. */
-  made?: (files: SearchFiles) => void;
+  made: (files: SearchFiles) => void;
 }

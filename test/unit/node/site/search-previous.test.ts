@@ -6,7 +6,7 @@ import { buildSearchIndex } from '../../../../src/node/site/search-index';
 import { Pace } from '../../../../src/node/pace';
 import { searchOf } from '../../../../src/node/output/published-search';
 import type { PreviousSearch } from '../../../../src/node/site/search-previous';
-import { shardFile, type SearchEntry, type StoredRanking, type TermShard } from '../../../../src/shared/search-layout';
+import type { StoredRanking } from '../../../../src/shared/search-layout';
 import { simpleSlug } from '../../../../src/shared/search-text';
 
 /** A page as the search index reads it: title, route, and the search terms of its sections. */
@@ -39,17 +39,8 @@ const site = (n: number) => Array.from({ length: n }, (_, i) => sitePage(i));
 const filesOf = async (pages: PageRecord[], previous?: PreviousSearch) =>
   searchFiles(await buildSearchIndex(pages), new Pace(), previous);
 
-const entryOf = (files: SearchFiles) => JSON.parse(files.entry) as SearchEntry;
-
-function termShards(files: SearchFiles): TermShard[] {
-  const entry = entryOf(files);
-  const data = new Map(files.shards.map((shard) => [shard.name, shard.data]));
-  return entry.terms.map((_, n) => JSON.parse(data.get(shardFile(entry, 'terms', n)) ?? '{}') as TermShard);
-}
-
 /** The rankings the term files carry, by key. */
-const rankingsOf = (files: SearchFiles): Map<string, StoredRanking> =>
-  new Map(termShards(files).flatMap((shard) => Object.entries(shard.q ?? {})));
+const rankingsOf = (files: SearchFiles): ReadonlyMap<string, StoredRanking> => searchOf(files).rankings;
 
 /** The search data of `files` as the next build reads it, each ranking's words to highlight replaced. */
 function marked(files: SearchFiles): PreviousSearch {
