@@ -5,6 +5,7 @@ import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import { HeldUpdates } from '../output/publish';
 import { searchOf, type SearchLending } from '../output/published-search';
 import type { SearchFiles } from '../site/search-files';
+import { shardKindOf } from '../../shared/search-layout';
 import { isPageFile } from '../scan/scan';
 import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
 import { versionConfig, withVersionLinks } from './version-config';
@@ -103,8 +104,13 @@ export async function buildWithVersions(
     const lending = (lent: SearchFiles | undefined): SearchLending => ({
       lent: () => (lent ? searchOf(lent) : undefined),
       made: (files) => {
-        searches.first ??= files;
-        searches.last = files;
+        // Only the entry and its term files are read when lent: the rest is let go.
+        const terms = {
+          entry: files.entry,
+          shards: files.shards.filter((shard) => shardKindOf(shard.name) === 'terms'),
+        };
+        searches.first ??= terms;
+        searches.last = terms;
       },
     });
     const around = versionsAround(site.config, [
