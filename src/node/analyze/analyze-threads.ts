@@ -16,10 +16,13 @@ import { heldText, parsedJson, type TextSink } from './text-store';
  */
 const MIN_PAGES_FOR_THREADS = 1500;
 /**
- * The same with every code block still to highlight (an empty highlight cache), where a page costs many
- * times more and a thread pays for itself from a few dozen pages.
+ * The same with every code block still to highlight (an empty highlight cache), where a page costs more.
+ * A thread pays for itself later than a page's cost suggests: it compiles the grammars' scanners and fills
+ * its own cache of tokenized lines again, and runs its first pages unoptimised. On two cores, cold builds
+ * of `content/` (141 pages) and of 183 to 729 pages of a real tree were faster on the build's thread alone;
+ * from about a thousand pages a thread beside it gained a little.
  */
-const MIN_PAGES_FOR_THREADS_COLD = 40;
+const MIN_PAGES_FOR_THREADS_COLD = 800;
 
 /**
  * How the page pass over `files` page files is shared: its page threads (none below the threshold), and

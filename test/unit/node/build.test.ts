@@ -337,7 +337,7 @@ describe('build', () => {
   }, 60_000);
 
   it('builds the same site when its own thread makes pages beside a page thread: a small site, its code not yet highlighted', async () => {
-    const pages = codePages(48);
+    const pages = codePages(800);
     // The size at which a build with an empty highlight cache shares the pass that way, by default.
     const share = pagePassShare(Object.keys(pages).length + 3, true);
     expect(share.here && share.threads > 0).toBe(true);

@@ -118,10 +118,11 @@ describe('the page pass on page threads', () => {
     expect([1, 130, 1499].map((files) => pagePassShare(files))).toEqual(Array(3).fill({ threads: 0, here: true }));
     // A large site: every core a thread, and the build's own thread hands out the work.
     expect(pagePassShare(10_000)).toEqual({ threads: availableParallelism(), here: false });
-    // With every block still to highlight, a page costs far more: threads pay off on a smaller site, and the
+    // With every block still to highlight, a page costs more: threads pay off on a smaller site, and the
     // build's own thread makes pages beside them, on a core of its own.
     expect(pagePassShare(10, true)).toEqual({ threads: 0, here: true });
-    expect(pagePassShare(130, true)).toEqual({ threads: Math.max(1, availableParallelism() - 1), here: true });
+    expect(pagePassShare(141, true)).toEqual({ threads: 0, here: true });
+    expect(pagePassShare(1000, true)).toEqual({ threads: Math.max(1, availableParallelism() - 1), here: true });
   });
 
   it('fails the pass naming the file when analyzing it fails on a thread', async () => {
