@@ -9,6 +9,9 @@ import { escapeHtml } from '../analyze/markdown/escape';
 import { contentHash, digestOfAll } from '../content-hash';
 import type { AssembledSite, LegacyLink, Site } from './assemble';
 
+/** An `href` attribute as the renderer writes it: its value escaped, so without a quote. */
+const HREF_ATTRIBUTE = /href="([^"]*)"/g;
+
 /** The site's pages with their keys and legacy links; `linked` knows the hashes of such pages from earlier builds. */
 export function pageRecords(site: AssembledSite<CompletePage>, linked?: LinkedHashes): Site<PageRecord> {
   const pages = site.pages.map((page) => {
@@ -27,13 +30,13 @@ export function pageRecords(site: AssembledSite<CompletePage>, linked?: LinkedHa
 function withLinks(page: PageRecord, links: readonly LegacyLink[] | undefined, linked?: LinkedHashes): PageRecord {
   if (!links) return page;
   const written = page.html;
-  const read = () => {
-    let html = written.read();
-    for (const link of links) {
-      html = html.split(`href="${escapeHtml(link.written)}"`).join(`href="${escapeHtml(link.resolved)}"`);
-    }
-    return html;
-  };
+  const resolved = new Map(links.map((link) => [escapeHtml(link.written), escapeHtml(link.resolved)]));
+  // One pass over the fragment, however many links it has: it is read for each file made of it.
+  const read = () =>
+    written.read().replace(HREF_ATTRIBUTE, (attribute, url: string) => {
+      const to = resolved.get(url);
+      return to === undefined ? attribute : `href="${to}"`;
+    });
   const file = page.file.relativePath;
   const linksKey = digestOfAll([page.hash, ...links.flatMap((link) => [link.written, link.resolved])]);
   const hash = linked?.get(file, linksKey) ?? contentHash(read());
