@@ -110,10 +110,7 @@ async function buildInLockedFolders(
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
     analyzed = await makePages(scanned, { ...options, highlighter, texts, diagnostics });
-    const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, {
-      linked: analyzed.cache,
-      versions: layer.versions,
-    });
+    const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, layer.versions);
     // The caches keep the pages without errors, even of a build the site's problems fail.
     saving = Promise.all([analyzed.cache.save(analyzed.made, analyzed.problems), highlighter.save()]).then(
       () => undefined,

@@ -6,7 +6,6 @@
 import type { Manifest } from '../shared/types';
 import { analyzeOneFile, analyzeSite, type AnalyzedSite, type AnalyzeOptions } from './analyze/analyze-site';
 import type { CompletePage, PageRecord } from './analyze/page-record';
-import type { LinkedHashes } from './analyze/render-cache';
 import type { TextStore } from './analyze/text-store';
 import type { Diagnostic, DiagnosticList } from './diagnostics';
 import { inSourceDocuments } from './openapi/api-reference';
@@ -26,7 +25,6 @@ import type { SearchFiles } from './site/search-files';
 
 export { stylesOf, type CompletePage, type PageRecord } from './analyze/page-record';
 export { TextStore } from './analyze/text-store';
-export type { LinkedHashes } from './analyze/render-cache';
 export type { BrowserData } from './output/browser-data';
 export { appBundles, type AppBundles } from './output/app-bundles';
 export { ChangedFilesWriter, withScript } from './output/changed-files';
@@ -75,19 +73,18 @@ export function makePage(file: ContentFile, config: SiteConfig, tools: PageTools
 
 /**
  * The site stage: the pages put together (keys, links checked, sidebar, redirects) and each given its
- * record. `linked` knows the hashes of pages with legacy links from earlier builds; `versions` are the
- * other versions built with this one, whose pages a link may lead into.
+ * record. `versions` are the other versions built with this one, whose pages a link may lead into.
  */
 export function siteOf(
   pages: readonly CompletePage[],
   scanned: ReferencedSite,
   strict: boolean,
   diagnostics: DiagnosticList,
-  around: { linked?: LinkedHashes; versions?: VersionsAround } = {},
+  versions?: VersionsAround,
 ): Site<PageRecord> {
   const { config, configText, unmade } = scanned;
-  const site = assembleSite([...pages], config, configText, strict, diagnostics, unmade, around.versions);
-  return pageRecords(site, around.linked);
+  const site = assembleSite([...pages], config, configText, strict, diagnostics, unmade, versions);
+  return pageRecords(site);
 }
 
 /** The problems as the writer reads them: those of a page made from an OpenAPI document in the document. */

@@ -37,8 +37,6 @@ export interface CachedPage {
   search: TextPlace;
   /** Keys of the page's highlighted code blocks, which the highlight cache keeps while the page is reused. */
   code: string[];
-  /** The fragment's hash once its legacy links were pointed, and which links those were (`LinkedHashes`). */
-  linked?: [links: string, hash: string];
 }
 
 /** An entry as the index holds it: its page, read once it is asked for, and the last save that used it. */

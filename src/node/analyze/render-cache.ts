@@ -36,22 +36,7 @@ export interface RenderedPage {
   code: string[];
 }
 
-/**
- * The hash of a page's fragment once the site stage has pointed its links to legacy heading ids
- * (site/page-records.ts), by the page file's relative path and a digest of the fragment's own hash and
- * those links: while both are the same, so is the hash, and a warm build need not read the fragment to
- * know it.
- */
-export interface LinkedHashes {
-  get(file: string, links: string): string | undefined;
-  set(file: string, links: string, hash: string): void;
-}
-
-export class RenderCache implements LinkedHashes {
-  /** Pages reused or made by this build, by relative path. */
-  private readonly entries = new Map<string, IndexEntry>();
-  private readonly linked = new Map<string, [links: string, hash: string]>();
-
+export class RenderCache {
   private constructor(
     /** Where the cache's texts are, and the pages this build makes put theirs: the cache is in its folder. */
     private readonly texts: TextStore,
@@ -94,23 +79,9 @@ export class RenderCache implements LinkedHashes {
         reused.push(found.page);
         code.push(...cached.code);
         for (const problem of cached.problems) problems.push({ ...problem, file: file.relativePath });
-        this.entries.set(file.relativePath, found.entry);
       } else render.push(file);
     }
     return { reused, render, code, problems };
-  }
-
-  /**
-   * The hash a page's fragment had with the same links: as this build (or `npm run dev`'s session, which
-   * puts its site together again at each save) last linked it, else in the build that cached it.
-   */
-  get(file: string, links: string): string | undefined {
-    const known = this.linked.get(file) ?? this.entries.get(file)?.page?.linked;
-    return known?.[0] === links ? known[1] : undefined;
-  }
-
-  set(file: string, links: string, hash: string): void {
-    this.linked.set(file, [links, hash]);
   }
 
   /**
@@ -130,12 +101,6 @@ export class RenderCache implements LinkedHashes {
         ({ page }) => !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error'),
       );
       this.addMade(kept, problemsOf);
-      for (const [file, [links, hash]] of this.linked) {
-        const entry = this.entries.get(file);
-        if (!entry?.page || (entry.page.linked?.[0] === links && entry.page.linked[1] === hash)) continue;
-        entry.page.linked = [links, hash];
-        this.index.rewrite(entry);
-      }
       const live = this.index.live();
       const pages = live.map((entry) => this.index.page(entry));
       const named = segmentsOf(pages);
@@ -230,7 +195,7 @@ export class RenderCache implements LinkedHashes {
         code,
       };
       const key = pageKey(file.relativePath, page.source.digest, this.settings);
-      this.entries.set(file.relativePath, this.index.add(key, cached));
+      this.index.add(key, cached);
     }
   }
 }

@@ -288,7 +288,7 @@ export class DevBuilder {
 
   private assemble(scanned: ReferencedSite): { assembled: Site<PageRecord>; diagnostics: Diagnostic[] } {
     const site = new DiagnosticList();
-    const assembled = siteOf(this.pages.loaded(), scanned, this.strict, site, { linked: this.pages.linked });
+    const assembled = siteOf(this.pages.loaded(), scanned, this.strict, site);
     site.items.push(...this.siteDiagnostics, ...this.pages.diagnostics());
     return { assembled, diagnostics: reported(site, scanned) };
   }

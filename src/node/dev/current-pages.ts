@@ -7,7 +7,6 @@ import {
   makePages,
   type CompletePage,
   type ContentFile,
-  type LinkedHashes,
   type PageTools,
   type ReferencedSite,
   type SiteConfig,
@@ -33,8 +32,6 @@ export class CurrentPages {
   private files = new Map<string, ContentFile>();
   private readonly pageDiagnostics = new Map<string, Diagnostic[]>();
   private lastMade: CompletePage[] = [];
-  /** The hashes of pages' fragments once their legacy links are pointed (`siteOf`), kept from save to save. */
-  linked: LinkedHashes | undefined;
 
   constructor(private readonly contentDir: string) {}
 
@@ -96,7 +93,6 @@ export class CurrentPages {
     const diagnostics = new DiagnosticList(options.strict);
     const made = await makePages(scanned, { ...options, diagnostics });
     await made.cache.save(made.made, made.problems);
-    this.linked = made.cache;
     const byFile = new Map(made.pages.map((page) => [page.file.relativePath, page]));
     this.pages.clear();
     this.pageDiagnostics.clear();

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LinkedHashes } from '../../../../src/node/analyze/render-cache';
 import { TextStore, type PlacedText } from '../../../../src/node/analyze/text-store';
 import { contentHash } from '../../../../src/node/content-hash';
 import type { BuildHighlighting } from '../../../../src/node/analyze/markdown/code-blocks';
 import { pageRecords } from '../../../../src/node/site/page-records';
 import { siteConfigSchema } from '../../../../src/node/scan/site-config';
-import { assembleSite } from '../../../../src/node/site/assemble';
+import { assembleSite, type AssembledSite } from '../../../../src/node/site/assemble';
+import type { CompletePage } from '../../../../src/node/analyze/page-record';
 import { pagePass } from '../../../helpers/page-pass';
 import { makeTree } from '../../../helpers/tree';
 
@@ -31,7 +31,7 @@ class CountedStore extends TextStore {
   }
 }
 
-async function rendered(tree: Record<string, string>, linked?: LinkedHashes) {
+async function rendered(tree: Record<string, string>) {
   const root = await makeTree(tree);
   const texts = new CountedStore(path.join(root, 'cache'));
   const { diagnostics, made } = await pagePass(root, highlighter, { texts });
@@ -39,7 +39,7 @@ async function rendered(tree: Record<string, string>, linked?: LinkedHashes) {
   const config = siteConfigSchema.parse({ title: 'Docs' });
   const assembled = assembleSite(drafts, config, '', true, diagnostics);
   const analyzed = texts.characters;
-  return { site: pageRecords(assembled, linked), made, drafts, diagnostics, texts, analyzed };
+  return { site: pageRecords(assembled), made, drafts, diagnostics, texts, analyzed };
 }
 
 describe('the render stage', () => {
@@ -110,13 +110,12 @@ describe('the render stage', () => {
     const home = site.pages.find((page) => page.route === '/');
     expect(home?.html.read()).toContain('href="/docs/b/#event--execution-history"');
     expect(home?.html.read()).not.toContain('#event-execution-history"');
-    expect(home?.hash).toBe(contentHash(home?.html.read() ?? ''));
     const cached = forCache.find(({ page }) => page.route === '/')?.page;
     expect(cached?.html.read()).toContain('href="/docs/b/#event-execution-history"');
     texts.close();
   });
 
-  it('hashes a fragment with legacy links without reading it when an earlier build knows the hash for those links', async () => {
+  it('names a fragment with legacy links by its stored hash and those links, without reading it', async () => {
     const root = await makeTree({
       'README.md': '# Home\n\nSee [the history](./b.md#event-execution-history).\n',
       'b.md': '# Beta\n\n## Event / Execution History\n\nText.\n',
@@ -128,32 +127,37 @@ describe('the render stage', () => {
       const stored = page.html;
       return { ...page, html: { read: () => (reads++, stored.read()) } };
     });
-    const site = assembleSite(pages, siteConfigSchema.parse({ title: 'Docs' }), '', true, diagnostics);
+    const homeOf = (site: AssembledSite<CompletePage>) => pageRecords(site).pages.find((page) => page.route === '/');
+    const config = siteConfigSchema.parse({ title: 'Docs' });
+    const site = assembleSite(pages, config, '', true, diagnostics);
     expect(diagnostics.items).toEqual([]);
-    /** Linked hashes kept in memory, as the render cache keeps them between builds. */
-    const known = new Map<string, [string, string]>();
-    const linked: LinkedHashes = {
-      get: (file, links) => (known.get(file)?.[0] === links ? known.get(file)?.[1] : undefined),
-      set: (file, links, hash) => void known.set(file, [links, hash]),
-    };
-    const homeOf = () => pageRecords(site, linked).pages.find((page) => page.route === '/');
 
-    const first = homeOf();
-    expect(reads).toBe(1);
-    const html = first?.html.read() ?? '';
-    expect(html).toContain('href="/docs/b/#event--execution-history"');
-    expect(first?.hash).toBe(contentHash(html));
-    reads = 0;
-    const again = homeOf();
+    const first = homeOf(site);
     expect(reads).toBe(0);
-    expect(again?.hash).toBe(first?.hash);
-    expect(again?.html.read()).toBe(html);
+    const stored = made.find(({ page }) => page.route === '/')?.page;
+    expect(first?.hash).not.toBe(stored?.hash);
+    expect(first?.html.read()).toContain('href="/docs/b/#event--execution-history"');
+    // The same fragment and links, the same name.
+    expect(homeOf(assembleSite(pages, config, '', true, diagnostics))?.hash).toBe(first?.hash);
 
-    // Known for other links (the heading they led to was renamed): worked out again, from the fragment.
-    known.set('README.md', ['other links', 'stale']);
-    reads = 0;
-    expect(homeOf()?.hash).toBe(first?.hash);
-    expect(reads).toBe(1);
+    // The heading the link leads to gets another id of its own: the fragment reads differently, and is named anew.
+    const other = await makeTree({
+      'README.md': '# Home\n\nSee [the history](./b.md#event-execution-history).\n',
+      'b.md': '# Beta\n\n## Event - Execution History\n\nText.\n',
+    });
+    const again = await pagePass(other, highlighter);
+    const moved = homeOf(
+      assembleSite(
+        again.made.map(({ page }) => page),
+        config,
+        '',
+        true,
+        again.diagnostics,
+      ),
+    );
+    expect(moved?.html.read()).toContain('href="/docs/b/#event---execution-history"');
+    expect(moved?.hash).not.toBe(first?.hash);
+    again.texts.close();
     texts.close();
   });
 });
