@@ -109,12 +109,11 @@ async function buildInLockedFolders(
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
-    analyzed = await makePages(scanned, { ...options, highlighter, texts, diagnostics });
+    analyzed = await makePages(scanned, { ...options, highlighter, texts, diagnostics, ahead: layer.ahead });
     const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, layer.versions);
     // The caches keep the pages without errors, even of a build the site's problems fail.
-    saving = Promise.all([analyzed.cache.save(analyzed.made, analyzed.problems), highlighter.save()]).then(
-      () => undefined,
-    );
+    const { made, problems, ahead } = analyzed;
+    saving = Promise.all([analyzed.cache.save(made, problems, ahead), highlighter.save()]).then(() => undefined);
     const ok = diagnostics.errors.length === 0;
     const textsVersion = analyzed.identity;
     const { prerenderThreads } = options;

@@ -1,7 +1,7 @@
 import type { DiagnosticList } from '../diagnostics';
 import type { BuildHighlighting } from './markdown/code-blocks';
 import { progressLog } from '../progress';
-import type { RenderedPage } from './render-cache';
+import type { AheadPage, RenderedPage } from './render-cache';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
@@ -20,6 +20,11 @@ export interface AnalyzePagesOptions {
   log?: (line: string) => void;
   /** Ends the pass before its next file (`npm run dev` stopped while its first pass runs). */
   signal?: AbortSignal;
+  /**
+   * Page files of other sites made after this one's, for the render cache they share (versions/pages-ahead.ts):
+   * not pages of this site, their problems not its own. Those made go to `made`.
+   */
+  ahead?: { files: readonly ContentFile[]; made: AheadPage[] };
 }
 
 /** Files this thread reads at once when it analyzes alone, so reading one overlaps with rendering the others. */
@@ -39,8 +44,9 @@ const FILES_PER_THREAD = 16;
  * problems are reported). The pages, with their code blocks' keys, and the problems come in the order of
  * the files, whichever thread had them.
  */
-export async function analyzePages(files: ContentFile[], options: AnalyzePagesOptions): Promise<RenderedPage[]> {
+export async function analyzePages(own: ContentFile[], options: AnalyzePagesOptions): Promise<RenderedPage[]> {
   const { settings, highlighter, texts, diagnostics } = options;
+  const files = [...own, ...(options.ahead?.files ?? [])];
   const share = options.threads === undefined ? pagePassShare(files.length, highlighter.cold) : undefined;
   const count = options.threads ?? share?.threads ?? 0;
   const workerData = async () => ({
@@ -80,7 +86,11 @@ export async function analyzePages(files: ContentFile[], options: AnalyzePagesOp
     await threads?.stop();
   }
   const pages: RenderedPage[] = [];
-  for (const { page, problems, code } of analyzed) {
+  for (const [i, { page, problems, code }] of analyzed.entries()) {
+    if (i >= own.length) {
+      if (page) options.ahead?.made.push({ page, code, problems });
+      continue;
+    }
     diagnostics.items.push(...problems);
     if (page) pages.push({ page, code });
   }

@@ -8,7 +8,7 @@ import type { BuildHighlighting } from './markdown/code-blocks';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import { renderIdentity } from './cache-index';
-import { RenderCache, type RenderedPage } from './render-cache';
+import { RenderCache, type AheadPage, type RenderedPage } from './render-cache';
 import type { TextStore } from './text-store';
 import { BASE_PLACEHOLDER, withBase } from './page-place';
 import { digestOfAll } from '../content-hash';
@@ -27,6 +27,8 @@ export interface AnalyzeOptions {
   log?: (line: string) => void;
   /** Ends the page pass before its next file. */
   signal?: AbortSignal;
+  /** Page files of the versions built after this site, made in its pass for their builds (versions/pages-ahead.ts). */
+  ahead?: readonly ContentFile[];
 }
 
 /** What the analyze stage hands on. */
@@ -35,10 +37,12 @@ export interface AnalyzedSite {
   pages: CompletePage[];
   /** The pages the page pass made (base-free), with their code blocks' keys, for the render cache. */
   made: RenderedPage[];
-  /** The page files the page pass analyzed; the others came from the render cache. */
+  /** The page files the page pass analyzed (those for later versions too); the others came from the render cache. */
   analyzed: number;
   /** The problems the page pass reported, which the render cache keeps with the pages. */
   problems: Diagnostic[];
+  /** The pages made for later versions (`AnalyzeOptions.ahead`), for the render cache only. */
+  ahead: AheadPage[];
   cache: RenderCache;
   /** What the pages were made with (`renderIdentity` and the settings): the texts' version in the output ledger. */
   identity: string;
@@ -63,14 +67,20 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
   const problemsBefore = diagnostics.items.length;
   const texts = options.texts;
   const { analyzeThreads: threads, signal } = options;
-  const made = await analyzePages(reuse.render, { settings, highlighter, texts, diagnostics, threads, log, signal });
+  // Those the cache holds already are left to their own builds to find.
+  const ahead = { files: options.ahead ? cache.reuse(options.ahead).render : [], made: [] };
+  const made = await analyzePages(reuse.render, {
+    ...{ settings, highlighter, texts, diagnostics, threads, log, signal },
+    ...(ahead.files.length > 0 ? { ahead } : {}),
+  });
   const problems = diagnostics.items.slice(problemsBefore);
   const pages = inScanOrder(
     files,
     reuse.reused,
     made.map(({ page }) => page),
   ).map((page) => withBase(page, config.base));
-  return { pages, made, analyzed: reuse.render.length, problems, cache, identity };
+  const analyzed = reuse.render.length + ahead.files.length;
+  return { pages, made, analyzed, problems, ahead: ahead.made, cache, identity };
 }
 
 /**

@@ -36,6 +36,11 @@ export interface RenderedPage {
   code: string[];
 }
 
+/** A page made for the build of another site sharing the cache (a later version), with its problems there. */
+export interface AheadPage extends RenderedPage {
+  problems: Diagnostic[];
+}
+
 export class RenderCache {
   private constructor(
     /** Where the cache's texts are, and the pages this build makes put theirs: the cache is in its folder. */
@@ -89,7 +94,12 @@ export class RenderCache {
    * made: base-free) with the problems the page pass reported in their files, except those with an
    * error, beside every entry a recent build used. Errors are swallowed: the next build then makes more.
    */
-  async save(made: readonly RenderedPage[], problems: readonly Diagnostic[]): Promise<void> {
+  async save(
+    made: readonly RenderedPage[],
+    problems: readonly Diagnostic[],
+    /** Pages made for the builds of other sites sharing the cache, each with its own problems. */
+    ahead: readonly AheadPage[] = [],
+  ): Promise<void> {
     try {
       const problemsOf = new Map<string, Omit<Diagnostic, 'file'>[]>();
       for (const { file, ...problem } of problems) {
@@ -101,6 +111,13 @@ export class RenderCache {
         ({ page }) => !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error'),
       );
       this.addMade(kept, problemsOf);
+      for (const { problems, ...page } of ahead) {
+        if (problems.some((problem) => problem.severity === 'error')) continue;
+        this.addMade(
+          [page],
+          new Map([[page.page.file.relativePath, problems.map(({ file: _file, ...rest }) => rest)]]),
+        );
+      }
       const live = this.index.live();
       const pages = live.map((entry) => this.index.page(entry));
       const named = segmentsOf(pages);

@@ -6,13 +6,14 @@ import { HeldUpdates } from '../output/publish';
 import { searchOf, type SearchLending } from '../output/published-search';
 import type { SearchFiles } from '../site/search-files';
 import { shardKindOf } from '../../shared/search-layout';
-import { isPageFile } from '../scan/scan';
+import { isPageFile, type ContentFile } from '../scan/scan';
 import { readSiteConfig, siteConfigSchema, type SiteConfig } from '../scan/site-config';
 import { versionConfig, withVersionLinks } from './version-config';
 import type { VersionsAround } from '../site/version-links';
 import { builtVersions, type BuiltVersion } from './version-entries';
 import { aroundKey, versionsAround } from './versions-around';
 import { codeDigest, folderFiles, markBuilt, unchangedVersion, versionMark } from './version-mark';
+import { pagesAhead, type VersionFolder } from './pages-ahead';
 
 /** What the versions layer asks of one site's build, besides its folders. */
 export interface SiteLayer {
@@ -33,6 +34,8 @@ export interface SiteLayer {
   versions?: VersionsAround;
   /** The search data of the version built before it, and where to tell of its own. */
   search?: SearchLending;
+  /** Page files of the versions built after it, made in its page pass for their builds (pages-ahead.ts). */
+  ahead?: readonly ContentFile[];
 }
 
 /** The folders and strictness of one site's build. */
@@ -117,9 +120,23 @@ export async function buildWithVersions(
       { text: currentText, route: '/', files: currentFiles },
       ...versions.map((version) => ({ ...version, files: filesOf.get(version) ?? [] })),
     ]);
+    // The first version built makes, beside its own pages, the pages the versions after it changed: its
+    // pass has the machine's cores, which theirs, a few pages each, would not.
+    let aheadGiven = false;
+    const aheadOf = (index: number): Promise<ContentFile[]> | undefined => {
+      if (aheadGiven) return undefined;
+      aheadGiven = true;
+      const own = versions[index] as BuiltVersion;
+      const later: VersionFolder[] = versions
+        .slice(index + 1)
+        .map((version) => ({ contentDir: version.contentDir, files: filesOf.get(version) ?? [] }));
+      const current = { contentDir: folders.contentDir, files: folderFiles(folders.contentDir), config: site.config };
+      if (!olderOnly) later.push(current);
+      return pagesAhead({ contentDir: own.contentDir, files: filesOf.get(own) ?? [] }, later);
+    };
     // The versions before the site around them: its redirect table is every version's too, as a host
     // (nginx, Netlify) reads the top one only, and they are held, so committed, before it.
-    for (const version of versions) {
+    for (const [index, version] of versions.entries()) {
       const at = versionFolders(folders, version);
       const settings = (own: SiteConfig) => versionConfig(own, site.config, version);
       const others = around(version.route);
@@ -127,9 +144,10 @@ export async function buildWithVersions(
       const madeFrom = versionMark(at, [settings(GIVEN_ONLY), aroundKey(others)], code, filesOf.get(version) ?? []);
       // A version nobody touched is kept as it is: its documents, fragments and search data, unread.
       const kept = await unchangedVersion(at, madeFrom);
+      const ahead = kept ? undefined : await aheadOf(index);
       const result = kept
         ? { ok: true, rendered: 0, seconds: 0, ...kept }
-        : await buildSite(at, { ...shared, settings, versions: others, search: lending(searches.last) });
+        : await buildSite(at, { ...shared, settings, versions: others, search: lending(searches.last), ahead });
       if (!kept) built.push({ at, madeFrom, result });
       results.push({
         ...result,
