@@ -1,8 +1,14 @@
-import { createHighlighter, type Highlighter } from 'shiki';
+import { createHighlighter, type Highlighter, type RegexEngine } from 'shiki';
 import { escapeHtml } from '../analyze/markdown/escape';
 import { highlightKey, type HighlightCache } from './cache';
 import type { CodeHighlighting, HighlightedBlock } from '../analyze/markdown/code-blocks';
-import { HIGHLIGHT_LANGUAGES, isKnownLanguage, isPlainLanguage, LANGUAGE_NAMES } from './languages';
+import {
+  HIGHLIGHT_LANGUAGES,
+  isKnownLanguage,
+  isPlainLanguage,
+  languageId,
+  ownHighlighterLanguages,
+} from './languages';
 import { createRegexEngine } from './regex-engine';
 import { GrammarStates, INITIAL, ThemeColours, type StateStack } from './textmate';
 import { THEMES } from './themes';
@@ -64,9 +70,17 @@ export class CodeHighlighter implements Omit<CodeHighlighting, 'drawn'> {
    * each an element the browser parses, styles and lays out.
    */
   private readonly plainClasses: string;
+  /**
+   * The highlighters of the languages that have one of their own (`ownHighlighterLanguages`), by language
+   * id: as they are started, and once ready.
+   */
+  private readonly ownStarting = new Map<string, Promise<Highlighter>>();
+  private readonly own = new Map<string, Highlighter>();
 
   private constructor(
+    /** The highlighter every other language shares. */
     private readonly shiki: Highlighter,
+    private readonly engine: RegexEngine,
     private readonly cache: HighlightCache | undefined,
   ) {
     this.light = new ThemeColours(shiki.getTheme(THEMES.light));
@@ -83,21 +97,53 @@ export class CodeHighlighter implements Omit<CodeHighlighting, 'drawn'> {
     cache?: HighlightCache,
     options: { languages?: readonly string[]; wasm?: WebAssembly.Module } = {},
   ): Promise<CodeHighlighter> {
-    const shiki = await createHighlighter({
-      themes: [THEMES.light, THEMES.dark],
-      langs: [...(options.languages ?? HIGHLIGHT_LANGUAGES)],
-      engine: await createRegexEngine(options.wasm),
-    });
-    return new CodeHighlighter(shiki, cache);
+    const engine = await createRegexEngine(options.wasm);
+    const shiki = await createHighlighter({ themes: [THEMES.light, THEMES.dark], langs: [], engine });
+    const highlighter = new CodeHighlighter(shiki, engine, cache);
+    await highlighter.loadLanguages(options.languages ?? HIGHLIGHT_LANGUAGES);
+    return highlighter;
   }
 
-  /** Loads the grammars of these languages (known names only) that are not loaded yet. */
+  /**
+   * Loads the grammars of these languages (known names only) that are not loaded yet: on the shared
+   * highlighter, or on one of the language's own when it has one.
+   */
   async loadLanguages(languages: Iterable<string>): Promise<void> {
     const loaded = new Set(this.shiki.getLoadedLanguages());
-    const missing = [...new Set([...languages].map((l) => l.toLowerCase()))].filter(
-      (l) => LANGUAGE_NAMES.has(l) && !loaded.has(l),
+    const ids = new Set([...languages].flatMap((lang) => languageId(lang) ?? []));
+    const shared: string[] = [];
+    await Promise.all(
+      [...ids].map(async (id) => {
+        if (loaded.has(id)) return;
+        let starting = this.ownStarting.get(id);
+        if (!starting) {
+          const own = await ownHighlighterLanguages(id);
+          if (!own) return void shared.push(id);
+          // Asked for again meanwhile: started once.
+          starting = this.ownStarting.get(id) ?? this.startOwn(id, own);
+        }
+        await starting;
+      }),
     );
-    if (missing.length > 0) await this.shiki.loadLanguage(...(missing as Parameters<Highlighter['loadLanguage']>));
+    if (shared.length > 0) await this.shiki.loadLanguage(...(shared as Parameters<Highlighter['loadLanguage']>));
+  }
+
+  private startOwn(id: string, languages: string[]): Promise<Highlighter> {
+    const themes = [THEMES.light, THEMES.dark];
+    const starting = createHighlighter({ themes, langs: languages, engine: this.engine }).then((highlighter) => {
+      this.own.set(id, highlighter);
+      return highlighter;
+    });
+    this.ownStarting.set(id, starting);
+    return starting;
+  }
+
+  /** The highlighter `lang` is loaded on, if it is. */
+  private highlighterOf(lang: string): Highlighter | undefined {
+    const id = languageId(lang);
+    const own = id === undefined ? undefined : this.own.get(id);
+    if (own) return own;
+    return this.shiki.getLoadedLanguages().includes(lang.toLowerCase()) ? this.shiki : undefined;
   }
 
   knows(lang: string): boolean {
@@ -120,15 +166,15 @@ export class CodeHighlighter implements Omit<CodeHighlighting, 'drawn'> {
     const key = highlightKey(code, lang, highlightedLines);
     const cached = this.cache?.get(key);
     // A grammar `loadLanguages` was not given first: plain for now, and not cached, rather than a failure.
-    const loaded = this.shiki.getLoadedLanguages().includes(lang.toLowerCase());
-    const html = cached ?? (loaded ? this.render(code, lang, highlightedLines) : undefined);
+    const highlighter = cached === undefined ? this.highlighterOf(lang) : undefined;
+    const html = cached ?? (highlighter ? this.render(highlighter, code, lang, highlightedLines) : undefined);
     if (html === undefined) return { html: plainCodeHtml(code, highlightedLines) };
     this.cache?.record(key, html);
     return { html, key };
   }
 
-  private render(code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
-    return linesHtml(this.tokenize(code, lang.toLowerCase()), highlightedLines, this.plainClasses);
+  private render(highlighter: Highlighter, code: string, lang: string, highlightedLines: ReadonlySet<number>): string {
+    return linesHtml(this.tokenize(highlighter, code, lang.toLowerCase()), highlightedLines, this.plainClasses);
   }
 
   /**
@@ -137,8 +183,8 @@ export class CodeHighlighter implements Omit<CodeHighlighting, 'drawn'> {
    * cold build's time; here the grammar runs once and each token's scopes are resolved in both themes.
    * Adjacent tokens that look the same in both themes share one span.
    */
-  private tokenize(code: string, lang: string): string[] {
-    const grammar = this.shiki.getLanguage(lang);
+  private tokenize(highlighter: Highlighter, code: string, lang: string): string[] {
+    const grammar = highlighter.getLanguage(lang);
     let lines = this.lines.get(grammar);
     if (!lines) {
       lines = new Map();

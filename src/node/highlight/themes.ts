@@ -3,6 +3,7 @@ export const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark-
 
 /**
  * How highlighted code is written as HTML, for caches of it: each line's span carries the colour of the
- * code's plain text, and only tokens of another colour or style have a span of their own.
+ * code's plain text, and only tokens of another colour or style have a span of their own; a language that
+ * embeds others lazily is coloured with a fixed set of them (languages.ts, `ownHighlighterLanguages`).
  */
-export const HIGHLIGHT_HTML_FORMAT = 2;
+export const HIGHLIGHT_HTML_FORMAT = 3;
