@@ -37,7 +37,7 @@ export interface BuildOptions {
 export interface BuildResult {
   ok: boolean;
   pages: number;
-  /** Page files the page pass rendered; the others were unchanged since the last build and came from its cache. */
+  /** Page files the page pass rendered; the others were made already and came from the render cache. */
   rendered: number;
   diagnostics: Diagnostic[];
   seconds: number;

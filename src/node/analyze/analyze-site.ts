@@ -62,7 +62,9 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
   const identity = digestOfAll([cacheIdentity, JSON.stringify(pageSettingsOf(config, options.strict))]);
   const reuse = cache.reuse(files);
   highlighter.keep(reuse.code);
-  if (reuse.reused.length > 0) log?.(`${reuse.reused.length} of ${files.length} pages unchanged since the last build`);
+  // Made by an earlier build, or by this build's first version for this one (versions/pages-ahead.ts).
+  if (reuse.reused.length > 0)
+    log?.(`${reuse.reused.length} of ${files.length} pages made already, from the render cache`);
   diagnostics.items.push(...reuse.problems);
   const problemsBefore = diagnostics.items.length;
   const texts = options.texts;

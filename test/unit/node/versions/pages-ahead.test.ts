@@ -55,7 +55,7 @@ describe('the pages a first version makes for the versions after it', () => {
     const log: string[] = [];
     const result = await buildTree(root, { strict: false, log: (line) => log.push(line) });
     // The current version's pages were made in v1's pass: its own finds every one in the cache.
-    expect(log).toContain('2 of 2 pages unchanged since the last build');
+    expect(log).toContain('2 of 2 pages made already, from the render cache');
     expect(result.rendered).toBe(4);
     // The problems are the current version's, reported once, at its own file: the page pass's one too, kept
     // with the page in the cache.
