@@ -93,6 +93,7 @@ async function buildInLockedFolders(
   let app: Promise<AppBundles> | undefined;
   let analyzed: AnalyzedSite | undefined;
   let saving: Promise<void> | undefined;
+  let highlighter: PageHighlighter | undefined;
   const finish = (ok: boolean, pages: number): BuildResult => {
     const seconds = (performance.now() - started) / 1000;
     // A problem in a page made from an OpenAPI document is reported in the document.
@@ -105,7 +106,7 @@ async function buildInLockedFolders(
     highlighting.catch(() => undefined);
     scanned = await scanning;
     if (!scanned) return finish(false, 0);
-    const highlighter = await highlighting;
+    highlighter = await highlighting;
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
@@ -134,6 +135,9 @@ async function buildInLockedFolders(
     return finish(ok, rendered.pages.length);
   } finally {
     await Promise.allSettled([saving, app, scanned?.history]);
+    // shiki's highlighters are many a build (a language with one of its own): let go, not left to pile up
+    // in a process that builds again (npm run dev, the bench).
+    await highlighter?.dispose();
     texts.close();
   }
 }

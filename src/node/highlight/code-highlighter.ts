@@ -138,6 +138,14 @@ export class CodeHighlighter implements Omit<CodeHighlighting, 'drawn'> {
     return starting;
   }
 
+  /** Lets shiki's highlighters go: a build's are done with once its pages are made. */
+  dispose(): void {
+    this.shiki.dispose();
+    for (const highlighter of this.own.values()) highlighter.dispose();
+    this.own.clear();
+    this.ownStarting.clear();
+  }
+
   /** The highlighter `lang` is loaded on, if it is. */
   private highlighterOf(lang: string): Highlighter | undefined {
     const id = languageId(lang);

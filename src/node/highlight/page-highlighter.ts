@@ -94,6 +94,14 @@ export class PageHighlighter implements BuildHighlighting {
     return (this.compiled ??= compileRegexEngine());
   }
 
+  /** Lets shiki go once no page is left to make (its cache stays, to be saved); a later page starts it again. */
+  async dispose(): Promise<void> {
+    const starting = this.starting;
+    this.starting = undefined;
+    this.shiki = undefined;
+    (await starting?.catch(() => undefined))?.dispose();
+  }
+
   /** Writes back the cache entries this build used. */
   save(): Promise<void> {
     return this.cache.save();

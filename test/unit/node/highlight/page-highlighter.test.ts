@@ -1,10 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatDiagnostic } from '../../../../src/node/diagnostics';
 import { PageHighlighter } from '../../../../src/node/highlight/page-highlighter';
+import { CodeHighlighter } from '../../../../src/node/highlight/code-highlighter';
 import { pagePass } from '../../../helpers/page-pass';
-import { makeTree } from '../../../helpers/tree';
+import { buildTree, makeTree } from '../../../helpers/tree';
 
 const LANGUAGES = ['js', 'python', 'bash', 'json', 'yaml', 'text'];
 
@@ -94,4 +95,24 @@ describe('highlighting the code blocks of the page pass', () => {
     expect(edited.cached.filter(([key]) => !before.has(key))).toHaveLength(1);
     expect(edited.cached.length).toBe(cold.cached.length - 2 + 1);
   }, 120_000);
+
+  it('lets shiki go when a build is done with it, and starts it again for a page that comes after', async () => {
+    const highlighter = await PageHighlighter.load(undefined);
+    const block = 'const a = 1;\n';
+    await highlighter.prepare(['js', 'markdown']);
+    const coloured = highlighter.block(block, 'js', new Set()).html;
+    expect(coloured).toContain('<span class=');
+    const dispose = vi.spyOn(CodeHighlighter.prototype, 'dispose');
+    try {
+      await highlighter.dispose();
+      expect(dispose).toHaveBeenCalledTimes(1);
+      await highlighter.prepare(['js']);
+      expect(highlighter.block('let b = 2;\n', 'js', new Set()).html).toContain('<span class=');
+      // A build lets its highlighter go too, so that a process that builds again does not gather them.
+      await buildTree(await makeTree({ 'README.md': '# Home\n\n```md\n# A title\n```\n' }), { analyzeThreads: 0 });
+      expect(dispose).toHaveBeenCalledTimes(2);
+    } finally {
+      dispose.mockRestore();
+    }
+  });
 });
