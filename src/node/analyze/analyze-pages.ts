@@ -55,7 +55,7 @@ export async function analyzePages(own: ContentFile[], options: AnalyzePagesOpti
     highlighting: await highlighter.forThreads(),
   });
   const threads = count > 0 ? await startAnalyzeThreads(count, workerData(), highlighter, texts) : undefined;
-  const analyzed: AnalyzedFile[] = [];
+  const analyzed: (AnalyzedFile | undefined)[] = [];
   const progress = progressLog('rendered', files.length, options.log);
   let next = 0;
   let done = 0;
@@ -65,6 +65,8 @@ export async function analyzePages(own: ContentFile[], options: AnalyzePagesOpti
         options.signal?.throwIfAborted();
         analyzed[i] = await analyze(files[i] as ContentFile);
       } catch (error) {
+        // A file made for another site fails nothing here: that site's own build makes it, or says why.
+        if (i >= own.length && !options.signal?.aborted) continue;
         // The first fault fails the pass: no lane takes another file.
         next = files.length;
         throw error;
@@ -86,7 +88,9 @@ export async function analyzePages(own: ContentFile[], options: AnalyzePagesOpti
     await threads?.stop();
   }
   const pages: RenderedPage[] = [];
-  for (const [i, { page, problems, code }] of analyzed.entries()) {
+  for (const [i, file] of analyzed.entries()) {
+    if (!file) continue;
+    const { page, problems, code } = file;
     if (i >= own.length) {
       if (page) options.ahead?.made.push({ page, code, problems });
       continue;

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
+import type { AheadPage } from '../../../../src/node/analyze/render-cache';
+import { TextStore } from '../../../../src/node/analyze/text-store';
+import { DiagnosticList } from '../../../../src/node/diagnostics';
+import { PageHighlighter } from '../../../../src/node/highlight/page-highlighter';
 import { pagesAhead } from '../../../../src/node/versions/pages-ahead';
 import { folderFiles } from '../../../../src/node/versions/version-mark';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
@@ -65,5 +70,29 @@ describe('the pages a first version makes for the versions after it', () => {
     ]);
     expect(readFileSync(path.join(root, 'dist/guide/index.html'), 'utf8')).toContain('The new guide');
     expect(readFileSync(path.join(root, 'dist/v1/guide/index.html'), 'utf8')).toContain('The old guide');
+  });
+
+  it("fail nothing in the pass that makes them: a file gone meanwhile is its own version's to report", async () => {
+    const root = await makeTree({ 'README.md': '# Home\n', '../v2/guide.md': '# Guide\n' });
+    const own = [{ absolutePath: path.join(root, 'content', 'README.md'), relativePath: 'README.md' }];
+    const later = (name: string) => ({ absolutePath: path.join(root, 'v2', name), relativePath: name });
+    const ahead = { files: [later('gone.md'), later('guide.md')], made: [] as AheadPage[] };
+    const diagnostics = new DiagnosticList();
+    const texts = new TextStore(path.join(root, 'cache'));
+    try {
+      const pages = await analyzePages(own, {
+        settings: { base: '/docs/', constants: {}, strict: true },
+        highlighter: await PageHighlighter.load(undefined),
+        texts,
+        diagnostics,
+        threads: 0,
+        ahead,
+      });
+      expect(pages.map(({ page }) => page.route)).toEqual(['/']);
+      expect(ahead.made.map(({ page }) => page.route)).toEqual(['/guide/']);
+      expect(diagnostics.items).toEqual([]);
+    } finally {
+      texts.close();
+    }
   });
 });
