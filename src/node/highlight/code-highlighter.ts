@@ -138,7 +138,7 @@ export class CodeHighlighter implements Omit<CodeHighlighting, 'drawn'> {
     return starting;
   }
 
-  /** Lets shiki's highlighters go: a build's are done with once its pages are made. */
+  /** Lets shiki's highlighters go, the shared one and each language's own (a build's, when it ends). */
   dispose(): void {
     this.shiki.dispose();
     for (const highlighter of this.own.values()) highlighter.dispose();

@@ -33,10 +33,13 @@ export const HIGHLIGHT_LANGUAGES = [
 
 const PLAIN_LANGUAGES = new Set(['', 'text', 'txt', 'plain', 'plaintext']);
 
-/** Every language name shiki bundles a grammar for: their ids and their aliases (`vue`, `nginx`, `sh`). */
-export const LANGUAGE_NAMES: ReadonlySet<string> = new Set(
-  bundledLanguagesInfo.flatMap((info) => [info.id, ...(info.aliases ?? [])]),
+/** The id of every language name shiki bundles a grammar for, by the name: its id or an alias (`vue`, `nginx`, `sh`). */
+const LANGUAGE_IDS: ReadonlyMap<string, string> = new Map(
+  bundledLanguagesInfo.flatMap((info) => [info.id, ...(info.aliases ?? [])].map((name) => [name, info.id])),
 );
+
+/** Every language name shiki bundles a grammar for: their ids and their aliases. */
+export const LANGUAGE_NAMES: ReadonlySet<string> = new Set(LANGUAGE_IDS.keys());
 
 /** True when the language (or alias) is highlighted; plain-text names count as known. */
 export function isKnownLanguage(lang: string): boolean {
@@ -48,10 +51,6 @@ export function isKnownLanguage(lang: string): boolean {
 export function isPlainLanguage(lang: string): boolean {
   return !LANGUAGE_NAMES.has(lang.toLowerCase());
 }
-
-const LANGUAGE_IDS: ReadonlyMap<string, string> = new Map(
-  bundledLanguagesInfo.flatMap((info) => [info.id, ...(info.aliases ?? [])].map((name) => [name, info.id])),
-);
 
 /** The id shiki bundles a language under, from its id or an alias (`js`, `sh`); undefined for another name. */
 export function languageId(lang: string): string | undefined {
