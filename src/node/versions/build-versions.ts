@@ -122,10 +122,7 @@ export async function buildWithVersions(
     ]);
     // The first version built makes, beside its own pages, the pages the versions after it changed: its
     // pass has the machine's cores, which theirs, a few pages each, would not.
-    let aheadGiven = false;
-    const aheadOf = (index: number): Promise<ContentFile[]> | undefined => {
-      if (aheadGiven) return undefined;
-      aheadGiven = true;
+    const aheadOf = (index: number): Promise<ContentFile[]> => {
       const own = versions[index] as BuiltVersion;
       const later: VersionFolder[] = versions
         .slice(index + 1)
@@ -144,7 +141,8 @@ export async function buildWithVersions(
       const madeFrom = versionMark(at, [settings(GIVEN_ONLY), aroundKey(others)], code, filesOf.get(version) ?? []);
       // A version nobody touched is kept as it is: its documents, fragments and search data, unread.
       const kept = await unchangedVersion(at, madeFrom);
-      const ahead = kept ? undefined : await aheadOf(index);
+      // The first version built: none before it was.
+      const ahead = kept || built.length > 0 ? undefined : await aheadOf(index);
       const result = kept
         ? { ok: true, rendered: 0, seconds: 0, ...kept }
         : await buildSite(at, { ...shared, settings, versions: others, search: lending(searches.last), ahead });
