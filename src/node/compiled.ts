@@ -6,7 +6,7 @@
  * npm scripts run it first, and it does nothing when no source changed since.
  */
 import { writeAside } from './write-aside';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,9 +77,29 @@ async function upToDate(projectRoot: string): Promise<boolean> {
 }
 
 /**
+ * Packages the compiled files import from node_modules rather than hold: esbuild (a native binary it runs
+ * beside Node), chokidar (a native watcher where one exists) and every development package (tests and
+ * benchmarks). Every other package is compiled in: Node then reads, resolves and links a few files
+ * rather than hundreds, and never probes a CommonJS package for its format and exports (the diagram
+ * renderer's layout engine is one file of 1.6 MB), which every build and every thread paid on start.
+ */
+function externalPackages(projectRoot: string): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
+    devDependencies?: Record<string, string>;
+  };
+  return ['esbuild', 'chokidar', ...Object.keys(manifest.devDependencies ?? {})].flatMap((name) => [name, `${name}/*`]);
+}
+
+/**
+ * A CommonJS package compiled into an ES module still calls `require` for Node's own modules: each
+ * compiled file gives it one, resolving from where the file is.
+ */
+const REQUIRE_FOR_PACKAGES =
+  "import { createRequire as createRequireOfCompiled } from 'node:module'; const require = createRequireOfCompiled(import.meta.url);";
+
+/**
  * Compiles the entry points, unless every compiled file is newer than its sources. Returns whether it
- * compiled. Packages stay imports (Node loads them from node_modules), so only the project's own code is
- * in the files. Rejects with esbuild's messages (file and line) when a source does not compile.
+ * compiled. Rejects with esbuild's messages (file and line) when a source does not compile.
  */
 export async function compile(projectRoot: string): Promise<boolean> {
   if (await upToDate(projectRoot)) return false;
@@ -95,7 +115,8 @@ export async function compile(projectRoot: string): Promise<boolean> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: externalPackages(projectRoot),
+    banner: { js: REQUIRE_FOR_PACKAGES },
     // Code an entry imports only when it needs it (a worker thread of one kind, build-worker.ts) goes into
     // chunks of its own, with the packages it imports: a thread of another kind never loads them.
     splitting: true,

@@ -24,7 +24,11 @@ describe('the compiled build', () => {
   });
 });
 
-/** The packages a compiled file loads, with the compiled files it imports (statically, or at `import(…)`). */
+/**
+ * The packages a compiled file loads, with the compiled files it imports (statically, or at `import(…)`):
+ * those it imports from node_modules, and those compiled into it (esbuild heads each module it holds
+ * with a comment naming its file).
+ */
 function packagesLoaded(file: string, dynamic: boolean, seen = new Set<string>()): Set<string> {
   const packages = new Set<string>();
   if (seen.has(file)) return packages;
@@ -37,6 +41,7 @@ function packagesLoaded(file: string, dynamic: boolean, seen = new Set<string>()
       for (const found of packagesLoaded(path.join(path.dirname(file), name!), dynamic, seen)) packages.add(found);
     } else packages.add(name!);
   }
+  for (const [, name] of text.matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)) packages.add(name!);
   return packages;
 }
 
