@@ -78,16 +78,16 @@ async function upToDate(projectRoot: string): Promise<boolean> {
 
 /**
  * Packages the compiled files import from node_modules rather than hold: esbuild (a native binary it runs
- * beside Node), chokidar (a native watcher where one exists) and every development package (tests and
- * benchmarks). Every other package is compiled in: Node then reads, resolves and links a few files
- * rather than hundreds, and never probes a CommonJS package for its format and exports (the diagram
- * renderer's layout engine is one file of 1.6 MB), which every build and every thread paid on start.
+ * beside Node) and every development package (tests and benchmarks). Every other package is compiled in:
+ * Node then reads, resolves and links a few files rather than hundreds, and never probes a CommonJS
+ * package for its format and exports (the diagram renderer's layout engine is one file of 1.6 MB), which
+ * every build and every thread paid on start.
  */
 function externalPackages(projectRoot: string): string[] {
   const manifest = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
     devDependencies?: Record<string, string>;
   };
-  return ['esbuild', 'chokidar', ...Object.keys(manifest.devDependencies ?? {})].flatMap((name) => [name, `${name}/*`]);
+  return ['esbuild', ...Object.keys(manifest.devDependencies ?? {})].flatMap((name) => [name, `${name}/*`]);
 }
 
 /**
