@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pageSettingsOf } from '../analyze/analyze-site';
 import { DiagnosticList } from '../diagnostics';
 import { isPageFile, type ContentFile } from '../scan/scan';
 import { readSiteConfig, type SiteConfig } from '../scan/site-config';
@@ -48,9 +49,12 @@ async function ownConfig(folder: VersionFolder): Promise<SiteConfig | undefined>
   return read.valid ? read.config : undefined;
 }
 
-/** What of a site's settings its pages are made with, but the base (pages are made base-free). */
+/**
+ * What of a site's settings its pages are made with (`pageSettingsOf`), but the base (pages are made
+ * base-free) and the strictness (a page's problems are kept with it, and its own version reports them).
+ */
 function pageSettingsKey(config: SiteConfig | undefined): string | undefined {
   if (!config) return undefined;
-  const { constants, embeds, lineNumbers } = config;
-  return JSON.stringify([constants, embeds ?? null, lineNumbers ?? false]);
+  const { base: _base, strict: _strict, ...made } = pageSettingsOf(config, true);
+  return JSON.stringify(made);
 }
