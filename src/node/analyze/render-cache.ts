@@ -111,6 +111,7 @@ export class RenderCache {
         ({ page }) => !problemsOf.get(page.file.relativePath)?.some((problem) => problem.severity === 'error'),
       );
       this.addMade(kept, problemsOf);
+      // One at a time: two later versions may each have their own page at the same path.
       for (const { problems, ...page } of ahead) {
         if (problems.some((problem) => problem.severity === 'error')) continue;
         this.addMade(
