@@ -44,11 +44,16 @@ export interface FolderFile {
  */
 export function folderFiles(root: string, names = false): FolderFile[] {
   const files: FolderFile[] = [];
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+  // Each entry's folder starts with the folder read: a file's relative path is what follows, cut rather
+  // than worked out by `path.relative`, which resolves both paths for each of a version's thousands of files.
+  const folder = path.resolve(root);
+  const start = path.join(folder, path.sep).length;
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
     const { size, mtimeMs } = names ? { size: 0, mtimeMs: 0 } : statSync(file);
-    files.push({ relative: path.relative(root, file).split(path.sep).join('/'), size, mtimeMs });
+    const relative = file.slice(start);
+    files.push({ relative: path.sep === '/' ? relative : relative.split(path.sep).join('/'), size, mtimeMs });
   }
   return files;
 }
