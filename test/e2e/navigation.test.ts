@@ -75,6 +75,45 @@ describe('client-side navigation', () => {
     );
   });
 
+  it('leaves focus in search when the reader opens it before the new page is focused', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    // The heading is focused in a background task once the new page is painted; on a busy machine that
+    // task comes late. Held back here until the reader has opened search and typed.
+    await page.evaluate(() => {
+      const held = window as unknown as { focusTaskRan?: boolean };
+      const scheduler = (globalThis as unknown as { scheduler: { postTask: (...a: unknown[]) => Promise<void> } })
+        .scheduler;
+      const post = scheduler.postTask.bind(scheduler);
+      scheduler.postTask = (run, options) =>
+        post(
+          () =>
+            new Promise<void>((resolve) =>
+              setTimeout(() => {
+                (run as () => void)();
+                held.focusTaskRan = true;
+                resolve();
+              }, 700),
+            ),
+          options,
+        );
+    });
+    await page.click('nav#sidebar a[href="/docs/pricing/"]');
+    await h1Becomes(page, 'Pricing');
+    await page.keyboard.press('/');
+    await page.locator('.search-dialog input').waitFor();
+    await page.keyboard.type('okta');
+    await page.waitForFunction(() => (window as unknown as { focusTaskRan?: boolean }).focusTaskRan === true);
+    await page.keyboard.type(' sso');
+    expect(await page.locator('.search-dialog input').inputValue()).toBe('okta sso');
+    // The page is still announced, and Escape still closes search.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent?.includes('Pricing')),
+    );
+    await page.keyboard.press('Escape');
+    await page.locator('.search-dialog').waitFor({ state: 'detached' });
+  });
+
   it('follows redirects, index.html and missing-slash links without an extra history entry', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);

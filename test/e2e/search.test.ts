@@ -142,6 +142,17 @@ describe('search', () => {
     expect(await dialog(page).count()).toBe(0);
   });
 
+  it('gives focus to the heading of the page a result opens', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    await page.keyboard.press('/');
+    await search(page, 'pricing');
+    await page.locator('.search-hit[data-url="/pricing/"]').click();
+    await page.waitForURL('**/docs/pricing/');
+    expect(await dialog(page).count()).toBe(0);
+    await page.waitForFunction(() => document.activeElement?.closest('#main-content h1') !== null);
+  });
+
   it('leaves the header as it was when it opens: the search button stays under the pointer', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);
