@@ -114,6 +114,25 @@ describe('client-side navigation', () => {
     await page.locator('.search-dialog').waitFor({ state: 'detached' });
   });
 
+  it('keeps focus in search when the page being opened fails meanwhile', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    let fail!: () => void;
+    const failing = new Promise<void>((resolve) => (fail = resolve));
+    await page.route(/\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/, async (route) => {
+      await failing;
+      await route.abort();
+    });
+    await domClick(page, 'nav#sidebar a[href="/docs/pricing/"]');
+    await page.keyboard.press('/');
+    await page.locator('.search-dialog input').waitFor();
+    await page.keyboard.type('okta');
+    fail();
+    await page.locator('.page-error').waitFor();
+    await page.keyboard.type(' sso');
+    expect(await page.locator('.search-dialog input').inputValue()).toBe('okta sso');
+  });
+
   it('follows redirects, index.html and missing-slash links without an extra history entry', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);

@@ -2,6 +2,7 @@ import { headFor } from '../../shared/head';
 import type { ScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
 import { trackPageView } from './analytics';
+import { focusInDialog } from './focus';
 import { afterPaint } from './next-task';
 import type { AppRouter } from './router';
 
@@ -46,7 +47,7 @@ export function followNavigations(router: AppRouter, screen: ScreenStore): () =>
 function focusMoved(startedFrom: Element | null): boolean {
   const focus = document.activeElement;
   if (!focus || focus === document.body) return false;
-  if (focus.closest('[aria-modal="true"], dialog[open]')) return true;
+  if (focusInDialog()) return true;
   return startedFrom !== null && startedFrom.isConnected && focus !== startedFrom;
 }
 

@@ -1,10 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { describeChunkError, isChunkLoadError } from '../../shared/chunk-error';
+import { focusInDialog } from '../app/focus';
 
 /** A page that failed to load: what failed, why in plain words, and a Retry that works. */
 export function PageError({ error, retry }: { error: unknown; retry: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus({ preventScroll: true }), []);
+  // Focus moves to what failed, unless the reader is in search meanwhile.
+  useEffect(() => {
+    if (!focusInDialog()) heading.current?.focus({ preventScroll: true });
+  }, []);
   const chunk = isChunkLoadError(error) ? error : undefined;
   // A request that got no answer while the browser knows it is offline: say so, and that it is only this
   // page (pages already opened this visit, and search, keep working without the network).
