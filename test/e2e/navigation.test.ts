@@ -133,6 +133,33 @@ describe('client-side navigation', () => {
     expect(await page.locator('.search-dialog input').inputValue()).toBe('okta sso');
   });
 
+  it('gives focus to the new heading when search closes and the link it came from is gone', async () => {
+    const { page } = await open('/docs/limits/');
+    await hydrated(page);
+    let deliver!: () => void;
+    const delivered = new Promise<void>((resolve) => (deliver = resolve));
+    await page.route(/\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/, async (route) => {
+      await delivered;
+      await route.continue();
+    });
+    // A link of the page's text: the page that replaces it takes the link with it.
+    await addLink(page, '/docs/pricing/');
+    await page.focus('#test-link');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('/');
+    await page.locator('.search-dialog input').waitFor();
+    await page.keyboard.type('okta');
+    deliver();
+    await h1Becomes(page, 'Pricing');
+    // The new page is announced once painted, when its heading would have taken focus: search kept it.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent?.includes('Pricing')),
+    );
+    await page.keyboard.press('Escape');
+    await page.locator('.search-dialog').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.closest('#main-content h1') !== null);
+  });
+
   it('follows redirects, index.html and missing-slash links without an extra history entry', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);

@@ -42,13 +42,15 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
 
   useEffect(() => client.subscribe(setIndex), [client]);
 
-  // Focus moves into the dialog and back to where it was when the dialog closes. The element is taken
-  // before the input is focused (layout effect), or the input itself would be "where it was".
+  // Focus moves into the dialog and back to where it was when the dialog closes, or to the page's heading
+  // when that is gone (a link of the page the reader left while searching). The element is taken before
+  // the input is focused (layout effect), or the input itself would be "where it was".
   useLayoutEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     input.current?.focus();
     return () => {
-      if (previous?.isConnected) previous.focus({ preventScroll: true });
+      const back = previous?.isConnected ? previous : document.querySelector<HTMLElement>('#main-content h1');
+      back?.focus({ preventScroll: true });
     };
   }, []);
 
