@@ -123,13 +123,20 @@ export async function lazyChunk(page: Page, name: string): Promise<string> {
 
 export const searchDialogChunk = (page: Page): Promise<string> => lazyChunk(page, 'search-dialog');
 
-/** Holds back every request of the page that `match` matches until the returned function is called. */
-export async function holdBack(page: Page, match: RegExp | ((url: URL) => boolean)): Promise<() => void> {
+/**
+ * Holds back every request of the page that `match` matches until the returned function is called; then
+ * it goes on, or fails as a network error would (`then: 'fail'`).
+ */
+export async function holdBack(
+  page: Page,
+  match: RegExp | ((url: URL) => boolean),
+  then: 'go on' | 'fail' = 'go on',
+): Promise<() => void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route(match, async (route) => {
     await released;
-    await route.continue();
+    await (then === 'fail' ? route.abort() : route.continue());
   });
   return release;
 }

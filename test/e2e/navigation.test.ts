@@ -13,6 +13,9 @@ async function h1Becomes(page: Page, title: string): Promise<void> {
   );
 }
 
+/** The fragment of the page the sidebar's Pricing link opens. */
+const PRICING_FRAGMENT = /\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/;
+
 /** Adds a link into the page content, for navigations a writer's link would cause. */
 async function addLink(page: Page, href: string): Promise<void> {
   await page.evaluate((h) => {
@@ -117,12 +120,7 @@ describe('client-side navigation', () => {
   it('keeps focus in search when the page being opened fails meanwhile', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);
-    let fail!: () => void;
-    const failing = new Promise<void>((resolve) => (fail = resolve));
-    await page.route(/\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/, async (route) => {
-      await failing;
-      await route.abort();
-    });
+    const fail = await holdBack(page, PRICING_FRAGMENT, 'fail');
     await domClick(page, 'nav#sidebar a[href="/docs/pricing/"]');
     await page.keyboard.press('/');
     await page.locator('.search-dialog input').waitFor();
@@ -136,12 +134,7 @@ describe('client-side navigation', () => {
   it('gives focus to the new heading when search closes and the link it came from is gone', async () => {
     const { page } = await open('/docs/limits/');
     await hydrated(page);
-    let deliver!: () => void;
-    const delivered = new Promise<void>((resolve) => (deliver = resolve));
-    await page.route(/\/assets\/js\/page\.pricing\.[0-9a-f]{8}\.html$/, async (route) => {
-      await delivered;
-      await route.continue();
-    });
+    const deliver = await holdBack(page, PRICING_FRAGMENT);
     // A link of the page's text: the page that replaces it takes the link with it.
     await addLink(page, '/docs/pricing/');
     await page.focus('#test-link');
