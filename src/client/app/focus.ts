@@ -5,3 +5,8 @@
 export function focusInDialog(): boolean {
   return document.activeElement?.closest('[aria-modal="true"], dialog[open]') != null;
 }
+
+/** The heading of the page on screen, which takes focus when the page changes and the reader has not moved it. */
+export function pageHeading(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('#main-content h1');
+}

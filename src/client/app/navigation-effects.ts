@@ -2,7 +2,7 @@ import { headFor } from '../../shared/head';
 import type { ScreenStore } from '../data/screen';
 import { useUi } from '../data/store';
 import { trackPageView } from './analytics';
-import { focusInDialog } from './focus';
+import { focusInDialog, pageHeading } from './focus';
 import { afterPaint } from './next-task';
 import type { AppRouter } from './router';
 
@@ -25,8 +25,7 @@ export function followNavigations(router: AppRouter, screen: ScreenStore): () =>
     if (!event.pathChanged) return;
     const startedFrom = focusedAtStart;
     afterPaint(() => {
-      const heading = document.querySelector<HTMLElement>('#main-content h1');
-      if (!window.location.hash && !focusMoved(startedFrom)) heading?.focus({ preventScroll: true });
+      if (!window.location.hash && !focusMoved(startedFrom)) pageHeading()?.focus({ preventScroll: true });
       const title = shownTitle(screen);
       announce(title);
       trackPageView(screen.getState().site.site.analyticsId, title);

@@ -2,6 +2,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { ChunkLoadError, describeChunkError } from '../../shared/chunk-error';
 import { withBase } from '../../shared/paths';
 import { useTrack } from '../app/analytics';
+import { pageHeading } from '../app/focus';
 import { followNewDeployment, navigate } from '../app/navigation-loader';
 import { takeEarlyTyping } from '../app/search-shortcut';
 import { useScreen } from '../data/screen';
@@ -49,7 +50,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     input.current?.focus();
     return () => {
-      const back = previous?.isConnected ? previous : document.querySelector<HTMLElement>('#main-content h1');
+      const back = previous?.isConnected ? previous : pageHeading();
       back?.focus({ preventScroll: true });
     };
   }, []);
