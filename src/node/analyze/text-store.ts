@@ -20,9 +20,11 @@ export function textBytes(text: StoredText): Buffer {
   return text.bytes?.() ?? Buffer.from(text.read(), 'utf8');
 }
 
-/** A text kept as it is, in memory. */
-export function heldText(text: string): StoredText {
-  return { read: () => text };
+/** A text kept as it is, in memory: as a string, or as UTF-8 bytes (written as they are). */
+export function heldText(text: string | Uint8Array): StoredText {
+  if (typeof text === 'string') return { read: () => text };
+  const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  return { read: () => bytes.toString('utf8'), bytes: () => bytes };
 }
 
 /** A value kept as JSON, parsed each time it is read; `json` reads the text itself. */

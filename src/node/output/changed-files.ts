@@ -5,6 +5,7 @@ import { textBytes } from '../analyze/text-store';
 import { isTextInParts, OutputFolder, type FileData } from './output-folder';
 import { NOT_FOUND_FILE } from '../../shared/root-files';
 import { isDeploymentData, POINTER_FILE } from '../../shared/site-data';
+import type { DocumentParts } from './render-document';
 import type { SiteFile } from './site-files';
 
 /** A file written when a tab asks for it: what it holds, made then. */
@@ -178,8 +179,8 @@ export class ChangedFilesWriter {
     }
   }
 
-  private withDevScript(document: string | Uint8Array): string {
-    const html = typeof document === 'string' ? document : Buffer.from(document).toString('utf8');
+  private withDevScript(document: DocumentParts): string {
+    const html = document.map((part) => part.read()).join('');
     return this.devScript ? withScript(html, this.devScript) : html;
   }
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { RenderRoute } from './site-files';
+import type { RenderRoute } from './render-document';
 
 /**
  * The renderer in the prerender bundle (`prerender.cjs`), loaded into this thread: the build's own thread

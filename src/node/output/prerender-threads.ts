@@ -3,7 +3,14 @@ import { buildWorkerScript } from '../compiled';
 import type { Prerender } from './app-bundles';
 import { answerRequests, RequestThreads, threadsFor } from '../threads';
 import { loadRenderer } from './prerender-bundle';
-import { renderingHere, type DocumentRenderer, type DocumentShell, type RenderDocument } from './site-files';
+import {
+  aroundFragment,
+  framingHere,
+  renderingHere,
+  type DocumentRenderer,
+  type DocumentShell,
+  type RenderDocument,
+} from './render-document';
 
 /**
  * Below this many documents to render the build prerenders on its own thread: a thread takes a while to
@@ -28,10 +35,10 @@ export interface PrerenderThreadWork {
   data: SiteData;
 }
 
-/** One route's document to render: its page's fragment (none for the not-found page) and its shell. */
+/** One route's document to render around its page's fragment (none for the not-found page), and its shell. */
 interface DocumentRequest {
   route: string;
-  html: string | undefined;
+  withPage: boolean;
   shell: DocumentShell;
 }
 
@@ -52,11 +59,12 @@ type PrerenderRequest = DocumentRequest | DataRequest;
  */
 export class PrerenderThreads {
   /**
-   * The threads, once started, and the bundle they loaded; a document comes back as UTF-8 bytes, its
-   * buffer handed over with the message: the writing thread then holds no copy of it as a string, kept on
-   * its heap until a full collection.
+   * The threads, once started, and the bundle they loaded; a document comes back as the UTF-8 bytes of
+   * its texts before and after the page's fragment (`framingHere`), their buffers handed over with the
+   * message: the writing thread then holds no copy of them as strings, kept on its heap until a full
+   * collection.
    */
-  private running: { bundle: string; threads: Promise<RequestThreads<PrerenderRequest, Uint8Array>> } | undefined;
+  private running: { bundle: string; threads: Promise<RequestThreads<PrerenderRequest, Uint8Array[]>> } | undefined;
 
   /**
    * The renderer of a site's documents, with the prerender bundle (loaded on this thread already) and the
@@ -72,7 +80,8 @@ export class PrerenderThreads {
         const wanted = count ?? (this.running?.bundle === bundle ? 1 : prerenderThreadCount(documents));
         if (wanted === 0) return 0;
         const threads = await this.threadsFor(bundle, data, wanted);
-        render = (route, html, shell) => threads.request({ route, html, shell });
+        render = async (route, html, shell) =>
+          aroundFragment(await threads.request({ route, withPage: html !== undefined, shell }), html);
         return threads.count * ROUTES_PER_THREAD;
       },
       render: (...request) => (render ??= renderingHere(renderRoute, data))(...request),
@@ -88,7 +97,7 @@ export class PrerenderThreads {
     }
     await this.stop();
     const workerData: PrerenderThreadWork = { kind: 'documents', bundle, data };
-    const threads = RequestThreads.start<PrerenderRequest, Uint8Array>('prerender', buildWorkerScript(), {
+    const threads = RequestThreads.start<PrerenderRequest, Uint8Array[]>('prerender', buildWorkerScript(), {
       count,
       workerData,
     });
@@ -107,16 +116,15 @@ export class PrerenderThreads {
 /** A prerender thread's side: the app's renderer with its own copy of the site data, rendering each document. */
 export function answerDocuments({ bundle, data }: PrerenderThreadWork): void {
   const renderRoute = loadRenderer(bundle);
-  let render = renderingHere(renderRoute, data);
-  const encoder = new TextEncoder();
-  answerRequests<PrerenderRequest, Uint8Array>('build-worker.ts', async (request) => {
+  let frame = framingHere(renderRoute, data);
+  answerRequests<PrerenderRequest, Uint8Array[]>('build-worker.ts', async (request) => {
     if ('data' in request) {
       // Taken before any document sent after it: messages arrive in order, and a render reads its data at once.
-      render = renderingHere(renderRoute, request.data);
-      return { answer: new Uint8Array() };
+      frame = framingHere(renderRoute, request.data);
+      return { answer: [] };
     }
-    const { route, html, shell } = request;
-    const document = encoder.encode(await render(route, html, shell));
-    return { answer: document, transfer: [document.buffer] };
+    const { route, withPage, shell } = request;
+    const parts = await frame(route, withPage, shell);
+    return { answer: parts, transfer: [...new Set(parts.map((part) => part.buffer))] };
   });
 }

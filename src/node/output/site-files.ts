@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { FRAGMENT_CLOSE, FRAGMENT_OPEN } from '../../shared/constants';
-import { canonicalUrl, headFor, type HeadData } from '../../shared/head';
+import { canonicalUrl, headFor } from '../../shared/head';
 import { withBase } from '../../shared/paths';
 import { FAVICON_FILE, NOT_FOUND_FILE, SITEMAP_FILE } from '../../shared/root-files';
-import { manifestUrl, POINTER_FILE, type SiteData } from '../../shared/site-data';
+import { manifestUrl, POINTER_FILE } from '../../shared/site-data';
 import { isUnlistedVersion } from '../../shared/versions';
 import type { DeploymentPointer, Manifest, SiteSettings } from '../../shared/types';
 import { digestOfAll } from '../content-hash';
@@ -15,60 +15,12 @@ import { securityHeaders } from './headers';
 import type { BrowserData } from './browser-data';
 import type { SearchFiles } from '../site/search-files';
 import type { ClientAssets } from './bundle';
-import {
-  FAVICON_ASSET,
-  FAVICON_SVG,
-  renderDocument,
-  renderRedirectStub,
-  type DocumentAssets,
-  type DocumentSettings,
-} from './document';
+import { FAVICON_ASSET, FAVICON_SVG, renderRedirectStub, type DocumentSettings } from './document';
 import type { FileMaker } from './output-folder';
+import { renderingHere, type DocumentParts, type DocumentRenderer, type RenderRoute } from './render-document';
 import { LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownTwinFile, renderLlmsFiles } from './llms';
 import { renderNginxCsp, renderNginxRedirects } from './nginx-redirects';
 import { pageUrl } from './page-url';
-
-/**
- * Renders one route's app HTML with the prerender bundle (the same components the browser hydrates), from
- * the same site data files the browser reads and the page's fragment.
- */
-export type RenderRoute = (data: SiteData, route: string, html: string | undefined) => Promise<string>;
-
-/** What a document holds besides the app's HTML (document.ts). */
-export interface DocumentShell {
-  head: HeadData;
-  assets: DocumentAssets;
-  settings: DocumentSettings;
-}
-
-/**
- * Renders a route's whole document: its app HTML (`RenderRoute`, from the site data) in its shell. The
- * prerender threads return it as bytes, which this thread writes as they are.
- */
-export type RenderDocument = (
-  route: string,
-  html: string | undefined,
-  shell: DocumentShell,
-) => Promise<string | Uint8Array>;
-
-/** A `RenderDocument` on this thread, with the renderer and the site data. */
-export function renderingHere(
-  renderRoute: RenderRoute,
-  data: SiteData,
-): (...request: Parameters<RenderDocument>) => Promise<string> {
-  return async (route, html, { head, assets, settings }) =>
-    renderDocument(head, await renderRoute(data, route, html), assets, settings);
-}
-
-/**
- * What renders a site's documents once the build knows how many it must render (the others are kept as
- * the previous build left them): other threads for many, this thread for a few.
- */
-export interface DocumentRenderer {
-  /** Gets ready to render `documents` documents; resolves to how many to have sent at once. */
-  ready(documents: number): Promise<number>;
-  readonly render: RenderDocument;
-}
 
 export interface SiteInput {
   manifest: Manifest;
@@ -120,7 +72,7 @@ export type SiteFile = {
   /** A file of the content folder, copied as it is. */
   | { copyOf: string }
   /** An HTML document of the app, rendered when it is written (prerendering is most of a build's writing). */
-  | { document: () => Promise<string | Uint8Array> }
+  | { document: () => Promise<DocumentParts> }
 );
 
 /** The route the not-found page is rendered for. */
@@ -239,7 +191,7 @@ export function* siteFiles(input: SiteInput): Generator<SiteFile> {
   for (const page of pages) {
     const groups = browserData.groupsOf(page.route);
     const document = () =>
-      render(page.route, page.html.read(), {
+      render(page.route, page.html, {
         head: headFor(site, metas.get(page.route)),
         assets: { ...assets, route: page.route, groups, stylesheets: metas.get(page.route)?.stylesheets ?? [] },
         settings,

@@ -2,15 +2,8 @@ import path from 'node:path';
 import { OutputFolder } from './output-folder';
 import type { FolderUpdate } from './folder-update';
 import { SEARCH_ENTRY_FILE, searchEntryKey } from './published-search';
-import {
-  fileKeys,
-  fragmentFile,
-  searchFilePath,
-  siteFiles,
-  type DocumentRenderer,
-  type SiteFile,
-  type SiteInput,
-} from './site-files';
+import { fileKeys, fragmentFile, searchFilePath, siteFiles, type SiteFile, type SiteInput } from './site-files';
+import type { DocumentRenderer } from './render-document';
 
 /** A `dist/` being written beside `manifest/`: its search shards, once written, are `manifest/`'s too. */
 export interface DistBeside {
@@ -67,7 +60,7 @@ export async function writeManifestFolder(
   );
 }
 
-export type { RenderRoute } from './site-files';
+export type { RenderRoute } from './render-document';
 
 export type DistInput = SiteInput;
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appBundles } from '../../../src/node/output/app-bundles';
-import type { RenderRoute } from '../../../src/node/output/site-files';
+import type { RenderRoute } from '../../../src/node/output/render-document';
 import { splitForBrowser } from '../../../src/node/output/browser-data';
 import { shardOf, type SiteData } from '../../../src/shared/site-data';
 import { groupedSite } from '../../helpers/grouped-site';

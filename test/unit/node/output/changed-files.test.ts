@@ -23,7 +23,11 @@ describe("the dev server's output writer", () => {
         path: 'guide/index.html',
         document: () => {
           seen.push({ data: existsSync(path.join(out, 'b.txt')), pointer: existsSync(path.join(out, 'version.json')) });
-          return Promise.resolve('<html><head></head><body>Guide</body></html>');
+          return Promise.resolve([
+            heldText('<html><head></head><body>'),
+            heldText('Guide'),
+            heldText('</body></html>'),
+          ]);
         },
       },
       { path: 'llms-full.txt', data: [heldText('# Guide\n'), heldText(b)] },

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { appBundles, type Prerender } from '../../../../src/node/output/app-bundles';
 import { splitForBrowser } from '../../../../src/node/output/browser-data';
 import { PrerenderThreads, prerenderThreadCount } from '../../../../src/node/output/prerender-threads';
-import { renderingHere, type DocumentShell } from '../../../../src/node/output/site-files';
+import { heldText } from '../../../../src/node/analyze/text-store';
+import { renderingHere, type DocumentParts, type DocumentShell } from '../../../../src/node/output/render-document';
 import { groupedSite } from '../../../helpers/grouped-site';
 import { buildOutput } from '../../../helpers/output';
 import { buildTree, makeTree, messages, projectRoot } from '../../../helpers/tree';
@@ -31,13 +32,14 @@ describe('the prerender threads', () => {
     },
     settings: {},
   });
-  const text = (document: string | Uint8Array) =>
-    typeof document === 'string' ? document : Buffer.from(document).toString();
+  /** A document's text, its parts joined. */
+  const text = (document: DocumentParts) => document.map((part) => part.read()).join('');
 
   it('render every document as the build’s own thread does, from the data they were started with', async () => {
     const { data } = splitForBrowser(site());
     const routes = ['/g0/page-0/', '/g1/page-40/', '/g2/page-7/', '/g3/page-79/', '/404.html'];
-    const fragment = (route: string) => (route === '/404.html' ? undefined : `<p>Body of ${route} – “quoted”</p>`);
+    const fragment = (route: string) =>
+      route === '/404.html' ? undefined : heldText(`<p>Body of ${route} – “quoted”</p>`);
     const here = renderingHere(prerender.renderRoute, data);
     const threads = new PrerenderThreads();
     const renderer = threads.forSite(prerender, data, 2);
@@ -46,7 +48,9 @@ describe('the prerender threads', () => {
       const onThreads = await Promise.all(
         routes.map(async (route) => text(await renderer.render(route, fragment(route), shell(route)))),
       );
-      const onThisThread = await Promise.all(routes.map((route) => here(route, fragment(route), shell(route))));
+      const onThisThread = await Promise.all(
+        routes.map(async (route) => text(await here(route, fragment(route), shell(route)))),
+      );
       expect(onThreads).toEqual(onThisThread);
       expect(onThreads[2]).toContain('<p>Body of /g2/page-7/ – “quoted”</p>');
       expect(onThreads[2]).toContain('<title>Title of /g2/page-7/</title>');
@@ -62,7 +66,7 @@ describe('the prerender threads', () => {
     const renderer = threads.forSite(prerender, lacking, 1);
     try {
       await renderer.ready(2);
-      await expect(renderer.render('/g2/page-7/', '<p>Body.</p>', shell('/g2/page-7/'))).rejects.toThrow(
+      await expect(renderer.render('/g2/page-7/', heldText('<p>Body.</p>'), shell('/g2/page-7/'))).rejects.toThrow(
         'prerendering /g2/page-7/: the site data has no file of sidebar group 2',
       );
       expect(text(await renderer.render('/404.html', undefined, shell('/404.html')))).toContain('Page not found');
@@ -78,10 +82,10 @@ describe('the prerender threads', () => {
     const renderer = threads.forSite({ ...prerender, file: path.join(projectRoot, 'no-such-bundle.cjs') }, data, 1);
     try {
       await renderer.ready(2);
-      await expect(renderer.render('/g0/page-0/', '', shell('/g0/page-0/'))).rejects.toThrow(
+      await expect(renderer.render('/g0/page-0/', heldText(''), shell('/g0/page-0/'))).rejects.toThrow(
         /a prerender thread failed: .*no-such-bundle/s,
       );
-      await expect(renderer.render('/g0/page-1/', '', shell('/g0/page-1/'))).rejects.toThrow(
+      await expect(renderer.render('/g0/page-1/', heldText(''), shell('/g0/page-1/'))).rejects.toThrow(
         /a prerender thread failed/,
       );
     } finally {
@@ -111,13 +115,13 @@ describe('the prerender threads', () => {
     const first = splitForBrowser(site()).data;
     const second = splitForBrowser(groupedSite({ hash: '3333cccc', groups: 2, perGroup: 80, title: 'Older' })).data;
     const route = '/g1/page-3/';
-    const fragment = '<p>Body of the page.</p>';
+    const fragment = heldText('<p>Body of the page.</p>');
     const build = new PrerenderThreads();
     try {
       // A build after a one-page edit renders a document or two: on its own thread, nothing sent ahead.
       const few = build.forSite(prerender, first);
       expect(await few.ready(2)).toBe(0);
-      const expected = await renderingHere(prerender.renderRoute, first)(route, fragment, shell(route));
+      const expected = text(await renderingHere(prerender.renderRoute, first)(route, fragment, shell(route)));
       expect(text(await few.render(route, fragment, shell(route)))).toEqual(expected);
       // A cold build of a large site renders on threads, documents sent ahead to them.
       const many = build.forSite(prerender, first);
@@ -127,7 +131,7 @@ describe('the prerender threads', () => {
       const next = build.forSite(prerender, second);
       expect(await next.ready(1)).toBeGreaterThan(0);
       expect(text(await next.render(route, fragment, shell(route)))).toEqual(
-        await renderingHere(prerender.renderRoute, second)(route, fragment, shell(route)),
+        text(await renderingHere(prerender.renderRoute, second)(route, fragment, shell(route))),
       );
     } finally {
       await build.stop();

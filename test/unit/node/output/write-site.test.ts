@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { heldText } from '../../../../src/node/analyze/text-store';
+import type { DocumentParts } from '../../../../src/node/output/render-document';
 import type { SiteFile } from '../../../../src/node/output/site-files';
 import { FolderUpdate } from '../../../../src/node/output/folder-update';
 import { renderingAhead, writeFiles, writeManifestFolder } from '../../../../src/node/output/write-site';
@@ -33,11 +35,12 @@ describe('documents rendered ahead of the file being written', () => {
   function documents(routes: string[]) {
     const started: string[] = [];
     const finish = new Map<string, (html: string) => void>();
+    const parts = (html: string): DocumentParts => [heldText(html)];
     const files: SiteFile[] = routes.map((route) => ({
       path: `${route}/index.html`,
       document: () => {
         started.push(route);
-        return new Promise<string>((resolve) => finish.set(route, resolve));
+        return new Promise<DocumentParts>((resolve) => finish.set(route, (html) => resolve(parts(html))));
       },
     }));
     return { files, started, finish };
@@ -56,7 +59,9 @@ describe('documents rendered ahead of the file being written', () => {
     expect(rest.map((file) => file.path)).toEqual(['b', 'c', 'd', 'e', 'f'].map((r) => `${r}/index.html`));
     // Each file's document is the render started for it, whatever order the renders end in.
     for (const route of ['f', 'a', 'c', 'b', 'e', 'd']) finish.get(route)?.(`<p>${route}</p>`);
-    const html = await Promise.all([first, ...rest].map((file) => (file && 'document' in file ? file.document() : '')));
+    const html = await Promise.all(
+      [first, ...rest].map(async (file) => (file && 'document' in file ? (await file.document())[0]?.read() : '')),
+    );
     expect(html).toEqual(['a', 'b', 'c', 'd', 'e', 'f'].map((r) => `<p>${r}</p>`));
     expect(started).toHaveLength(6);
   });
@@ -90,7 +95,7 @@ describe('the order files move into place', () => {
     const documents = Array.from({ length: 6 }, (_, n) => ({
       path: `page-${n}/index.html`,
       // Rendered at once: their lane writes them while the other lane is still at the data files.
-      document: () => Promise.resolve(`<html>${version}</html>\n`),
+      document: () => Promise.resolve([heldText(`<html>${version}</html>\n`)]),
     }));
     return [
       ...data,
