@@ -4,6 +4,7 @@ import type { BuildHighlighting } from '../../src/node/analyze/markdown/code-blo
 import { TextStore } from '../../src/node/analyze/text-store';
 import { DiagnosticList } from '../../src/node/diagnostics';
 import { scanContent } from '../../src/node/scan/scan';
+import { heldSearch } from '../../src/node/analyze/stored-search';
 
 /**
  * The page pass over the content folder of a tree made by `makeTree`, as the build runs it with the base
@@ -21,6 +22,7 @@ export async function pagePass<Store extends TextStore = TextStore>(
     settings: { base: '/docs/', constants: {}, strict: true },
     highlighter,
     texts,
+    search: heldSearch,
     diagnostics,
     threads: options.threads ?? 0,
   });

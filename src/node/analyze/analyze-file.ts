@@ -1,11 +1,12 @@
 import { DiagnosticList, type Diagnostic } from '../diagnostics';
 import type { ContentFile } from '../scan/scan';
 import type { BlockHighlighter, CodeHighlighting } from './markdown/code-blocks';
-import { loadPage, type LoadedPage, type SiteContext } from './page-source';
+import { loadPage, type SiteContext } from './page-source';
+import type { CompletePage } from './page-record';
 
 /** One page file made into a page: its page (none when it has errors), its problems in order and its code. */
 export interface AnalyzedFile {
-  page: LoadedPage | undefined;
+  page: CompletePage | undefined;
   problems: Diagnostic[];
   /** The cache keys of the code blocks its fragment holds, which the highlight and render caches keep. */
   code: string[];

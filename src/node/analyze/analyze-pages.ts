@@ -5,6 +5,7 @@ import type { AheadPage, RenderedPage } from './render-cache';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
 import type { TextStore } from './text-store';
+import type { SearchSink } from './stored-search';
 import { analyzeFile, type AnalyzedFile } from './analyze-file';
 import { pagePassShare, startAnalyzeThreads } from './analyze-threads';
 
@@ -14,6 +15,8 @@ export interface AnalyzePagesOptions {
   highlighter: BuildHighlighting;
   /** Where the pages' fragments and markdown go. */
   texts: TextStore;
+  /** Where their search terms go (the render cache's `searchSink`). */
+  search: SearchSink;
   diagnostics: DiagnosticList;
   /** Page-analysis threads (0: this thread only); by default as many as the pass is large enough to pay for. */
   threads?: number;
@@ -45,7 +48,7 @@ const FILES_PER_THREAD = 16;
  * the files, whichever thread had them.
  */
 export async function analyzePages(own: ContentFile[], options: AnalyzePagesOptions): Promise<RenderedPage[]> {
-  const { settings, highlighter, texts, diagnostics } = options;
+  const { settings, highlighter, texts, search, diagnostics } = options;
   const files = [...own, ...(options.ahead?.files ?? [])];
   const share = options.threads === undefined ? pagePassShare(files.length, highlighter.cold) : undefined;
   const count = options.threads ?? share?.threads ?? 0;
@@ -54,7 +57,8 @@ export async function analyzePages(own: ContentFile[], options: AnalyzePagesOpti
     strict: diagnostics.strict,
     highlighting: await highlighter.forThreads(),
   });
-  const threads = count > 0 ? await startAnalyzeThreads(count, workerData(), highlighter, texts) : undefined;
+  const threads =
+    count > 0 ? await startAnalyzeThreads(count, workerData(), highlighter, { texts, search }) : undefined;
   const analyzed: (AnalyzedFile | undefined)[] = [];
   const progress = progressLog('rendered', files.length, options.log);
   let next = 0;
@@ -75,7 +79,8 @@ export async function analyzePages(own: ContentFile[], options: AnalyzePagesOpti
     }
   };
   try {
-    const here = (file: ContentFile) => analyzeFile(file, { ...settings, highlighter, texts }, diagnostics.strict);
+    const here = (file: ContentFile) =>
+      analyzeFile(file, { ...settings, highlighter, texts, search }, diagnostics.strict);
     const lanes = threads
       ? [
           ...Array<typeof here>(threads.count * FILES_PER_THREAD).fill((file) => threads.analyze(file)),

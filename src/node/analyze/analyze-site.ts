@@ -8,6 +8,7 @@ import type { BuildHighlighting } from './markdown/code-blocks';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import { renderIdentity } from './cache-index';
+import { heldSearch } from './stored-search';
 import { RenderCache, type AheadPage, type RenderedPage } from './render-cache';
 import type { TextStore } from './text-store';
 import { BASE_PLACEHOLDER, withBase } from './page-place';
@@ -72,7 +73,7 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
   // Those the cache holds already are left to their own builds to find.
   const ahead = { files: options.ahead ? cache.reuse(options.ahead).render : [], made: [] };
   const made = await analyzePages(reuse.render, {
-    ...{ settings, highlighter, texts, diagnostics, threads, log, signal },
+    ...{ settings, highlighter, texts, search: cache.searchSink(), diagnostics, threads, log, signal },
     ...(ahead.files.length > 0 ? { ahead } : {}),
   });
   const problems = diagnostics.items.slice(problemsBefore);
@@ -100,7 +101,8 @@ export async function analyzeOneFile(
   strict: boolean,
   tools: Pick<AnalyzeOptions, 'highlighter' | 'texts'>,
 ): Promise<{ page: CompletePage | undefined; problems: Diagnostic[] }> {
-  const { page, problems } = await analyzeFile(file, { ...baseFreeSettings(config, strict), ...tools }, strict);
+  const making = { ...baseFreeSettings(config, strict), ...tools, search: heldSearch };
+  const { page, problems } = await analyzeFile(file, making, strict);
   return { page: page && withBase(page, config.base), problems };
 }
 

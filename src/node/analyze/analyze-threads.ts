@@ -4,8 +4,11 @@ import type { ContentFile } from '../scan/scan';
 import { answerRequests, RequestThreads, threadsFor } from '../threads';
 import { analyzeFile, type AnalyzedFile } from './analyze-file';
 import type { BuildHighlighting, CodeHighlighting, ThreadHighlighting } from './markdown/code-blocks';
-import type { LoadedPage, PageSettings } from './page-source';
-import { heldText, parsedJson, type TextSink } from './text-store';
+import type { CompletePage } from './page-record';
+import type { PageSearch } from './page-search';
+import type { PageSettings } from './page-source';
+import { heldSearch, type SearchSink } from './stored-search';
+import { heldText, type TextSink } from './text-store';
 
 /**
  * Below this many files the page pass stays on the build's own thread. A thread has a fixed cost (it loads
@@ -44,8 +47,11 @@ export interface PageThreadWork {
   highlighting: ThreadHighlighting;
 }
 
-/** A page as a thread sends it: its texts as they are, for the page pass to put in the build's store. */
-type SentPage = Omit<LoadedPage, 'html' | 'markdown' | 'search'> & { html: string; markdown: string; search: string };
+/**
+ * A page as a thread sends it: its texts as they are, for the page pass to put in the build's store, and
+ * its search terms as JSON, which the build's thread puts in their stored form.
+ */
+type SentPage = Omit<CompletePage, 'html' | 'markdown' | 'search'> & { html: string; markdown: string; search: string };
 
 interface PageAnswer {
   page: SentPage | undefined;
@@ -73,7 +79,7 @@ export async function startAnalyzeThreads(
   count: number,
   work: Omit<PageThreadWork, 'kind'> | Promise<Omit<PageThreadWork, 'kind'>>,
   highlighting: BuildHighlighting,
-  texts: TextSink,
+  { texts, search }: { texts: TextSink; search: SearchSink },
 ): Promise<AnalyzeThreads> {
   const workerData = Promise.resolve(work).then((settings): PageThreadWork => ({ kind: 'pages', ...settings }));
   const threads = await RequestThreads.start<ContentFile, PageAnswer>('page', buildWorkerScript(), {
@@ -90,7 +96,7 @@ export async function startAnalyzeThreads(
         file,
         html: texts.put(page.html),
         markdown: texts.put(page.markdown),
-        search: parsedJson(texts.put(page.search)),
+        search: search.put(JSON.parse(page.search) as PageSearch),
       },
       problems,
       code,
@@ -108,7 +114,7 @@ export function answerPages(
   highlighter: CodeHighlighting & { made(keys: readonly string[]): [key: string, html: string][] },
 ): void {
   // Texts stay in memory only until the answer is sent.
-  const site = { ...work.settings, highlighter, texts: { put: heldText } };
+  const site = { ...work.settings, highlighter, texts: { put: heldText }, search: heldSearch };
   // Each entry made here is sent once: the build's thread keeps it from then on.
   const sent = new Set<string>();
   answerRequests<ContentFile, PageAnswer>('build-worker.ts', async (file) => {
@@ -117,7 +123,7 @@ export function answerPages(
     for (const [key] of made) sent.add(key);
     if (!page) return { answer: { page, problems, code, made } };
     const { html, markdown, search, ...rest } = page;
-    const answer = { ...rest, html: html.read(), markdown: markdown.read(), search: search.json.read() };
+    const answer = { ...rest, html: html.read(), markdown: markdown.read(), search: JSON.stringify(search.read()) };
     return { answer: { page: answer, problems, code, made } };
   });
 }

@@ -13,11 +13,12 @@ import { resolveLink } from './markdown/links';
 import { renderMarkdown } from './markdown/pipeline';
 import { clientRedirect, type ClientRedirect } from './client-redirect';
 import { splitFrontmatter } from './frontmatter';
-import { pageSearch, type PageSearch } from './page-search';
+import { pageSearch } from './page-search';
 import { mathClasses } from './markdown/math-styles';
 import { codeColours, type CompletePage, type SourceStamp } from './page-record';
 import type { ContentFile } from '../scan/scan';
-import { heldText, parsedJson, type StoredJson, type TextSink } from './text-store';
+import { heldText, type TextSink } from './text-store';
+import { heldSearch, type SearchSink } from './stored-search';
 
 /** The site-wide settings a page is rendered with: plain data, the same on every render thread. */
 export interface PageSettings {
@@ -35,12 +36,9 @@ export interface SiteContext extends PageSettings {
   highlighter: BlockHighlighter & { prepare(languages: readonly string[]): Promise<void> };
   /** Where the page's fragment and markdown go until its files are written. */
   texts: TextSink;
+  /** Where its search terms go. */
+  search: SearchSink;
   diagnostics: DiagnosticList;
-}
-
-/** A page as `loadPage` makes it: its search terms are kept as JSON, which a page thread sends as it is. */
-export interface LoadedPage extends CompletePage {
-  readonly search: StoredJson<PageSearch>;
 }
 
 /** Pages larger than this are refused: a writer's file of this size is a mistake, not a page. */
@@ -51,7 +49,7 @@ const MAX_PAGE_BYTES = 8 * 1024 * 1024;
  * the fragment and its hash, search terms and the markdown twin. Problems go to the diagnostics, never
  * thrown.
  */
-export async function loadPage(file: ContentFile, site: SiteContext): Promise<LoadedPage | undefined> {
+export async function loadPage(file: ContentFile, site: SiteContext): Promise<CompletePage | undefined> {
   const { diagnostics } = site;
   const { size, mtimeMs } = await stat(file.absolutePath);
   if (size > MAX_PAGE_BYTES) {
@@ -122,7 +120,7 @@ export async function loadPage(file: ContentFile, site: SiteContext): Promise<Lo
     codeColours: codeColours(html),
     mathClasses: mathClasses(html),
     markdown: site.texts.put(pageMarkdown(title, body, analysis)),
-    search: parsedJson(site.texts.put(JSON.stringify(pageSearch(title, route, description, sections)))),
+    search: site.search.put(pageSearch(title, route, description, sections)),
   };
 }
 
@@ -135,7 +133,7 @@ function redirectPage(
   at: { line: number; column: number },
   lineOffset: number,
   diagnostics: DiagnosticList,
-): Omit<LoadedPage, 'source'> | undefined {
+): Omit<CompletePage, 'source'> | undefined {
   const line = at.line + lineOffset;
   const resolved = resolveLink(redirect.target, route, file.relativePath);
   if (resolved.kind !== 'internal' && resolved.kind !== 'anchor') {
@@ -168,7 +166,7 @@ function redirectPage(
     mathClasses: [],
     markdown: heldText(''),
     analysis,
-    search: parsedJson(heldText(JSON.stringify(pageSearch(route, route, '', sections)))),
+    search: heldSearch.put(pageSearch(route, route, '', sections)),
     neighbours: [],
     redirect: { target, line, column: at.column },
   };

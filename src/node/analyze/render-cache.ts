@@ -3,11 +3,11 @@ import { statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { searchFromStored, storedSearch } from './stored-search';
+import { storedSearch, storedSearchAt, storedSearchSink, type PlacedSearch, type SearchSink } from './stored-search';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
-import type { TextStore } from './text-store';
+import type { TextPlace, TextStore } from './text-store';
 import { filesNamed, homeFolderName, madeOf, placed, placeFree, type FileStats } from './page-place';
 import { INDEX_FILE, PageIndex, pageKey, segmentsOf, type CachedPage, type IndexEntry } from './cache-index';
 
@@ -144,6 +144,22 @@ export class RenderCache {
   }
 
   /**
+   * Where the pages this build makes put their search terms: in the store, numbered by this cache's terms,
+   * as the cache keeps them. So a made page's terms are turned into that form once, as it is made, and
+   * the search index reads them back as it reads a cached page's.
+   */
+  searchSink(): SearchSink {
+    return storedSearchSink(this.texts, this.index.terms);
+  }
+
+  /** Where a made page's search terms are in their stored form: put there now unless they are already. */
+  private searchPlace(search: CompletePage['search']): TextPlace {
+    const placed = search as Partial<PlacedSearch>;
+    if (placed.place && placed.terms === this.index.terms) return placed.place;
+    return this.texts.put(storedSearch(search.read(), this.index.terms)).place;
+  }
+
+  /**
    * A cached page made of what `file` is made of now, as this version has it; synchronous: a stat is a
    * few microseconds, far less than a trip through the thread pool, and a large site checks thousands.
    */
@@ -163,7 +179,7 @@ export class RenderCache {
           file,
           html: this.texts.at(cached.html),
           markdown: this.texts.at(cached.markdown),
-          search: { read: () => searchFromStored(this.texts.bytes(cached.search), this.index.terms) },
+          search: storedSearchAt(this.texts, cached.search, this.index.terms),
         };
         return { page, entry };
       }
@@ -209,7 +225,7 @@ export class RenderCache {
         ...(problems.length > 0 ? { madeIn: [this.settings.strict, homeFolderName(file)] } : {}),
         html: this.texts.placeOf(html),
         markdown: this.texts.placeOf(markdown),
-        search: this.texts.put(storedSearch(search.read(), this.index.terms)).place,
+        search: this.searchPlace(search),
         code,
       };
       const key = pageKey(file.relativePath, page.source.digest, this.settings);

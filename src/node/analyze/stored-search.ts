@@ -1,5 +1,6 @@
 import type { DetailSection } from '../../shared/search-layout';
 import type { PageSearch, SectionTerms } from './page-search';
+import type { Stored, TextPlace, TextStore } from './text-store';
 
 /**
  * The version of a page's stored search terms (`storedSearch`): the render cache renders every page again
@@ -95,6 +96,34 @@ export function searchFromStored(data: Uint8Array, terms: SearchTermNumbers): Pa
   }
   read.end();
   return { shown, title, name, folder, key, sections };
+}
+
+/**
+ * Where a page's search terms go as the page is made (`SiteContext.search`): on the build's thread, into
+ * the store in the form the render cache keeps (`storedSearchSink`), so that they are made into it once
+ * and read back the way the cache's own pages are; on a page thread, held as they are until sent.
+ */
+export interface SearchSink {
+  put(search: PageSearch): Stored<PageSearch>;
+}
+
+/** A page's terms in the store in their stored form: where they are, and the numbers they are written with. */
+export interface PlacedSearch extends Stored<PageSearch> {
+  readonly place: TextPlace;
+  readonly terms: SearchTermNumbers;
+}
+
+/** Terms kept in memory as they are: a page thread's, which sends them on, or a page made alone. */
+export const heldSearch: SearchSink = { put: (search) => ({ read: () => search }) };
+
+/** Terms put in `texts` in their stored form, numbered by `terms` (the render cache's). */
+export function storedSearchSink(texts: TextStore, terms: SearchTermNumbers): SearchSink {
+  return { put: (search) => storedSearchAt(texts, texts.put(storedSearch(search, terms)).place, terms) };
+}
+
+/** The terms stored at `place` in `texts`, numbered by `terms`, read each time they are needed. */
+export function storedSearchAt(texts: TextStore, place: TextPlace, terms: SearchTermNumbers): PlacedSearch {
+  return { place, terms, read: () => searchFromStored(texts.bytes(place), terms) };
 }
 
 /** Writes numbers, seven bits a byte, into a buffer that grows as needed. */

@@ -27,19 +27,9 @@ export function heldText(text: string | Uint8Array): StoredText {
   return { read: () => bytes.toString('utf8'), bytes: () => bytes };
 }
 
-/** A value kept as JSON, parsed each time it is read; `json` reads the text itself. */
-export interface StoredJson<T> extends Stored<T> {
-  readonly json: StoredText;
-}
-
 /** Where texts are put: a `TextStore`, or, on a thread that hands its texts on at once, memory. */
 export interface TextSink {
   put(text: string): StoredText;
-}
-
-/** The value of a stored JSON text. */
-export function parsedJson<T>(json: StoredText): StoredJson<T> {
-  return { json, read: () => JSON.parse(json.read()) as T };
 }
 
 /** Where a text is: its segment (a file of the store's folder), its byte offset and its length in bytes. */

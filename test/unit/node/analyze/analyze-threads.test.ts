@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzeFile } from '../../../../src/node/analyze/analyze-file';
 import { analyzePages } from '../../../../src/node/analyze/analyze-pages';
 import { pagePassShare, startAnalyzeThreads } from '../../../../src/node/analyze/analyze-threads';
-import type { LoadedPage } from '../../../../src/node/analyze/page-source';
+import type { CompletePage } from '../../../../src/node/analyze/page-record';
+import { heldSearch, SearchTermNumbers, storedSearchSink } from '../../../../src/node/analyze/stored-search';
 import { TextStore } from '../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../src/node/diagnostics';
 import { PageHighlighter } from '../../../../src/node/highlight/page-highlighter';
@@ -86,13 +87,23 @@ describe('the page pass on page threads', () => {
     const cacheDir = path.join(root, 'highlight');
     const highlighter = await PageHighlighter.load(cacheDir);
     const workerData = { settings, strict: true, highlighting: await highlighter.forThreads() };
-    const threads = await startAnalyzeThreads(2, workerData, highlighter, texts);
+    // The threads' pages have their terms stored as the render cache keeps them; read back, the same.
+    const search = storedSearchSink(texts, new SearchTermNumbers());
+    const threads = await startAnalyzeThreads(2, workerData, highlighter, { texts, search });
     try {
       const onThreads = await Promise.all(files.map((file) => threads.analyze(file)));
       // A highlighter of its own, so that the threads' blocks count in the cache of the first alone.
-      const site = { ...settings, highlighter: await PageHighlighter.load(undefined), texts };
+      const site = { ...settings, highlighter: await PageHighlighter.load(undefined), texts, search: heldSearch };
       const here = await Promise.all(files.map((file) => analyzeFile(file, site, true)));
-      const plain = ({ page, problems, code }: { page: LoadedPage | undefined; problems: unknown; code: string[] }) => {
+      const plain = ({
+        page,
+        problems,
+        code,
+      }: {
+        page: CompletePage | undefined;
+        problems: unknown;
+        code: string[];
+      }) => {
         if (!page) return { page, problems, code };
         const { html, markdown, search, ...rest } = page;
         return { ...rest, html: html.read(), markdown: markdown.read(), search: search.read(), problems, code };
@@ -134,7 +145,7 @@ describe('the page pass on page threads', () => {
     const highlighter = await PageHighlighter.load(undefined);
     const texts = new TextStore(path.join(root, 'cache'));
     const settings = { base: '/docs/', constants: {}, strict: true };
-    const options = { settings, highlighter, texts, diagnostics, threads: 2 };
+    const options = { settings, highlighter, texts, search: heldSearch, diagnostics, threads: 2 };
     await expect(analyzePages(files, options)).rejects.toThrow(/^analyzing page-9\.md: ENOENT/);
     texts.close();
   });

@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SearchEngine, runQuery } from '../../../../src/client/search/engine';
 import type { SearchEntry } from '../../../../src/shared/search-layout';
+import { TextStore } from '../../../../src/node/analyze/text-store';
 
 /**
  * Every text the build turns into index terms, in the order it does. The tokenizer stays the real one:
@@ -131,6 +133,21 @@ describe("a page's stored search terms", () => {
     expect(numbers.list).toContain('zebra');
     // The stored form is far smaller than the same terms as JSON.
     expect(stored.length).toBeLessThan(JSON.stringify(page).length / 2);
+  });
+
+  it('are put in the store in that form as a page is made, and read back from there as they were made', async () => {
+    const texts = new TextStore(await mkdtemp(path.join(tmpdir(), 'stored-search-')));
+    try {
+      const numbers = new terms.SearchTermNumbers();
+      const page = terms.pageSearch('Nodes', '/guide/nodes/', 'How nodes work', [...sections]);
+      const put = terms.storedSearchSink(texts, numbers).put(page) as ReturnType<typeof terms.storedSearchAt>;
+      expect(put.read()).toEqual(page);
+      // What the render cache keeps of the page is that place: the terms are not stored a second time.
+      expect(texts.bytes(put.place)).toEqual(terms.storedSearch(page, new terms.SearchTermNumbers()));
+      expect(put.terms).toBe(numbers);
+    } finally {
+      texts.close();
+    }
   });
 
   it('cut short, run on or naming a term the list lacks, fail with an error rather than read wrong', () => {

@@ -8,6 +8,7 @@ import { siteConfigSchema } from '../../../../src/node/scan/site-config';
 import { assembleSite } from '../../../../src/node/site/assemble';
 import { PLAIN_BUILD_CODE } from '../../../helpers/render-page';
 import { makeTree } from '../../../helpers/tree';
+import { heldSearch } from '../../../../src/node/analyze/stored-search';
 
 /** The sidebar the site stage makes for `tree` when `_site.yaml` configures none. */
 async function sidebarOf(tree: Record<string, string>) {
@@ -19,6 +20,7 @@ async function sidebarOf(tree: Record<string, string>) {
     settings: { base: '/docs/', constants: {}, strict: true },
     highlighter: PLAIN_BUILD_CODE,
     texts,
+    search: heldSearch,
     diagnostics,
   });
   const pages = made.map(({ page }) => page);

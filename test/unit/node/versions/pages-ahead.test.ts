@@ -10,6 +10,7 @@ import { pagesAhead } from '../../../../src/node/versions/pages-ahead';
 import { folderFiles } from '../../../../src/node/versions/version-mark';
 import { buildTree, makeTree, messages } from '../../../helpers/tree';
 import { CURRENT_AND_V1 } from '../../../helpers/versions';
+import { heldSearch } from '../../../../src/node/analyze/stored-search';
 
 const folder = (root: string, name: string) => {
   const contentDir = path.join(root, name);
@@ -84,6 +85,7 @@ describe('the pages a first version makes for the versions after it', () => {
         settings: { base: '/docs/', constants: {}, strict: true },
         highlighter: await PageHighlighter.load(undefined),
         texts,
+        search: heldSearch,
         diagnostics,
         threads: 0,
         ahead,

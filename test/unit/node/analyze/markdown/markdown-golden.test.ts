@@ -9,6 +9,7 @@ import { TextStore } from '../../../../../src/node/analyze/text-store';
 import { DiagnosticList, formatDiagnostic } from '../../../../../src/node/diagnostics';
 import { CodeHighlighter } from '../../../../../src/node/highlight/code-highlighter';
 import { projectRoot } from '../../../../helpers/tree';
+import { heldSearch } from '../../../../../src/node/analyze/stored-search';
 
 /**
  * Golden files for the markdown pipeline: each `test/fixtures/markdown/x.md` has `x.html` (the fragment),
@@ -50,7 +51,7 @@ describe('markdown pipeline golden files', () => {
       const diagnostics = new DiagnosticList();
       const page = await loadPage(
         { absolutePath: path.join(dir, name), relativePath: `guide/${name}` },
-        { base: '/docs/', constants, highlighter, texts, strict: true, diagnostics },
+        { base: '/docs/', constants, highlighter, texts, search: heldSearch, strict: true, diagnostics },
       );
       const stem = name.replace(/\.md$/, '');
       golden(`${stem}.diagnostics.txt`, diagnostics.sorted().map(formatDiagnostic).join('\n') + '\n');
