@@ -14,6 +14,20 @@ const DIALECTS_OF_2020_12 = new Set([
   'https://json-schema.org/draft/2020-12/schema',
 ]);
 
+/**
+ * The validator of schemas against the 2020-12 meta-schema, made once a process: it compiles the
+ * meta-schema the first time it checks a schema, which costs more than checking a document's schemas,
+ * and a build with versions, or `npm run dev` as the document is saved, checks a document again and again.
+ */
+let metaValidator: Promise<import('ajv/dist/2020.js').default> | undefined;
+
+async function startMetaValidator() {
+  // Loaded here, not with the build: a site without an API reference never pays for the validator.
+  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
+  // Not strict: OpenAPI adds its own keywords (`discriminator`, `xml`, `example`) to a schema.
+  return new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+}
+
 /** Keys whose values are data, never schemas, even when a key of theirs is called `schema`. */
 const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
 
@@ -29,10 +43,7 @@ export async function schemaDialectProblems(document: Record<string, unknown>): 
   if (dialect !== undefined && !DIALECTS_OF_2020_12.has(String(dialect))) return [];
   const schemas = schemasOf(document);
   if (schemas.length === 0) return [];
-  // Loaded here, not with the build: a site without an API reference never pays for the validator.
-  const { default: Ajv2020 } = await import('ajv/dist/2020.js');
-  // Not strict: OpenAPI adds its own keywords (`discriminator`, `xml`, `example`) to a schema.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  const ajv = await (metaValidator ??= startMetaValidator());
   const problems: SchemaProblem[] = [];
   for (const { pointer, schema } of schemas) {
     if (typeof schema === 'boolean' || ajv.validateSchema(schema as object)) continue;
