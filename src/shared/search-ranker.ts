@@ -58,6 +58,12 @@ export class SearchRanker {
   private readonly covered: Float64Array;
   private readonly headingMask: Uint32Array;
   private readonly titleMask: Uint32Array;
+  /** The ids a query or a query word reached, in lists kept from query to query as the scores are. */
+  private readonly touched = new IdList();
+  private readonly pagesReached = new IdList();
+  private readonly headingsReached = new IdList();
+  private readonly textsReached = new IdList();
+  private readonly hits = new IdList();
 
   constructor(private readonly data: RankingData) {
     const n = data.size;
@@ -80,7 +86,8 @@ export class SearchRanker {
     const { pageOf, pageStart } = data;
     const onlyStopWords = typed.every((t) => t.stop);
     const highlight = new Set<string>();
-    const touched: number[] = [];
+    const { touched } = this;
+    touched.clear();
     // Sections a run-together word's parts reached apart: not scored, but their field masks are set.
     const reachedApart: number[] = [];
     let requiredMask = 0;
@@ -93,7 +100,7 @@ export class SearchRanker {
       if (!required && !last) return;
       if (required) highlight.add(queryTerm.word).add(queryTerm.term);
       const bit = required ? 1 << i : 0;
-      let hits = this.scoreTerm(expandTerm(data, queryTerm, last, highlight), bit);
+      let hits: ArrayLike<number> = this.scoreTerm(expandTerm(data, queryTerm, last, highlight), bit);
       const parts = splitRunTogether(data, queryTerm);
       if (parts) {
         const scores = this.takeScores(hits);
@@ -114,7 +121,8 @@ export class SearchRanker {
         requiredMask |= bit;
         requiredWeight += weight;
       }
-      for (const id of hits) {
+      for (let h = 0; h < hits.length; h++) {
+        const id = hits[h] ?? 0;
         if (this.score[id] === 0 && this.covered[id] === 0) touched.push(id);
         this.score[id] = (this.score[id] ?? 0) + weight * (this.termScore[id] ?? 0);
         if (required) this.covered[id] = (this.covered[id] ?? 0) + weight;
@@ -130,7 +138,9 @@ export class SearchRanker {
     // tens of thousands of sections, of which a few hundred at most are looked at again.
     const { score: value, tier } = this;
     const ranked: number[] = [];
-    for (const id of touched) {
+    const touchedIds = touched.view();
+    for (let t = 0; t < touchedIds.length; t++) {
+      const id = touchedIds[t] ?? 0;
       const p = pageOf[id] ?? 0;
       const intro = pageStart[p] === id;
       const coverage = requiredWeight > 0 ? (this.covered[id] ?? 0) / requiredWeight : 1;
@@ -143,8 +153,8 @@ export class SearchRanker {
       if (v > 0) ranked.push(id);
     }
     const titled = new Set<number>();
-    for (const id of touched) {
-      const p = pageOf[id] ?? 0;
+    for (let t = 0; t < touchedIds.length; t++) {
+      const p = pageOf[touchedIds[t] ?? 0] ?? 0;
       if (requiredMask !== 0 && this.titleMask[p] === requiredMask) titled.add(p);
     }
     const selections = selectLeading({ ids: ranked, tier, value }, titled, pageOf, pageStart);
@@ -154,7 +164,8 @@ export class SearchRanker {
       this.headingMask[id] = 0;
       this.titleMask[pageOf[id] ?? 0] = 0;
     }
-    for (const id of touched) {
+    for (let t = 0; t < touchedIds.length; t++) {
+      const id = touchedIds[t] ?? 0;
       this.score[id] = 0;
       this.tier[id] = 0;
       this.covered[id] = 0;
@@ -169,36 +180,31 @@ export class SearchRanker {
    * Scores every section one query word's matches reach into `termScore`: the best match quality per
    * field, fields added up by weight. Returns the sections reached.
    */
-  private scoreTerm(matches: Map<string, number>, bit: number): number[] {
-    const { data } = this;
+  private scoreTerm(matches: Map<string, number>, bit: number): Uint32Array {
+    const { data, pagesReached, headingsReached, textsReached, hits } = this;
     const { pageStart } = data;
-    const pages: number[] = [];
-    const headings: number[] = [];
-    const texts: number[] = [];
-    const raise = (best: Float64Array, seen: number[], ids: readonly number[], quality: number) => {
-      for (const id of ids) {
-        const current = best[id] ?? 0;
-        if (current === 0) seen.push(id);
-        if (current < quality) best[id] = quality;
-      }
-    };
+    pagesReached.clear();
+    headingsReached.clear();
+    textsReached.clear();
+    hits.clear();
     for (const [word, quality] of matches) {
       const head = data.headPostings(word);
-      raise(this.pageBest, pages, head.title, quality);
-      raise(this.pageBest, pages, head.name, quality * W_PAGE_NAME);
-      raise(this.pageBest, pages, head.folder, quality * W_FOLDER);
-      raise(this.headingBest, headings, head.heading, quality);
+      raise(this.pageBest, pagesReached, head.title, quality);
+      raise(this.pageBest, pagesReached, head.name, quality * W_PAGE_NAME);
+      raise(this.pageBest, pagesReached, head.folder, quality * W_FOLDER);
+      raise(this.headingBest, headingsReached, head.heading, quality);
       if (quality === EXACT || word.length >= TEXT_PREFIX_MIN) {
-        raise(this.textBest, texts, data.textPostings(word), quality);
+        raise(this.textBest, textsReached, data.textPostings(word), quality);
       }
     }
 
-    const hits: number[] = [];
     const add = (id: number, value: number) => {
       if (this.termScore[id] === 0) hits.push(id);
       this.termScore[id] = (this.termScore[id] ?? 0) + value;
     };
-    for (const p of pages) {
+    const pages = pagesReached.view();
+    for (let i = 0; i < pages.length; i++) {
+      const p = pages[i] ?? 0;
       const quality = this.pageBest[p] ?? 0;
       this.pageBest[p] = 0;
       this.titleMask[p] = (this.titleMask[p] ?? 0) | bit;
@@ -206,26 +212,69 @@ export class SearchRanker {
       const end = pageStart[p + 1] ?? 0;
       for (let id = start; id < end; id++) add(id, quality * (id === start ? W_TITLE_INTRO : W_TITLE_SECTION));
     }
-    for (const id of headings) {
+    const headings = headingsReached.view();
+    for (let i = 0; i < headings.length; i++) {
+      const id = headings[i] ?? 0;
       add(id, (this.headingBest[id] ?? 0) * W_HEADING);
       this.headingBest[id] = 0;
       this.headingMask[id] = (this.headingMask[id] ?? 0) | bit;
     }
-    for (const id of texts) {
+    const texts = textsReached.view();
+    for (let i = 0; i < texts.length; i++) {
+      const id = texts[i] ?? 0;
       add(id, (this.textBest[id] ?? 0) * W_TEXT);
       this.textBest[id] = 0;
     }
-    return hits;
+    return hits.view();
   }
 
   /** Moves the scores `scoreTerm` left in `termScore` into a map. */
-  private takeScores(hits: number[]): Map<number, number> {
+  private takeScores(hits: ArrayLike<number>): Map<number, number> {
     const scores = new Map<number, number>();
-    for (const id of hits) {
+    for (let h = 0; h < hits.length; h++) {
+      const id = hits[h] ?? 0;
       scores.set(id, this.termScore[id] ?? 0);
       this.termScore[id] = 0;
     }
     return scores;
+  }
+}
+
+/** Raises each of `ids`' best match quality in `best` to `quality`, noting in `reached` those it reaches first. */
+function raise(best: Float64Array, reached: IdList, ids: readonly number[], quality: number): void {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] ?? 0;
+    const current = best[id] ?? 0;
+    if (current === 0) reached.push(id);
+    if (current < quality) best[id] = quality;
+  }
+}
+
+/**
+ * A list of section or page ids that grows as needed and is emptied for the next query, its memory kept:
+ * a common prefix reaches tens of thousands of sections, and a list made anew for each query word would
+ * be garbage as large each time.
+ */
+class IdList {
+  private ids = new Uint32Array(1024);
+  private length = 0;
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  push(id: number): void {
+    if (this.length === this.ids.length) {
+      const larger = new Uint32Array(this.ids.length * 2);
+      larger.set(this.ids);
+      this.ids = larger;
+    }
+    this.ids[this.length++] = id;
+  }
+
+  /** The ids so far, valid until the list is next cleared or grows. */
+  view(): Uint32Array {
+    return this.ids.subarray(0, this.length);
   }
 }
 
