@@ -1,5 +1,5 @@
 import { parseDocument, type Document } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PageFrontmatter } from '../../shared/types';
 import { positionAt, type DiagnosticList } from '../diagnostics';
 import { resolveLink } from './markdown/links';

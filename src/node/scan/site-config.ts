@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DiagnosticList } from '../diagnostics';
 import { DEFAULT_EMBED_DOMAINS } from './embeds';
 import { documentValue, reportSchemaIssues, yamlErrorPosition } from './schema-errors';
