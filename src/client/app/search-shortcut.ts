@@ -64,13 +64,37 @@ export function noteEarlyShortcut(): void {
   window.addEventListener(TYPING_TAKEN_EVENT, () => window.removeEventListener('keydown', onKey), { once: true });
 }
 
+/**
+ * What the dialog's renders took of the early typing, until the dialog is there: React may throw a render
+ * away and render again (one interrupted by a more urgent update), and the render that takes the text
+ * from the boot script must not leave the next one nothing.
+ */
+let takenForDialog: string | undefined;
+
 /** App: ends the boot script's keeping of typed text and returns it ('' when there was none). */
-export function takeEarlyTyping(): string {
+function takeEarlyTyping(): string {
   window.dispatchEvent(new Event(TYPING_TAKEN_EVENT));
   const root = document.documentElement;
   const typed = root.dataset[TYPED_ATTRIBUTE] ?? '';
   delete root.dataset[TYPED_ATTRIBUTE];
   return typed;
+}
+
+/** App: the search dialog's first query, what was typed early: the same for each render until `earlyQueryShown`. */
+export function earlyQuery(): string {
+  takenForDialog ??= takeEarlyTyping();
+  return takenForDialog;
+}
+
+/** App: the dialog is there with its first query: the next dialog starts from what is typed by then. */
+export function earlyQueryShown(): void {
+  takenForDialog = undefined;
+}
+
+/** App: search closed, perhaps before its dialog was there: the boot script stops keeping typed text. */
+export function dropEarlyTyping(): void {
+  takeEarlyTyping();
+  takenForDialog = undefined;
 }
 
 /** App: ends the boot script's watch and says whether a shortcut came before it. */

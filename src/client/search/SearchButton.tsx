@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { retryableChunk } from '../app/lazy-chunk';
-import { isSearchShortcut, takeEarlyShortcut, takeEarlyTyping } from '../app/search-shortcut';
+import { dropEarlyTyping, isSearchShortcut, takeEarlyShortcut } from '../app/search-shortcut';
 import { ChunkBoundary } from '../components/ChunkBoundary';
 import { useScreen } from '../data/screen';
 import { useUi } from '../data/store';
@@ -36,7 +36,7 @@ export function SearchButton() {
 
   // Search closed before its dialog took what the reader typed early: the boot script stops keeping it.
   useEffect(() => {
-    if (open) return () => void takeEarlyTyping();
+    if (open) return dropEarlyTyping;
   }, [open]);
 
   useEffect(() => {

@@ -4,7 +4,7 @@ import { withBase } from '../../shared/paths';
 import { useTrack } from '../app/analytics';
 import { pageHeading } from '../app/focus';
 import { followNewDeployment, navigate } from '../app/navigation-loader';
-import { takeEarlyTyping } from '../app/search-shortcut';
+import { earlyQuery, earlyQueryShown } from '../app/search-shortcut';
 import { useScreen } from '../data/screen';
 import type { SearchResults } from './results';
 import { Highlight } from './Highlight';
@@ -29,8 +29,9 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const track = useTrack(manifest.site.analyticsId);
   const client = searchClientFor(manifest);
   const [index, setIndex] = useState<IndexState>({ status: 'loading' });
-  // What the reader typed before the dialog was there (app/search-shortcut.ts) is its first query.
-  const [query, setQuery] = useState(takeEarlyTyping);
+  // What the reader typed before the dialog was there (app/search-shortcut.ts) is its first query, the same
+  // for a render React throws away and does again.
+  const [query, setQuery] = useState(earlyQuery);
   const [answer, setAnswer] = useState<{ query: string; results: SearchResults; first?: boolean }>({
     query: '',
     results: EMPTY,
@@ -47,6 +48,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   // when that is gone (a link of the page the reader left while searching). The element is taken before
   // the input is focused (layout effect), or the input itself would be "where it was".
   useLayoutEffect(() => {
+    earlyQueryShown();
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     input.current?.focus();
     return () => {
