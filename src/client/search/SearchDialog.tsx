@@ -44,11 +44,13 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
 
   useEffect(() => client.subscribe(setIndex), [client]);
 
+  // The dialog is there with its first query: a dialog opened later starts from what is typed by then.
+  useLayoutEffect(earlyQueryShown, []);
+
   // Focus moves into the dialog and back to where it was when the dialog closes, or to the page's heading
   // when that is gone (a link of the page the reader left while searching). The element is taken before
   // the input is focused (layout effect), or the input itself would be "where it was".
   useLayoutEffect(() => {
-    earlyQueryShown();
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     input.current?.focus();
     return () => {
