@@ -3,11 +3,11 @@ import { statSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
-import { storedSearch, storedSearchAt, storedSearchSink, type PlacedSearch, type SearchSink } from './stored-search';
+import { storedPlaceOf, storedSearchAt, storedSearchSink, type SearchSink } from './stored-search';
 import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import type { ContentFile } from '../scan/scan';
-import type { TextPlace, TextStore } from './text-store';
+import type { TextStore } from './text-store';
 import { filesNamed, homeFolderName, madeOf, placed, placeFree, type FileStats } from './page-place';
 import { INDEX_FILE, PageIndex, pageKey, segmentsOf, type CachedPage, type IndexEntry } from './cache-index';
 
@@ -152,13 +152,6 @@ export class RenderCache {
     return storedSearchSink(this.texts, this.index.terms);
   }
 
-  /** Where a made page's search terms are in their stored form: put there now unless they are already. */
-  private searchPlace(search: CompletePage['search']): TextPlace {
-    const placed = search as Partial<PlacedSearch>;
-    if (placed.place && placed.terms === this.index.terms) return placed.place;
-    return this.texts.put(storedSearch(search.read(), this.index.terms)).place;
-  }
-
   /**
    * A cached page made of what `file` is made of now, as this version has it; synchronous: a stat is a
    * few microseconds, far less than a trip through the thread pool, and a large site checks thousands.
@@ -225,7 +218,7 @@ export class RenderCache {
         ...(problems.length > 0 ? { madeIn: [this.settings.strict, homeFolderName(file)] } : {}),
         html: this.texts.placeOf(html),
         markdown: this.texts.placeOf(markdown),
-        search: this.searchPlace(search),
+        search: storedPlaceOf(search, this.texts, this.index.terms),
         code,
       };
       const key = pageKey(file.relativePath, page.source.digest, this.settings);

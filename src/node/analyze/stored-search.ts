@@ -121,6 +121,16 @@ export function storedSearchSink(texts: TextStore, terms: SearchTermNumbers): Se
   return { put: (search) => storedSearchAt(texts, texts.put(storedSearch(search, terms)).place, terms) };
 }
 
+/**
+ * Where a page's terms are in `texts` in their stored form numbered by `terms`: where the sink put them,
+ * else put there now (terms held in memory: a page a build made alone, or made with other numbers).
+ */
+export function storedPlaceOf(search: Stored<PageSearch>, texts: TextStore, terms: SearchTermNumbers): TextPlace {
+  const placed: Partial<PlacedSearch> = search;
+  if (placed.place && placed.terms === terms) return placed.place;
+  return texts.put(storedSearch(search.read(), terms)).place;
+}
+
 /** The terms stored at `place` in `texts`, numbered by `terms`, read each time they are needed. */
 export function storedSearchAt(texts: TextStore, place: TextPlace, terms: SearchTermNumbers): PlacedSearch {
   return { place, terms, read: () => searchFromStored(texts.bytes(place), terms) };

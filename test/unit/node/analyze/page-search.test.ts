@@ -145,6 +145,14 @@ describe("a page's stored search terms", () => {
       // What the render cache keeps of the page is that place: the terms are not stored a second time.
       expect(texts.bytes(put.place)).toEqual(terms.storedSearch(page, new terms.SearchTermNumbers()));
       expect(put.terms).toBe(numbers);
+      // The cache keeps that place; terms held in memory, or numbered otherwise, are stored when it asks.
+      expect(terms.storedPlaceOf(put, texts, numbers)).toEqual(put.place);
+      const held = terms.storedPlaceOf(terms.heldSearch.put(page), texts, numbers);
+      expect(held).not.toEqual(put.place);
+      expect(terms.searchFromStored(texts.bytes(held), numbers)).toEqual(page);
+      const other = new terms.SearchTermNumbers();
+      const renumbered = terms.storedPlaceOf(put, texts, other);
+      expect(terms.searchFromStored(texts.bytes(renumbered), other)).toEqual(page);
     } finally {
       texts.close();
     }
