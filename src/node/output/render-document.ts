@@ -50,6 +50,8 @@ export function framingHere(
   const encoder = new TextEncoder();
   return async (route, withPage, { head, assets, settings }) => {
     const app = await renderRoute(data, route, withPage ? place : undefined);
+    // A buffer of its own, which a prerender thread hands over with its answer: a Buffer made from a
+    // string may be a slice of Node's shared pool, which must not be handed to another thread.
     const encoded = encoder.encode(renderDocument(head, app, assets, settings));
     const bytes = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
     if (!withPage) return [bytes];
