@@ -5,6 +5,7 @@ import { outputSite } from './output/output-site';
 import { PrerenderThreads } from './output/prerender-threads';
 import {
   appBundles,
+  BuildCacheIndex,
   makePages,
   PageHighlighter,
   readSite,
@@ -63,23 +64,28 @@ export function buildOlderVersions(options: BuildOptions): Promise<BuildResult> 
 async function buildLocked(options: BuildOptions, olderOnly: boolean): Promise<BuildResult> {
   const { outDir, manifestDir, cacheDir, waitForLock, log } = options;
   const lock = await BuildLock.acquire([outDir, manifestDir, cacheDir], { wait: waitForLock, log });
-  const prerendering = new PrerenderThreads();
+  const ofBuild: OfBuild = { prerendering: new PrerenderThreads(), cacheIndex: new BuildCacheIndex() };
   try {
     // Each version built with the site is a site of its own, built the same way (src/node/versions/), on
-    // the same prerender threads.
-    const buildSite: BuildSite = (folders, layer) =>
-      buildInLockedFolders({ ...options, ...folders }, layer, prerendering);
+    // the same prerender threads and the render cache's index as the first read it.
+    const buildSite: BuildSite = (folders, layer) => buildInLockedFolders({ ...options, ...folders }, layer, ofBuild);
     return await buildWithVersions(options, buildSite, olderOnly);
   } finally {
-    await prerendering.stop();
+    await ofBuild.prerendering.stop();
     lock.release();
   }
+}
+
+/** What every site of one build shares: the sites of a build are its versions, built one after the other. */
+interface OfBuild {
+  prerendering: PrerenderThreads;
+  cacheIndex: BuildCacheIndex;
 }
 
 async function buildInLockedFolders(
   options: BuildOptions,
   layer: SiteLayer,
-  prerendering: PrerenderThreads,
+  { prerendering, cacheIndex }: OfBuild,
 ): Promise<BuildResult> {
   const started = performance.now();
   const { contentDir, strict, log } = options;
@@ -110,7 +116,14 @@ async function buildInLockedFolders(
     // The app's bundles do not depend on the content: they are read (or made, when src/ changed) meanwhile.
     app = appBundles(options.srcDir);
     app.catch(() => undefined);
-    analyzed = await makePages(scanned, { ...options, highlighter, texts, diagnostics, ahead: layer.ahead });
+    analyzed = await makePages(scanned, {
+      ...options,
+      highlighter,
+      texts,
+      diagnostics,
+      ahead: layer.ahead,
+      cacheIndex,
+    });
     const rendered = siteOf(analyzed.pages, scanned, strict, diagnostics, layer.versions);
     // The caches keep the pages without errors, even of a build the site's problems fail.
     const { made, problems, ahead } = analyzed;

@@ -26,6 +26,7 @@ import type { SearchFiles } from './site/search-files';
 
 export { stylesOf, type CompletePage, type PageRecord } from './analyze/page-record';
 export { TextStore } from './analyze/text-store';
+export { BuildCacheIndex } from './analyze/render-cache';
 export type { BrowserData } from './output/browser-data';
 export { appBundles, type AppBundles } from './output/app-bundles';
 export { ChangedFilesWriter, withScript } from './output/changed-files';

@@ -52,15 +52,16 @@ export class RenderCache {
   /**
    * The cache in the folder of `texts` for builds of this identity (`renderIdentity`), for pages made
    * with `settings` (any base: pages are made base-free); empty when there is none or it is another's.
+   * Its index is the one `ofBuild` read already for an earlier site of the same build, when given.
    */
-  static async open(texts: TextStore, identity: string, settings: PageSettings): Promise<RenderCache> {
-    try {
-      const index = PageIndex.parse(await readFile(path.join(texts.dir, INDEX_FILE), 'utf8'), identity);
-      if (index) return new RenderCache(texts, index, settings);
-    } catch {
-      // No cache yet, or an unreadable one: every page is made, and the cache written anew.
-    }
-    return new RenderCache(texts, new PageIndex(identity), settings);
+  static async open(
+    texts: TextStore,
+    identity: string,
+    settings: PageSettings,
+    ofBuild?: BuildCacheIndex,
+  ): Promise<RenderCache> {
+    const index = await (ofBuild ? ofBuild.read(texts.dir, identity) : readIndex(texts.dir, identity));
+    return new RenderCache(texts, index, settings);
   }
 
   /**
@@ -225,6 +226,39 @@ export class RenderCache {
       this.index.add(key, cached);
     }
   }
+}
+
+/**
+ * The cache's index as one build reads it: once, for every site the build makes. A site and the versions
+ * built with it share the cache folder and are built one after the other; each adds its pages to the
+ * index and saves it, so the next finds in memory what it would read back. The index then counts one
+ * save a build, however many versions: an entry only a version kept as it is leaves unused is forgotten
+ * after as many builds as any other.
+ */
+export class BuildCacheIndex {
+  private readonly indexes = new Map<string, Promise<PageIndex>>();
+
+  /** The index in the cache folder `dir` for builds of `identity`: read the first time it is asked for. */
+  read(dir: string, identity: string): Promise<PageIndex> {
+    const key = JSON.stringify([dir, identity]);
+    let index = this.indexes.get(key);
+    if (!index) {
+      index = readIndex(dir, identity);
+      this.indexes.set(key, index);
+    }
+    return index;
+  }
+}
+
+/** The index in the cache folder `dir` for builds of `identity`; empty when there is none or it is another's. */
+async function readIndex(dir: string, identity: string): Promise<PageIndex> {
+  try {
+    const index = PageIndex.parse(await readFile(path.join(dir, INDEX_FILE), 'utf8'), identity);
+    if (index) return index;
+  } catch {
+    // No cache yet, or an unreadable one: every page is made, and the cache written anew.
+  }
+  return new PageIndex(identity);
 }
 
 /** Whether the segments hold more than twice the bytes of the texts still used. */

@@ -81,4 +81,33 @@ describe('the render cache of a site with versions', () => {
     expect(messages(result).filter((m) => m.includes('warned.md:'))).toHaveLength(2);
     expect(result.rendered).toBe(5);
   });
+
+  it('keeps the pages of a version left as it is for as many builds as a site without versions', async () => {
+    // v1 and v0 beside the current site, each with pages of its own: v0 is never touched.
+    const own = (version: string) => ({
+      [`../${version}/_site.yaml`]: 'title: Old\n',
+      [`../${version}/README.md`]: `# Home of ${version}\n`,
+      [`../${version}/notes.md`]: `# Notes of ${version}\n`,
+      [`../${version}/steps.md`]: `# Steps of ${version}\n`,
+    });
+    const versions = `${CURRENT_AND_V1}  - text: v0\n    content: ../v0\n    route: /v0/\n    strict: false\n`;
+    const root = await makeTree({
+      '_site.yaml': `title: Docs\n${versions}`,
+      'README.md': '# Home\n',
+      ...own('v1'),
+      ...own('v0'),
+    });
+    expect((await buildTree(root)).rendered).toBe(7);
+    // Builds that change a page of the current site and of v1, each built again with its two versions.
+    for (let i = 0; i < 5; i++) {
+      await writeFile(path.join(root, 'content/README.md'), `# Home\n\nRevision ${i}.\n`);
+      await writeFile(path.join(root, 'v1/notes.md'), `# Notes of v1\n\nRevision ${i}.\n`);
+      expect((await buildTree(root)).rendered).toBe(2);
+    }
+    // v0's other pages are still in the cache: only the page changed is made.
+    await writeFile(path.join(root, 'v0/notes.md'), '# Notes of v0\n\nAt last.\n');
+    const changed = await buildTree(root);
+    expect(messages(changed)).toEqual([]);
+    expect(changed.rendered).toBe(1);
+  });
 });
