@@ -9,7 +9,7 @@ import type { CompletePage } from './page-record';
 import type { PageSettings } from './page-source';
 import { renderIdentity } from './cache-index';
 import { heldSearch } from './stored-search';
-import { RenderCache, type AheadPage, type BuildCacheIndex, type RenderedPage } from './render-cache';
+import { BuildCacheIndex, RenderCache, type AheadPage, type RenderedPage } from './render-cache';
 import type { TextStore } from './text-store';
 import { BASE_PLACEHOLDER, withBase } from './page-place';
 import { digestOfAll } from '../content-hash';
@@ -30,7 +30,7 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   /** Page files of the versions built after this site, made in its pass for their builds (versions/pages-ahead.ts). */
   ahead?: readonly ContentFile[];
-  /** The render cache's index as the build read it for a site before this one (its versions), if any. */
+  /** The render cache's index as the build reads it for all its sites (its versions); by default this site's own. */
   cacheIndex?: BuildCacheIndex;
 }
 
@@ -61,7 +61,12 @@ export async function analyzeSite(scanned: ScannedSite, options: AnalyzeOptions)
   const { highlighter, diagnostics, log } = options;
   const settings = baseFreeSettings(config, options.strict);
   const cacheIdentity = renderIdentity(options.srcDir);
-  const cache = await RenderCache.open(options.texts, cacheIdentity, settings, options.cacheIndex);
+  const cache = await RenderCache.open(
+    options.texts,
+    cacheIdentity,
+    settings,
+    options.cacheIndex ?? new BuildCacheIndex(),
+  );
   const identity = digestOfAll([cacheIdentity, JSON.stringify(pageSettingsOf(config, options.strict))]);
   const reuse = cache.reuse(files);
   highlighter.keep(reuse.code);

@@ -52,16 +52,15 @@ export class RenderCache {
   /**
    * The cache in the folder of `texts` for builds of this identity (`renderIdentity`), for pages made
    * with `settings` (any base: pages are made base-free); empty when there is none or it is another's.
-   * Its index is the one `ofBuild` read already for an earlier site of the same build, when given.
+   * Its index is the one `ofBuild` read for the first site of the build that makes this one.
    */
   static async open(
     texts: TextStore,
     identity: string,
     settings: PageSettings,
-    ofBuild?: BuildCacheIndex,
+    ofBuild: BuildCacheIndex,
   ): Promise<RenderCache> {
-    const index = await (ofBuild ? ofBuild.read(texts.dir, identity) : readIndex(texts.dir, identity));
-    return new RenderCache(texts, index, settings);
+    return new RenderCache(texts, await ofBuild.read(texts.dir, identity), settings);
   }
 
   /**
@@ -238,27 +237,22 @@ export class RenderCache {
 export class BuildCacheIndex {
   private readonly indexes = new Map<string, Promise<PageIndex>>();
 
-  /** The index in the cache folder `dir` for builds of `identity`: read the first time it is asked for. */
+  /**
+   * The index in the cache folder `dir` for builds of `identity`, read the first time it is asked for;
+   * empty when there is none or it is another's.
+   */
   read(dir: string, identity: string): Promise<PageIndex> {
     const key = JSON.stringify([dir, identity]);
-    let index = this.indexes.get(key);
-    if (!index) {
-      index = readIndex(dir, identity);
-      this.indexes.set(key, index);
-    }
+    const index =
+      this.indexes.get(key) ??
+      readFile(path.join(dir, INDEX_FILE), 'utf8')
+        .then((text) => PageIndex.parse(text, identity))
+        // No cache yet, or an unreadable one: every page is made, and the cache written anew.
+        .catch(() => undefined)
+        .then((index) => index ?? new PageIndex(identity));
+    this.indexes.set(key, index);
     return index;
   }
-}
-
-/** The index in the cache folder `dir` for builds of `identity`; empty when there is none or it is another's. */
-async function readIndex(dir: string, identity: string): Promise<PageIndex> {
-  try {
-    const index = PageIndex.parse(await readFile(path.join(dir, INDEX_FILE), 'utf8'), identity);
-    if (index) return index;
-  } catch {
-    // No cache yet, or an unreadable one: every page is made, and the cache written anew.
-  }
-  return new PageIndex(identity);
 }
 
 /** Whether the segments hold more than twice the bytes of the texts still used. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { contentHash, sourceDigest } from '../content-hash';
 import { bundleAppCss, bundleClient, bundlePrerender, type ClientAssets } from './bundle';
 import { loadRenderer } from './prerender-bundle';
-import type { RenderRoute } from './write-site';
+import type { RenderRoute } from './render-document';
 
 export interface Prerender {
   renderRoute: RenderRoute;

@@ -60,8 +60,6 @@ export async function writeManifestFolder(
   );
 }
 
-export type { RenderRoute } from './render-document';
-
 export type DistInput = SiteInput;
 
 /**
